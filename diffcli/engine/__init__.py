@@ -1,0 +1,19 @@
+"""diffcli's autograd engine: PyTorch's semantics on numpy.
+
+    from diffcli.engine import tensor, grad, no_grad
+    a = tensor(2.0, requires_grad=True); (a * a).backward(); a.grad  # tensor(4.)
+"""
+from . import dtypes
+from .autograd import backward, grad
+from .errors import EngineError
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .ops import table as _table
+from .ops.table import FUNCTIONS, INPLACE, METHODS
+from .tensor import Size, Tensor
+
+globals().update({k: v for k, v in FUNCTIONS.items() if k not in ("Tensor",)})
+tensor = FUNCTIONS["tensor"]
+
+__all__ = ["Tensor", "Size", "tensor", "grad", "backward", "no_grad", "enable_grad",
+           "set_grad_enabled", "is_grad_enabled", "EngineError", "FUNCTIONS", "METHODS",
+           "INPLACE", "dtypes"]

@@ -1,0 +1,272 @@
+"""The backward pass: `backward()` and `grad()`, iterative so depth is unbounded.
+
+One walk serves both: collect the nodes reachable from the roots (explicit stack),
+count each node's incoming edges, then run nodes whose gradients are complete (Kahn's
+algorithm). Gradients are summed per node before its formula runs; formulas run with
+grad mode on only under create_graph, so first order records nothing.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import errors, grad_mode
+from .function import edge, sum_to_shape
+from .node import AccumulateGrad
+from .tensor import Tensor
+
+
+def _as_list(x):
+    if x is None:
+        return []
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    return [x]
+
+
+def _root_grads(tensors, grads, create_graph):
+    """Pair each output with its starting gradient, checking PyTorch's rules."""
+    grads = _as_list(grads) if grads is not None else [None] * len(tensors)
+    if len(grads) < len(tensors):
+        grads += [None] * (len(tensors) - len(grads))
+    if len(grads) != len(tensors):
+        raise errors.TorchRuntimeError(
+            f"grad_tensors should have the same length as tensors, but got {len(grads)} and {len(tensors)}")
+    out = []
+    for i, (t, g) in enumerate(zip(tensors, grads)):
+        if not isinstance(t, Tensor):
+            raise errors.TorchTypeError(
+                f"tensors argument must be a Tensor or a sequence of Tensors, but got {type(t).__name__}")
+        if not t.requires_grad_flag:
+            raise errors.TorchRuntimeError(errors.NO_GRAD_FN.format(i=i))
+        if g is None:
+            if t.data_.size != 1:
+                raise errors.TorchRuntimeError(errors.IMPLICIT_SCALAR)
+            g = Tensor(np.ones_like(t.data_))
+        elif not isinstance(g, Tensor):
+            if isinstance(g, (int, float)):
+                raise errors.TorchTypeError(f"'{type(g).__name__}' object is not iterable")
+            raise errors.TorchTypeError(
+                f"gradients can be either Tensors or None, but got {type(g).__name__}")
+        else:
+            if g.data_.shape != t.data_.shape:
+                raise errors.TorchRuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of "
+                    f"{errors.shape_text(g.data_.shape)} and output[{i}] has a shape of "
+                    f"{errors.shape_text(t.data_.shape)}.")
+            if g.data_.dtype != t.data_.dtype:
+                g = Tensor(g.data_.astype(t.data_.dtype))
+            if not create_graph and g.requires_grad_flag:
+                g = g.detach()
+        out.append((edge(t), g))
+    return out
+
+
+def _collect(roots):
+    """Nodes reachable from roots, and how many edges point into each."""
+    deps = {}
+    stack = [n for n, _ in roots if n is not None]
+    seen = set(map(id, stack))
+    order = list(stack)
+    while stack:
+        node = stack.pop()
+        for nxt in node.next_nodes:
+            if nxt is None:
+                continue
+            k = id(nxt)
+            deps[k] = deps.get(k, 0) + 1
+            if k not in seen:
+                seen.add(k)
+                order.append(nxt)
+                stack.append(nxt)
+    return order, deps
+
+
+def _needed(order, targets):
+    """ids of nodes from which a target node is reachable (for grad(), inputs=)."""
+    # `order` lists parents before children along every DFS edge only partially, so
+    # iterate to a fixed point over reversed discovery order with an explicit topo sort.
+    need = set(targets)
+    indeg = {}
+    for n in order:
+        for nxt in n.next_nodes:
+            if nxt is not None:
+                indeg[id(nxt)] = indeg.get(id(nxt), 0) + 1
+    topo = []
+    ready = [n for n in order if indeg.get(id(n), 0) == 0]
+    while ready:
+        n = ready.pop()
+        topo.append(n)
+        for nxt in n.next_nodes:
+            if nxt is not None:
+                indeg[id(nxt)] -= 1
+                if indeg[id(nxt)] == 0:
+                    ready.append(nxt)
+    for n in reversed(topo):
+        if id(n) in need:
+            continue
+        for nxt in n.next_nodes:
+            if nxt is not None and id(nxt) in need:
+                need.add(id(n))
+                break
+    return need
+
+
+def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restrict=None):
+    """Execute the graph. `capture`: {node id: slot} whose incoming grads are returned
+    instead of (grad()) or as well as accumulated. `restrict`: ids of nodes to run."""
+    order, deps = _collect(roots)
+    buffers = {}
+    for node, g in roots:
+        if node is None:
+            continue
+        k = id(node)
+        buffers[k] = buffers[k] + g if k in buffers else g
+    captured = {}
+    ready = []
+    seen_root = set()
+    for node, _ in roots:
+        if node is not None and deps.get(id(node), 0) == 0 and id(node) not in seen_root:
+            seen_root.add(id(node))
+            ready.append(node)
+    executed = []
+    prev_mode = grad_mode._state[0]
+    grad_mode._state[0] = bool(create_graph)
+    try:
+        while ready:
+            node = ready.pop()
+            k = id(node)
+            g = buffers.pop(k, None)
+            if capture is not None and k in capture:
+                captured[k] = g
+            run_it = restrict is None or k in restrict
+            if node.retained and g is not None:
+                _retain(node, g, create_graph)
+            if isinstance(node, AccumulateGrad):
+                if accumulate and run_it and g is not None:
+                    _accumulate(node.variable, g, create_graph)
+                continue
+            grads = None
+            if run_it and g is not None:
+                saved = node.unpack_saved()
+                grads = node.backward_fn(g, *saved)
+                executed.append(node)
+            for i, nxt in enumerate(node.next_nodes):
+                if nxt is None:
+                    continue
+                kn = id(nxt)
+                if grads is not None:
+                    gi = grads[i]
+                    if gi is not None:
+                        if not isinstance(gi, Tensor):
+                            gi = Tensor(np.asarray(gi))
+                        shape, dtype = node.input_meta[i]
+                        if gi.data_.shape != shape:
+                            gi = sum_to_shape(gi, shape)
+                        if gi.data_.dtype != dtype:
+                            from .ops.conversion import to_dtype
+                            gi = to_dtype(gi, dtype)
+                        prev = buffers.get(kn)
+                        buffers[kn] = gi if prev is None else prev + gi
+                deps[kn] -= 1
+                if deps[kn] == 0:
+                    ready.append(nxt)
+    finally:
+        grad_mode._state[0] = prev_mode
+    if not retain_graph:
+        for node in executed:
+            node.release()
+    return captured
+
+
+def _retain(node, g, create_graph):
+    for t in node.retained:
+        if t.grad_fn is not node:
+            continue
+        gg = g if create_graph else g.detach()
+        if t._grad is None:
+            t._grad = Tensor(np.array(gg.data_, copy=True)) if not create_graph else gg
+        else:
+            t._grad = Tensor(t._grad.data_ + gg.data_) if not create_graph else t._grad + gg
+
+
+def _accumulate(var, g, create_graph):
+    """AccumulateGrad: PyTorch's rules for a leaf's .grad."""
+    if var._grad is None:
+        if create_graph and g.requires_grad_flag:
+            from .ops.conversion import copy_backwards
+            var._grad = copy_backwards(g)
+        else:
+            var._grad = Tensor(np.array(g.data_, dtype=var.data_.dtype, copy=True))
+    elif create_graph:
+        var._grad = var._grad + g
+    else:
+        gd = var._grad.data_
+        if gd.flags.writeable and gd.shape == g.data_.shape:
+            np.add(gd, g.data_, out=gd, casting="unsafe")
+            var._grad._version[0] += 1
+        else:
+            var._grad = Tensor(gd + g.data_)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """torch.autograd.backward."""
+    tensors = _as_list(tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _root_grads(tensors, grad_tensors, create_graph)
+    if create_graph:
+        errors.warn(errors.CREATE_GRAPH_WARNING)
+    restrict = None
+    if inputs is not None:
+        inputs = _as_list(inputs)
+        if not inputs:
+            raise errors.TorchRuntimeError("'inputs' argument to backward() cannot be empty.")
+        targets = set()
+        for t in inputs:
+            if not t.requires_grad_flag:
+                raise errors.TorchRuntimeError(errors.INPUT_NOT_REQUIRING_GRAD)
+            targets.add(id(edge(t)))
+        order, _ = _collect(roots)
+        restrict = _needed(order, targets)
+        # only the requested leaves accumulate
+        for n in order:
+            if isinstance(n, AccumulateGrad) and id(n) not in targets:
+                restrict.discard(id(n))
+    _run(roots, retain_graph, create_graph, restrict=restrict)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         allow_unused=None, materialize_grads=False):
+    """torch.autograd.grad: gradients of outputs w.r.t. inputs, leaving .grad alone."""
+    outputs = _as_list(outputs)
+    single = isinstance(inputs, Tensor)
+    inputs = _as_list(inputs)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if retain_graph is None:
+        retain_graph = create_graph
+    for t in inputs:
+        if not isinstance(t, Tensor):
+            raise errors.TorchTypeError(
+                f"grad(): argument 'inputs' must be tuple of Tensors, not {type(t).__name__}")
+        if not t.requires_grad_flag:
+            raise errors.TorchRuntimeError(errors.INPUT_NOT_REQUIRING_GRAD)
+    roots = _root_grads(outputs, grad_outputs, create_graph)
+    targets = [edge(t) for t in inputs]
+    order, _ = _collect(roots)
+    restrict = _needed(order, {id(n) for n in targets})
+    captured = _run(roots, retain_graph, create_graph,
+                    capture={id(n): i for i, n in enumerate(targets)},
+                    accumulate=False, restrict=restrict)
+    result = []
+    for t, n in zip(inputs, targets):
+        g = captured.get(id(n))
+        if g is None:
+            if materialize_grads:
+                g = Tensor(np.zeros_like(t.data_))
+            elif not allow_unused:
+                raise errors.TorchRuntimeError(errors.UNUSED_INPUT)
+        elif not create_graph:
+            g = Tensor(g.data_) if g.requires_grad_flag else g
+        result.append(g)
+    return tuple(result)

@@ -1,0 +1,88 @@
+"""Recording an op into the graph, and the one place broadcasting is undone.
+
+`record(name, data, inputs, backward, saved)` makes the output tensor and, when grad mode
+is on and an input requires grad, the Node that PyTorch would show as its grad_fn.
+`inputs` lists one entry per next_function, in PyTorch's order: a Tensor, or None for a
+Python scalar operand that PyTorch still lists as `(None, 0)`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes, errors
+from .grad_mode import _state as _grad_state
+from .node import AccumulateGrad, Node
+from .tensor import Tensor
+
+
+def edge(t):
+    """The node a gradient for `t` flows into, or None."""
+    if t is None or not t.requires_grad_flag:
+        return None
+    fn = t.grad_fn
+    if fn is not None:
+        return fn
+    acc = t._accumulator
+    if acc is None:
+        acc = t._accumulator = AccumulateGrad(t)
+    return acc
+
+
+def needs_grad(*inputs) -> bool:
+    if not _grad_state[0]:
+        return False
+    for t in inputs:
+        if t is not None and t.requires_grad_flag:
+            return True
+    return False
+
+
+OUT = object()  # in `saved`: stands for the op's own output
+
+
+def record(name, data, inputs, backward, saved=()):
+    out = Tensor(data)
+    if _grad_state[0]:
+        for t in inputs:
+            if t is not None and t.requires_grad_flag:
+                break
+        else:
+            return out
+        if any(s is OUT for s in saved):
+            saved = tuple(out if s is OUT else s for s in saved)
+        meta = tuple(None if t is None else (t.data_.shape, t.data_.dtype) for t in inputs)
+        out.grad_fn = Node(name, tuple(edge(t) for t in inputs), backward, saved, meta)
+        out.requires_grad_flag = True
+    return out
+
+
+def as_tensor(x, dtype=None) -> Tensor:
+    """A Tensor for an operand: Tensors pass through, numbers become 0-d constants."""
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, bool):
+        arr = np.array(x, dtype=dtype or np.bool_)
+    elif isinstance(x, int):
+        arr = np.array(x, dtype=dtype or np.int64)
+    elif isinstance(x, float):
+        arr = np.array(x, dtype=dtype or dtypes.DEFAULT_FLOAT)
+    else:
+        raise errors.TorchTypeError(f"expected Tensor as element 0 in argument 0, but got {type(x).__name__}")
+    return Tensor(arr)
+
+
+def sum_to_shape(g: Tensor, shape) -> Tensor:
+    """Undo broadcasting: sum `g` down to `shape` (differentiable, so it records under
+    create_graph). The only place in the engine that reduces broadcast gradients."""
+    if g.data_.shape == shape:
+        return g
+    from .ops import reductions, shape as shape_ops
+    lead = g.data_.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and g.data_.shape[i + lead] != 1)
+    if dims:
+        g = reductions.sum(g, dims, keepdim=True)
+    if g.data_.shape != tuple(shape):
+        g = shape_ops.reshape(g, tuple(shape))
+    assert g.data_.shape == tuple(shape), (g.data_.shape, shape)
+    return g

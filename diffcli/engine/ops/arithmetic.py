@@ -1,0 +1,322 @@
+"""Binary arithmetic, comparisons and selection: one function per op, forward + grad_fn
+name + saved tensors + backward formula together. Backward formulas use Tensor ops, so
+they record under create_graph and higher derivatives come free."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes, errors
+from ..function import OUT, as_tensor, record
+from ..tensor import Tensor
+
+
+def _operands(a, b):
+    """Both operands as Tensors in the promoted dtype, plus the result dtype."""
+    rd = dtypes.result_type(a, b)
+    if rd is None:
+        raise errors.TorchTypeError(
+            f"unsupported operand type(s): '{type(a).__name__}' and '{type(b).__name__}'")
+    ta = a if isinstance(a, Tensor) else as_tensor(a, rd)
+    tb = b if isinstance(b, Tensor) else as_tensor(b, rd)
+    return ta, tb, rd
+
+
+def _data(t, rd):
+    d = t.data_
+    return d if d.dtype == rd else d.astype(rd)
+
+
+def _broadcast_check(fn, x, y, rd):
+    try:
+        with np.errstate(all="ignore"):
+            return fn(_data(x, rd), _data(y, rd))
+    except ValueError:
+        raise errors.broadcast_error(x.data_.shape, y.data_.shape) from None
+
+
+def _scalar(x):
+    return not isinstance(x, Tensor)
+
+
+def add(a, b, alpha=1):
+    x, y, rd = _operands(a, b)
+    if alpha != 1:
+        out = _broadcast_check(lambda p, q: p + alpha * q, x, y, rd)
+        return record("AddBackward0", out, (x, None if _scalar(b) else y),
+                      lambda g: (g, g * alpha))
+    out = _broadcast_check(np.add, x, y, rd)
+    return record("AddBackward0", out, (x, None if _scalar(b) else y), lambda g: (g, g))
+
+
+def radd(a, b):
+    """`2 + a`: PyTorch still lists the tensor first."""
+    return add(a, b)
+
+
+def sub(a, b, alpha=1):
+    x, y, rd = _operands(a, b)
+    if rd == np.bool_:
+        raise errors.TorchRuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead.")
+    out = _broadcast_check(lambda p, q: p - alpha * q if alpha != 1 else p - q, x, y, rd)
+    return record("SubBackward0", out, (x, None if _scalar(b) else y),
+                  lambda g: (g, -g if alpha == 1 else g * -alpha))
+
+
+def rsub(a, c):
+    """`c - a` for a Python number c: RsubBackward1 with a single input."""
+    x, y, rd = _operands(a, c)
+    out = _broadcast_check(lambda p, q: q - p, x, y, rd)
+    return record("RsubBackward1", out, (x,), lambda g: (-g,))
+
+
+def mul(a, b):
+    x, y, rd = _operands(a, b)
+    out = _broadcast_check(np.multiply, x, y, rd)
+    yy = None if _scalar(b) else y
+    if x.requires_grad_flag and (yy is not None and yy.requires_grad_flag):
+        return record("MulBackward0", out, (x, yy), lambda g, p, q: (g * q, g * p), (x, y))
+    if yy is not None and yy.requires_grad_flag:
+        return record("MulBackward0", out, (x, yy), lambda g, p: (None, g * p), (x,))
+    return record("MulBackward0", out, (x, yy), lambda g, q: (g * q, None), (y,))
+
+
+def mul_scalar(a, s):
+    """Tensor.mul(Scalar) as PyTorch's formulas use it: MulBackward1, one input."""
+    out = a.data_ * s
+    return record("MulBackward1", out.astype(a.data_.dtype, copy=False), (a,),
+                  lambda g: (mul_scalar(g, s),))
+
+
+def div(a, b, rounding_mode=None):
+    x, y, rd = _operands(a, b)
+    if rd.kind != "f" and rounding_mode is None:
+        rd = dtypes.DEFAULT_FLOAT
+    if rounding_mode is not None:
+        fn = np.floor_divide if rounding_mode == "floor" else (lambda p, q: np.trunc(p / q))
+        out = _broadcast_check(fn, x, y, rd)
+        return record("DivBackward2", out, (x, None if _scalar(b) else y),
+                      lambda g: (g * 0, None))
+    out = _broadcast_check(np.true_divide, x, y, rd)
+    yy = None if _scalar(b) else y
+    if yy is not None and yy.requires_grad_flag:
+        if x.requires_grad_flag:
+            return record("DivBackward0", out, (x, yy),
+                          lambda g, p, q: (g / q, -g * p / (q * q)), (x, y))
+        return record("DivBackward0", out, (x, yy),
+                      lambda g, p, q: (None, -g * p / (q * q)), (x, y))
+    return record("DivBackward0", out, (x, yy), lambda g, q: (g / q, None), (y,))
+
+
+def rdiv(a, c):
+    """`c / a` for a Python number c: PyTorch computes `c * a.reciprocal()`."""
+    from .unary import reciprocal
+    return mul(reciprocal(a), c)
+
+
+def neg(a):
+    a = as_tensor(a)
+    if a.data_.dtype == np.bool_:
+        raise errors.TorchRuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    return record("NegBackward0", np.negative(a.data_), (a,), lambda g: (-g,))
+
+
+def pos(a):
+    return a
+
+
+def pow(a, b):
+    if isinstance(a, Tensor) and not isinstance(b, Tensor):
+        return _pow_scalar_exponent(a, b)
+    if not isinstance(a, Tensor):
+        return _pow_scalar_base(a, b)
+    x, y, rd = _operands(a, b)
+    with np.errstate(all="ignore"):
+        out = _broadcast_check(np.power, x, y, rd)
+
+    def backward(g, p, q, r):
+        from .unary import log
+        from .arithmetic import where
+        ga = gb = None
+        if p.requires_grad_flag:
+            ga = where(q == 0, 0.0, g * q * pow(p, q - 1))
+        if q.requires_grad_flag:
+            gb = where((p == 0) & (q >= 0), 0.0, g * r * log(p))
+        return ga, gb
+
+    return record("PowBackward1", out, (x, y), backward, (x, y, OUT))
+
+
+def _pow_scalar_exponent(a, e):
+    if isinstance(e, bool):
+        e = int(e)
+    rd = dtypes.result_type(a, e)
+    if a.data_.dtype.kind in "iub" and isinstance(e, int) and e < 0:
+        raise errors.TorchRuntimeError("Integers to negative integer powers are not allowed.")
+    with np.errstate(all="ignore"):
+        out = np.power(a.data_.astype(rd, copy=False), np.asarray(e, dtype=rd))
+
+    def backward(g, p):
+        if e == 0:
+            return (g * 0,)
+        return (g * mul_scalar(pow(p, e - 1), e),)
+
+    return record("PowBackward0", out, (a,), backward, (a,))
+
+
+def _pow_scalar_base(c, a):
+    rd = dtypes.result_type(c, a)
+    with np.errstate(all="ignore"):
+        out = np.power(np.asarray(c, dtype=rd), a.data_.astype(rd, copy=False))
+
+    def backward(g, r):
+        import math
+        if c == 0:
+            return (g * 0,)
+        return (g * r * math.log(c),) if c > 0 else (g * r * float("nan"),)
+
+    return record("PowBackward2", out, (a,), backward, (OUT,))
+
+
+def square(a):
+    return _pow_scalar_exponent(as_tensor(a), 2)
+
+
+def _compare(fn):
+    def op(a, b):
+        x, y, rd = _operands(a, b)
+        return Tensor(_broadcast_check(fn, x, y, rd))
+    return op
+
+
+lt = _compare(np.less)
+le = _compare(np.less_equal)
+gt = _compare(np.greater)
+ge = _compare(np.greater_equal)
+eq = _compare(np.equal)
+ne = _compare(np.not_equal)
+
+
+def logical_and(a, b):
+    x, y, _ = _operands(a, b)
+    return Tensor(np.logical_and(x.data_, y.data_))
+
+
+def logical_or(a, b):
+    x, y, _ = _operands(a, b)
+    return Tensor(np.logical_or(x.data_, y.data_))
+
+
+def logical_not(a):
+    return Tensor(np.logical_not(as_tensor(a).data_))
+
+
+def _tie_split(name, better):
+    def op(a, b):
+        x, y, rd = _operands(a, b)
+        out = _broadcast_check(better, x, y, rd)
+
+        def backward(g, p, q):
+            from .arithmetic import where
+            tie = p == q
+            half = g / 2
+            wins = better(p.data_, q.data_) == p.data_
+            ga = where(tie, half, where(Tensor(wins & (p.data_ != q.data_)), g, 0.0))
+            gb = where(tie, half, where(Tensor(~wins & (p.data_ != q.data_)), g, 0.0))
+            return ga, gb
+        return record(name, out, (x, y), backward, (x, y))
+    return op
+
+
+maximum = _tie_split("MaximumBackward0", np.maximum)
+minimum = _tie_split("MinimumBackward0", np.minimum)
+
+
+def atan2(a, b):
+    x, y, rd = _operands(a, b)
+    if rd.kind != "f":
+        rd = dtypes.DEFAULT_FLOAT
+    out = _broadcast_check(np.arctan2, x, y, rd)
+
+    def backward(g, p, q):
+        denom = p * p + q * q
+        recip = where(denom == 0, 0.0, 1 / where(denom == 0, 1.0, denom))
+        return g * q * recip, g * -p * recip
+    return record("Atan2Backward0", out, (x, y), backward, (x, y))
+
+
+def where(cond, a, b):
+    cond = as_tensor(cond)
+    if cond.data_.dtype != np.bool_:
+        raise errors.TorchRuntimeError(
+            f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{dtypes.of(cond.data_.dtype).name.capitalize() if cond.data_.dtype.kind != 'f' else 'Double'}")
+    x, y, rd = _operands(a, b)
+    try:
+        out = np.where(cond.data_, _data(x, rd), _data(y, rd))
+    except ValueError:
+        raise errors.broadcast_error(cond.data_.shape, np.broadcast_shapes(x.data_.shape, y.data_.shape)
+                                     if x.data_.ndim and y.data_.ndim else x.data_.shape) from None
+
+    def backward(g):
+        zero = Tensor(np.zeros((), dtype=g.data_.dtype))
+        return where(cond, g, zero), where(cond, zero, g)
+
+    return record("WhereBackward0", out, (None if _scalar(a) else x, None if _scalar(b) else y),
+                  backward)
+
+
+def clamp(a, min=None, max=None):
+    a = as_tensor(a)
+    if min is None and max is None:
+        raise errors.TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        lo = as_tensor(min) if min is not None else None
+        hi = as_tensor(max) if max is not None else None
+        out = a.data_
+        if lo is not None:
+            out = np.maximum(out, lo.data_)
+        if hi is not None:
+            out = np.minimum(out, hi.data_)
+
+        def backward(g, p):
+            m = np.ones(np.broadcast_shapes(p.data_.shape, out.shape), dtype=bool)
+            if lo is not None:
+                m &= p.data_ >= lo.data_
+            if hi is not None:
+                m &= p.data_ <= hi.data_
+            return where(Tensor(m), g, 0.0), None, None
+        return record("ClampBackward0", out, (a, lo, hi), backward, (a,))
+    rd = dtypes.result_type(a, *(v for v in (min, max) if v is not None))
+    out = a.data_.astype(rd, copy=False)
+    if min is not None:
+        out = np.maximum(out, min)
+    if max is not None:
+        out = np.minimum(out, max)
+    out = np.asarray(out, dtype=rd)
+
+    def backward(g, p):
+        m = np.ones(p.data_.shape, dtype=bool)
+        if min is not None:
+            m &= p.data_ >= min
+        if max is not None:
+            m &= p.data_ <= max
+        return (where(Tensor(m), g, 0.0),)
+    return record("ClampBackward1", out, (a,), backward, (a,))
+
+
+def clamp_min(a, m):
+    a = as_tensor(a)
+    out = np.maximum(a.data_, m)
+    return record("ClampMinBackward0", out, (a,),
+                  lambda g, p: (where(Tensor(p.data_ >= m), g, 0.0),), (a,))
+
+
+def clamp_max(a, m):
+    a = as_tensor(a)
+    out = np.minimum(a.data_, m)
+    return record("ClampMaxBackward0", out, (a,),
+                  lambda g, p: (where(Tensor(p.data_ <= m), g, 0.0),), (a,))

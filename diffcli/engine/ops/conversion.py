@@ -1,0 +1,59 @@
+"""dtype conversions (ToCopyBackward0), detach, and the CopyBackwards node that a leaf's
+.grad carries after backward(create_graph=True)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes, errors
+from ..function import as_tensor, record
+from ..tensor import Tensor
+
+
+def to_dtype(a, dtype):
+    a = as_tensor(a)
+    d = dtypes.to_np(dtype)
+    if a.data_.dtype == d:
+        return a
+    out = a.data_.astype(d)
+    if d.kind != "f":
+        return Tensor(out)
+    src = a.data_.dtype
+    return record("ToCopyBackward0", out, (a,), lambda g: (to_dtype(g, src),))
+
+
+def to(a, *args, dtype=None, **kwargs):
+    for x in args:
+        if isinstance(x, dtypes.DType):
+            dtype = x
+    if dtype is None:
+        return a
+    return to_dtype(a, dtype)
+
+
+def double(a):
+    return to_dtype(a, np.float64)
+
+
+def float_(a):
+    return to_dtype(a, np.float32)
+
+
+def long(a):
+    return to_dtype(a, np.int64)
+
+
+def int_(a):
+    return to_dtype(a, np.int64)
+
+
+def bool_(a):
+    return to_dtype(a, np.bool_)
+
+
+def detach(a):
+    return as_tensor(a).detach()
+
+
+def copy_backwards(g: Tensor) -> Tensor:
+    """What AccumulateGrad stores on first create_graph backward: CopyBackwards(None, g)."""
+    return record("CopyBackwards", np.array(g.data_, copy=True), (None, g), lambda gg: (None, gg))

@@ -1,0 +1,381 @@
+"""Reductions and normalisations: sum, mean, prod, max/min, var/std, norm, logsumexp,
+softmax, log_softmax, cumsum. `dim=None` is the full reduction (PyTorch's ...Backward0
+for sum/mean/prod, MaxBackward1 for max); a dim gives the dim variant."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes, errors
+from ..function import OUT, as_tensor, record
+from ..tensor import Tensor, _wrap_dim
+from .arithmetic import where
+
+
+def _dims(dim, ndim):
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple)):
+        dims = tuple(sorted(_wrap_dim(int(d), ndim) for d in dim))
+        if len(set(dims)) != len(dims):
+            raise errors.TorchRuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
+        return dims
+    if isinstance(dim, Tensor):
+        dim = int(dim.item())
+    return (_wrap_dim(int(dim), ndim),)
+
+
+def _axes(dims, ndim):
+    """numpy axis argument; 0-d tensors accept dim 0/-1 as a no-op."""
+    if ndim == 0:
+        return ()
+    return dims
+
+
+def _expand_back(g: Tensor, shape, dims, keepdim):
+    """Broadcast a reduced gradient back to the input's shape (differentiable)."""
+    from .shape import expand, reshape
+    if dims is not None and not keepdim and len(shape):
+        kept = tuple(1 if i in dims else s for i, s in enumerate(shape))
+        g = reshape(g, kept)
+    elif dims is None and len(shape):
+        g = reshape(g, (1,) * len(shape))
+    return expand(g, *shape) if g.data_.shape != tuple(shape) else g
+
+
+def sum(a, dim=None, keepdim=False, dtype=None):
+    a = as_tensor(a)
+    x = a.data_
+    if x.dtype.kind in "bi" and dtype is None:
+        x = x.astype(np.int64)
+    if dtype is not None:
+        x = x.astype(dtypes.to_np(dtype))
+    dims = _dims(dim, x.ndim)
+    if dims is None or dim == ():
+        out = np.asarray(x.sum())
+        if keepdim and dims is not None:
+            out = out.reshape((1,) * x.ndim)
+        shape = a.data_.shape
+        return record("SumBackward0", out, (a,), lambda g: (_expand_back(g, shape, None, False),))
+    out = np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim))
+    shape = a.data_.shape
+    return record("SumBackward1", out, (a,), lambda g: (_expand_back(g, shape, dims, keepdim),))
+
+
+def mean(a, dim=None, keepdim=False, dtype=None):
+    a = as_tensor(a)
+    x = a.data_
+    if dtype is not None:
+        x = x.astype(dtypes.to_np(dtype))
+    if x.dtype.kind != "f":
+        raise errors.TorchRuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating "
+            f"point or complex dtype. Got: {dtypes.of(x.dtype).name.capitalize() if x.dtype != np.int64 else 'Long'}")
+    dims = _dims(dim, x.ndim)
+    shape = a.data_.shape
+    with np.errstate(all="ignore"):
+        if dims is None:
+            out = np.asarray(x.mean() if x.size else np.nan, dtype=x.dtype)
+            n = max(x.size, 1) if x.size else 0
+            return record("MeanBackward0", out, (a,),
+                          lambda g: (_expand_back(g, shape, None, False) / (n or float("nan")),))
+        out = np.asarray(x.mean(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
+    n = 1
+    for d in dims:
+        n *= shape[d] if shape else 1
+    return record("MeanBackward1", out, (a,), lambda g: (_expand_back(g, shape, dims, keepdim) / n,))
+
+
+def prod(a, dim=None, keepdim=False, dtype=None):
+    a = as_tensor(a)
+    x = a.data_
+    if x.dtype.kind in "bi":
+        x = x.astype(np.int64)
+    shape = x.shape
+    if dim is None:
+        out = np.asarray(x.prod())
+        name, axis = "ProdBackward0", None
+    else:
+        dims = _dims(dim, x.ndim)
+        axis = dims[0] if x.ndim else None
+        out = np.asarray(x.prod(axis=axis, keepdims=keepdim) if x.ndim else x.prod())
+        name = "ProdBackward1"
+
+    def backward(g, p, r):
+        gx = _expand_back(g, shape, None if axis is None else (axis,), keepdim)
+        data = p.data_
+        if not (data == 0).any():
+            rx = _expand_back(r, shape, None if axis is None else (axis,), keepdim)
+            return (gx * rx / p,)
+        # exclusive products, exact with zeros (first order only)
+        flat = data.reshape(-1) if axis is None else np.moveaxis(data, axis, -1)
+        ones = np.ones_like(flat[..., :1])
+        left = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+        right = np.cumprod(np.concatenate([ones, flat[..., ::-1][..., :-1]], axis=-1), axis=-1)[..., ::-1]
+        ex = left * right
+        ex = ex.reshape(shape) if axis is None else np.moveaxis(ex, -1, axis)
+        return (gx * Tensor(ex),)
+    return record(name, out, (a,), backward, (a, OUT))
+
+
+def _extreme(a, dim, keepdim, is_max):
+    a = as_tensor(a)
+    x = a.data_
+    kind = "Max" if is_max else "Min"
+    if dim is None:
+        if x.size == 0:
+            raise errors.TorchRuntimeError(
+                f"{kind.lower()}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument.")
+        out = np.asarray(x.max() if is_max else x.min())
+
+        def backward(g, p, r):
+            mask = (p.data_ == r.data_)
+            if np.isnan(r.data_).any():
+                mask = np.isnan(p.data_)
+            count = mask.sum()
+            return (where(Tensor(mask), g / count, 0.0),)
+        return record(f"{kind}Backward1", out, (a,), backward, (a, OUT))
+    d = _dims(dim, x.ndim)[0]
+    if x.ndim == 0:
+        idx = np.asarray(0)
+        vals = x.copy()
+    else:
+        idx = np.asarray(x.argmax(axis=d) if is_max else x.argmin(axis=d))
+        vals = np.take_along_axis(x, np.expand_dims(idx, d), axis=d)
+        if not keepdim:
+            vals = vals.squeeze(d)
+        else:
+            idx = np.expand_dims(idx, d)
+    shape = x.shape
+
+    def backward(g):
+        gd = g.data_ if keepdim or not shape else np.expand_dims(g.data_, d)
+        ii = idx if keepdim or not shape else np.expand_dims(idx, d)
+        if not shape:
+            return (g,)
+        from .indexing import scatter_to
+        return (scatter_to(g if keepdim else _unsq(g, d), shape, d, ii),)
+    values = record(f"{kind}Backward0", vals, (a,), backward)
+    return ReturnTypes(values, Tensor(idx.astype(np.int64)), kind.lower())
+
+
+def _unsq(g, d):
+    from .shape import unsqueeze
+    return unsqueeze(g, d)
+
+
+class ReturnTypes(tuple):
+    """torch.return_types.max: a (values, indices) pair with attribute access."""
+
+    def __new__(cls, values, indices, kind):
+        self = super().__new__(cls, (values, indices))
+        self.kind = kind
+        return self
+
+    @property
+    def values(self):
+        return self[0]
+
+    @property
+    def indices(self):
+        return self[1]
+
+    def __repr__(self):
+        return (f"torch.return_types.{self.kind}(\nvalues={self[0]!r},\nindices={self[1]!r})")
+
+
+def max(a, dim=None, keepdim=False, other=None):
+    if isinstance(dim, Tensor) and dim.data_.ndim >= 0 and isinstance(a, Tensor) and other is None \
+            and (dim.data_.dtype.kind == "f" or dim.data_.ndim > 0):
+        from .arithmetic import maximum
+        return maximum(a, dim)
+    if other is not None:
+        from .arithmetic import maximum
+        return maximum(a, other)
+    return _extreme(a, dim, keepdim, True)
+
+
+def min(a, dim=None, keepdim=False, other=None):
+    if isinstance(dim, Tensor) and isinstance(a, Tensor) and other is None \
+            and (dim.data_.dtype.kind == "f" or dim.data_.ndim > 0):
+        from .arithmetic import minimum
+        return minimum(a, dim)
+    if other is not None:
+        from .arithmetic import minimum
+        return minimum(a, other)
+    return _extreme(a, dim, keepdim, False)
+
+
+def amax(a, dim=(), keepdim=False):
+    a = as_tensor(a)
+    x = a.data_
+    dims = _dims(dim, x.ndim) if dim not in ((), None) else tuple(range(x.ndim))
+    out = np.asarray(x.max(axis=dims, keepdims=keepdim))
+    shape = x.shape
+
+    def backward(g, p, r):
+        rr = _expand_back(r, shape, dims, keepdim)
+        mask = Tensor(p.data_ == rr.data_)
+        count = _expand_back(Tensor(np.asarray(mask.data_.sum(axis=dims, keepdims=keepdim), dtype=g.data_.dtype)), shape, dims, keepdim)
+        return (where(mask, _expand_back(g, shape, dims, keepdim) / count, 0.0),)
+    return record("AmaxBackward0", out, (a,), backward, (a, OUT))
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    if unbiased is None:
+        return 1
+    return 1 if unbiased else 0
+
+
+def var(a, dim=None, unbiased=None, keepdim=False, correction=None):
+    return _var_std(a, dim, unbiased, keepdim, correction, False)
+
+
+def std(a, dim=None, unbiased=None, keepdim=False, correction=None):
+    return _var_std(a, dim, unbiased, keepdim, correction, True)
+
+
+def _var_std(a, dim, unbiased, keepdim, correction, is_std):
+    if isinstance(dim, bool):
+        unbiased, dim = dim, None
+    a = as_tensor(a)
+    x = a.data_
+    c = _correction(unbiased, correction)
+    dims = _dims(dim, x.ndim)
+    axes = tuple(range(x.ndim)) if dims is None else dims
+    n = 1
+    for d in axes:
+        n *= x.shape[d]
+    name = "std" if is_std else "var"
+    if n - c <= 0:
+        from .. import errors as E
+        E.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
+               "the reduction factor (input numel divided by output numel). (Triggered internally "
+               "at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1839.)")
+    with np.errstate(all="ignore"):
+        v = np.asarray(x.var(axis=axes, ddof=c, keepdims=keepdim if dims is not None else False))
+        if n - c <= 0:
+            v = np.asarray(np.full(v.shape, np.nan if n - c == 0 or True else 0, dtype=x.dtype))
+        out = np.sqrt(v) if is_std else v
+    shape = x.shape
+    kd = keepdim if dims is not None else False
+
+    def backward(g, p, r):
+        m = _expand_back(Tensor(np.asarray(p.data_.mean(axis=axes, keepdims=True))), shape, axes, True)
+        centered = p - m
+        gb = _expand_back(g, shape, axes if dims is not None else None, kd)
+        dv = gb * centered * (2.0 / (n - c) if n - c > 0 else float("nan"))
+        if is_std:
+            rb = _expand_back(r, shape, axes if dims is not None else None, kd)
+            return (dv / (2 * rb),)
+        return (dv,)
+    return record("StdBackward0" if is_std else "VarBackward0", out.astype(x.dtype), (a,),
+                  backward, (a, OUT))
+
+
+def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
+    a = as_tensor(a)
+    x = a.data_
+    if p in ("fro", None):
+        p = 2
+    dims = _dims(dim, x.ndim)
+    axes = tuple(range(x.ndim)) if dims is None else dims
+    ax = np.abs(x)
+    with np.errstate(all="ignore"):
+        if p == float("inf"):
+            out = ax.max(axis=axes, keepdims=keepdim)
+        elif p == 0:
+            out = (ax != 0).sum(axis=axes, keepdims=keepdim).astype(x.dtype)
+        else:
+            out = (ax ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
+    shape = x.shape
+    kd = keepdim
+
+    def backward(g, q, r):
+        from .unary import abs as tabs, sign
+        gb = _expand_back(g, shape, axes if dims is not None else tuple(range(len(shape))), kd)
+        rb = _expand_back(r, shape, axes if dims is not None else tuple(range(len(shape))), kd)
+        if p == 2:
+            return (where(rb == 0, 0.0, gb * q / where(rb == 0, 1.0, rb)),)
+        if p == 1:
+            return (gb * sign(q),)
+        scale = tabs(q) ** (p - 2) * q / where(rb == 0, 1.0, rb) ** (p - 1)
+        return (where(rb == 0, 0.0, gb * scale),)
+    return record("LinalgVectorNormBackward0", np.asarray(out, dtype=x.dtype), (a,), backward, (a, OUT))
+
+
+def logsumexp(a, dim, keepdim=False):
+    a = as_tensor(a)
+    x = a.data_.astype(dtypes.DEFAULT_FLOAT) if a.data_.dtype.kind != "f" else a.data_
+    dims = _dims(dim, x.ndim)
+    axes = _axes(dims, x.ndim)
+    with np.errstate(all="ignore"):
+        m = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros((1,) * x.ndim)
+        m = np.where(np.isfinite(m), m, 0)
+        out = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
+        if not keepdim:
+            out = out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in dims)) if x.ndim else out.reshape(())
+    shape = x.shape
+
+    def backward(g, p, r):
+        from .unary import exp
+        return (_expand_back(g, shape, dims, keepdim) * exp(p - _expand_back(r, shape, dims, keepdim)),)
+    return record("LogsumexpBackward0", np.asarray(out), (a,), backward, (a, OUT))
+
+
+def softmax(a, dim=None, dtype=None):
+    a = as_tensor(a)
+    x = a.data_ if a.data_.dtype.kind == "f" else a.data_.astype(dtypes.DEFAULT_FLOAT)
+    d = _softmax_dim(dim, x.ndim)
+    with np.errstate(all="ignore"):
+        e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
+        out = e / np.sum(e, axis=d, keepdims=True) if x.ndim else e
+
+    def backward(g, y):
+        s = sum(g * y, d, keepdim=True) if y.data_.ndim else g * y
+        return (y * (g - s),)
+    return record("SoftmaxBackward0", out, (a,), backward, (OUT,))
+
+
+def log_softmax(a, dim=None, dtype=None):
+    a = as_tensor(a)
+    x = a.data_ if a.data_.dtype.kind == "f" else a.data_.astype(dtypes.DEFAULT_FLOAT)
+    d = _softmax_dim(dim, x.ndim)
+    with np.errstate(all="ignore"):
+        if x.ndim:
+            m = np.max(x, axis=d, keepdims=True)
+            out = x - m - np.log(np.sum(np.exp(x - m), axis=d, keepdims=True))
+        else:
+            out = x - x
+
+    def backward(g, y):
+        from .unary import exp
+        s = sum(g, d, keepdim=True) if y.data_.ndim else g
+        return (g - exp(y) * s,)
+    return record("LogSoftmaxBackward0", out, (a,), backward, (OUT,))
+
+
+def _softmax_dim(dim, ndim):
+    if dim is None:
+        dim = 0 if ndim in (0, 1, 3) else 1
+        from .. import errors as E
+        E.warn("Implicit dimension choice for softmax has been deprecated. Change the call to include dim=X as an argument.")
+    return _wrap_dim(int(dim), ndim)
+
+
+def cumsum(a, dim, dtype=None):
+    a = as_tensor(a)
+    x = a.data_
+    d = _wrap_dim(int(dim), x.ndim)
+    out = np.cumsum(x, axis=d) if x.ndim else x.copy()
+    if out.dtype.kind in "bi":
+        out = out.astype(np.int64)
+
+    def backward(g):
+        from .shape import flip
+        if not g.data_.ndim:
+            return (g,)
+        return (flip(cumsum(flip(g, d), d), d),)
+    return record("CumsumBackward0", out, (a,), backward)

@@ -1,0 +1,280 @@
+"""Shape ops: views (view, reshape, squeeze, unsqueeze, transpose, permute, t, expand)
+and copies (cat, stack, clone, flip, repeat). Views share storage and version counter
+with their base, as in PyTorch."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+from ..function import as_tensor, record
+from ..tensor import Tensor, _wrap_dim
+
+
+def _view_of(out: Tensor, base: Tensor) -> Tensor:
+    out._version = base._version
+    out._base = base._base if base._base is not None else base
+    return out
+
+
+def _shape_arg(shape):
+    if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+        shape = tuple(shape[0])
+    return tuple(int(s.item()) if isinstance(s, Tensor) else int(s) for s in shape)
+
+
+def _infer(shape, numel):
+    shape = list(shape)
+    if shape.count(-1) > 1:
+        raise errors.TorchRuntimeError("only one dimension can be inferred")
+    known = 1
+    for s in shape:
+        if s != -1:
+            if s < 0:
+                raise errors.TorchRuntimeError(f"invalid shape dimension {s}")
+            known *= s
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise errors.TorchRuntimeError(
+                f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+        shape[shape.index(-1)] = numel // known
+    elif known != numel:
+        raise errors.TorchRuntimeError(
+            f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+def _contiguous(x: np.ndarray) -> bool:
+    return x.flags.c_contiguous or x.ndim <= 1 and x.strides in ((), (x.itemsize,)) or x.size <= 1
+
+
+def view(a, *shape):
+    a = as_tensor(a)
+    shape = _infer(_shape_arg(shape), a.data_.size)
+    x = a.data_
+    if not _contiguous(x):
+        raise errors.TorchRuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    src = x.shape
+    return _view_of(record("ViewBackward0", x.reshape(shape), (a,), lambda g: (reshape(g, src),)), a)
+
+
+def reshape(a, *shape):
+    a = as_tensor(a)
+    shape = _infer(_shape_arg(shape), a.data_.size)
+    x = a.data_
+    src = x.shape
+    if _contiguous(x):
+        return _view_of(record("ViewBackward0", x.reshape(shape), (a,), lambda g: (reshape(g, src),)), a)
+    return record("UnsafeViewBackward0", np.ascontiguousarray(x).reshape(shape),
+                  (clone(a),), lambda g: (reshape(g, src),))
+
+
+def _unsafe_view(a, shape):
+    src = a.data_.shape
+    return record("UnsafeViewBackward0", a.data_.reshape(shape), (a,), lambda g: (reshape(g, src),))
+
+
+def flatten(a, start_dim=0, end_dim=-1):
+    a = as_tensor(a)
+    x = a.data_
+    if x.ndim == 0:
+        return reshape(a, 1)
+    s = _wrap_dim(start_dim, x.ndim)
+    e = _wrap_dim(end_dim, x.ndim)
+    if s > e:
+        raise errors.TorchRuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return a
+    n = 1
+    for d in x.shape[s:e + 1]:
+        n *= d
+    return reshape(a, *(x.shape[:s] + (n,) + x.shape[e + 1:]))
+
+
+def squeeze(a, dim=None):
+    a = as_tensor(a)
+    x = a.data_
+    src = x.shape
+    if dim is None:
+        out, name = x.reshape(tuple(s for s in src if s != 1)), "SqueezeBackward0"
+    elif isinstance(dim, (list, tuple)):
+        dims = {_wrap_dim(d, x.ndim) for d in dim}
+        out, name = x.reshape(tuple(s for i, s in enumerate(src) if not (i in dims and s == 1))), "SqueezeBackward2"
+    else:
+        d = _wrap_dim(dim, x.ndim)
+        out = x.reshape(src[:d] + src[d + 1:]) if x.ndim and src[d] == 1 else x.view()
+        name = "SqueezeBackward1"
+    return _view_of(record(name, out, (a,), lambda g: (reshape(g, src),)), a)
+
+
+def unsqueeze(a, dim):
+    a = as_tensor(a)
+    x = a.data_
+    d = _wrap_dim(dim, x.ndim + 1)
+    out = np.expand_dims(x, d)
+    return _view_of(record("UnsqueezeBackward0", out, (a,), lambda g: (squeeze(g, d),)), a)
+
+
+def transpose(a, dim0, dim1):
+    a = as_tensor(a)
+    x = a.data_
+    d0, d1 = _wrap_dim(dim0, x.ndim), _wrap_dim(dim1, x.ndim)
+    out = np.swapaxes(x, d0, d1) if x.ndim else x.view()
+    return _view_of(record("TransposeBackward0", out, (a,), lambda g: (transpose(g, d0, d1),)), a)
+
+
+def t(a):
+    a = as_tensor(a)
+    x = a.data_
+    if x.ndim > 2:
+        raise errors.TorchRuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+    out = x.T
+    return _view_of(record("TBackward0", out, (a,), lambda g: (t(g),)), a)
+
+
+def permute(a, *dims):
+    a = as_tensor(a)
+    x = a.data_
+    dims = _shape_arg(dims)
+    if len(dims) != x.ndim:
+        raise errors.TorchRuntimeError(
+            f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {x.ndim} is not "
+            f"equal to len(dims) = {len(dims)}")
+    dims = tuple(_wrap_dim(d, x.ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise errors.TorchRuntimeError("permute(): duplicate dims are not allowed.")
+    inv = tuple(np.argsort(dims))
+    out = np.transpose(x, dims) if x.ndim else x.view()
+    return _view_of(record("PermuteBackward0", out, (a,), lambda g: (permute(g, *inv),)), a)
+
+
+def expand(a, *sizes):
+    a = as_tensor(a)
+    x = a.data_
+    sizes = _shape_arg(sizes)
+    if len(sizes) < x.ndim:
+        raise errors.TorchRuntimeError(
+            f"expand(torch.DoubleTensor{{[{', '.join(map(str, x.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+            "the number of sizes provided (%d) must be greater or equal to the number of "
+            "dimensions in the tensor (%d)" % (len(sizes), x.ndim))
+    lead = len(sizes) - x.ndim
+    target = []
+    for i, s in enumerate(sizes):
+        src = x.shape[i - lead] if i >= lead else 1
+        if s == -1:
+            if i < lead:
+                raise errors.TorchRuntimeError(
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}")
+            s = src
+        elif src != 1 and src != s:
+            raise errors.TorchRuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({src}) at "
+                f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
+                f"Tensor sizes: [{', '.join(map(str, x.shape))}]")
+        target.append(s)
+    src_shape = x.shape
+    out = np.broadcast_to(x, tuple(target))
+    from ..function import sum_to_shape
+    return _view_of(record("ExpandBackward0", out, (a,), lambda g: (sum_to_shape(g, src_shape),)), a)
+
+
+def expand_as(a, other):
+    return expand(a, *other.data_.shape)
+
+
+def clone(a, memory_format=None):
+    a = as_tensor(a)
+    return record("CloneBackward0", np.array(a.data_, copy=True), (a,), lambda g: (g,))
+
+
+def contiguous(a):
+    a = as_tensor(a)
+    if a.data_.flags.c_contiguous:
+        return a
+    return clone(a)
+
+
+def flip(a, *dims):
+    a = as_tensor(a)
+    dims = tuple(_wrap_dim(d, a.data_.ndim) for d in _shape_arg(dims))
+    out = np.flip(a.data_, dims).copy() if a.data_.ndim else a.data_.copy()
+    return record("FlipBackward0", out, (a,), lambda g: (flip(g, *dims),))
+
+
+def repeat(a, *sizes):
+    a = as_tensor(a)
+    sizes = _shape_arg(sizes)
+    x = a.data_
+    if len(sizes) < x.ndim:
+        raise errors.TorchRuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    xs = x.reshape((1,) * (len(sizes) - x.ndim) + x.shape)
+    out = np.tile(xs, sizes)
+    shp = xs.shape
+
+    def backward(g):
+        from .reductions import sum as tsum
+        split = []
+        for r, s in zip(sizes, shp):
+            split += [r, s]
+        gg = reshape(g, *split)
+        gg = tsum(gg, tuple(range(0, 2 * len(sizes), 2)))
+        return (reshape(gg, *x.shape),)
+    return record("RepeatBackward0", out, (a,), backward)
+
+
+def _seq(tensors):
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise errors.TorchTypeError(
+            f"expected a list or tuple of Tensors, but got {type(tensors).__name__}")
+    return [as_tensor(t) for t in tensors]
+
+
+def cat(tensors, dim=0):
+    ts = _seq(tensors)
+    if not ts:
+        raise errors.TorchRuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    ref = next((t for t in ts if t.data_.ndim), ts[0])
+    if ref.data_.ndim == 0:
+        raise errors.TorchRuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = _wrap_dim(dim, ref.data_.ndim)
+    for i, t in enumerate(ts):
+        if t.data_.ndim == 0:
+            raise errors.TorchRuntimeError(
+                f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+        if t.data_.ndim != ref.data_.ndim:
+            raise errors.TorchRuntimeError(
+                f"Tensors must have same number of dimensions: got {ref.data_.ndim} and {t.data_.ndim}")
+        for k in range(ref.data_.ndim):
+            if k != d and t.data_.shape[k] != ref.data_.shape[k]:
+                raise errors.TorchRuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{ref.data_.shape[k]} but got size {t.data_.shape[k]} for tensor number {i} in the list.")
+    out = np.concatenate([t.data_ for t in ts], axis=d)
+    bounds = np.cumsum([0] + [t.data_.shape[d] for t in ts])
+
+    def backward(g):
+        from .indexing import narrow
+        return tuple(narrow(g, d, int(bounds[i]), int(bounds[i + 1] - bounds[i])) for i in range(len(ts)))
+    return record("CatBackward0", out, tuple(ts), backward)
+
+
+def stack(tensors, dim=0):
+    ts = _seq(tensors)
+    if not ts:
+        raise errors.TorchRuntimeError("stack expects a non-empty TensorList")
+    for i, t in enumerate(ts):
+        if t.data_.shape != ts[0].data_.shape:
+            raise errors.TorchRuntimeError(
+                f"stack expects each tensor to be equal size, but got "
+                f"[{', '.join(map(str, ts[0].data_.shape))}] at entry 0 and "
+                f"[{', '.join(map(str, t.data_.shape))}] at entry {i}")
+    d = _wrap_dim(dim, ts[0].data_.ndim + 1)
+    out = np.stack([t.data_ for t in ts], axis=d)
+
+    def backward(g):
+        from .indexing import select
+        return tuple(select(g, d, i) for i in range(len(ts)))
+    return record("StackBackward0", out, tuple(ts), backward)

@@ -1,0 +1,122 @@
+"""The op table as the script sees it: function names -> callables, Tensor methods and
+operators. A new op is one row here (and one test row)."""
+from __future__ import annotations
+
+from ..tensor import Tensor
+from . import arithmetic as A
+from . import conversion as C
+from . import creation as K
+from . import indexing as I
+from . import inplace as IP
+from . import linalg as L
+from . import losses as LS
+from . import reductions as R
+from . import shape as S
+from . import unary as U
+
+# Functions reachable as `name(...)`, `torch.name(...)`, `F.name(...)`.
+FUNCTIONS = {
+    "add": A.add, "sub": A.sub, "subtract": A.sub, "mul": A.mul, "multiply": A.mul,
+    "div": A.div, "divide": A.div, "true_divide": A.div, "neg": A.neg, "negative": A.neg,
+    "pow": A.pow, "square": A.square, "rsub": A.rsub,
+    "matmul": L.matmul, "mm": L.mm, "mv": L.mv, "dot": L.dot, "outer": L.outer, "bmm": L.bmm,
+    "sin": U.sin, "cos": U.cos, "tan": U.tan, "asin": U.asin, "acos": U.acos, "atan": U.atan,
+    "arcsin": U.asin, "arccos": U.acos, "arctan": U.atan,
+    "atan2": A.atan2, "arctan2": A.atan2, "sinh": U.sinh, "cosh": U.cosh, "tanh": U.tanh,
+    "asinh": U.asinh, "acosh": U.acosh, "atanh": U.atanh,
+    "exp": U.exp, "expm1": U.expm1, "log": U.log, "log2": U.log2, "log10": U.log10,
+    "log1p": U.log1p, "sqrt": U.sqrt, "rsqrt": U.rsqrt, "abs": U.abs, "absolute": U.abs,
+    "sign": U.sign, "reciprocal": U.reciprocal,
+    "sigmoid": U.sigmoid, "relu": U.relu, "gelu": U.gelu, "silu": U.silu,
+    "softplus": U.softplus, "elu": U.elu, "leaky_relu": U.leaky_relu,
+    "floor": U.floor, "ceil": U.ceil, "round": U.round, "trunc": U.trunc,
+    "clamp": A.clamp, "clip": A.clamp, "clamp_min": A.clamp_min, "clamp_max": A.clamp_max,
+    "maximum": A.maximum, "minimum": A.minimum, "where": A.where,
+    "lt": A.lt, "le": A.le, "gt": A.gt, "ge": A.ge, "eq": A.eq, "ne": A.ne,
+    "logical_and": A.logical_and, "logical_or": A.logical_or, "logical_not": A.logical_not,
+    "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax,
+    "var": R.var, "std": R.std, "norm": R.norm, "logsumexp": R.logsumexp,
+    "softmax": R.softmax, "log_softmax": R.log_softmax, "cumsum": R.cumsum,
+    "reshape": S.reshape, "flatten": S.flatten, "squeeze": S.squeeze,
+    "unsqueeze": S.unsqueeze, "transpose": S.transpose, "permute": S.permute, "t": S.t,
+    "cat": S.cat, "concat": S.cat, "concatenate": S.cat, "stack": S.stack, "clone": S.clone,
+    "flip": S.flip, "detach": C.detach,
+    "mse_loss": LS.mse_loss, "binary_cross_entropy": LS.binary_cross_entropy,
+    "cross_entropy": LS.cross_entropy, "nll_loss": LS.nll_loss,
+    "tensor": K.tensor, "Tensor": K.Tensor_, "zeros": K.zeros, "ones": K.ones, "full": K.full,
+    "eye": K.eye, "arange": K.arange, "linspace": K.linspace, "rand": K.rand, "randn": K.randn,
+    "zeros_like": K.zeros_like, "ones_like": K.ones_like, "full_like": K.full_like,
+    "rand_like": K.rand_like, "randn_like": K.randn_like, "manual_seed": K.manual_seed,
+    "select": I.select,
+}
+
+# Methods: every function that takes the tensor first, plus tensor-only ones.
+_NOT_METHODS = {"tensor", "Tensor", "zeros", "ones", "full", "eye", "arange", "linspace",
+                "rand", "randn", "manual_seed", "cat", "concat", "concatenate", "stack",
+                "mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
+                "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "rsub",
+                "gelu", "softplus", "elu", "leaky_relu"}
+METHODS = {k: v for k, v in FUNCTIONS.items() if k not in _NOT_METHODS}
+METHODS.update({
+    "view": S.view, "expand": S.expand, "expand_as": S.expand_as, "repeat": S.repeat,
+    "contiguous": S.contiguous, "to": C.to, "double": C.double, "float": C.float_,
+    "long": C.long, "int": C.int_, "bool": C.bool_, "type_as": lambda a, b: C.to_dtype(a, b.data_.dtype),
+    "view_as": lambda a, b: S.view(a, *b.data_.shape), "reshape_as": lambda a, b: S.reshape(a, *b.data_.shape),
+})
+
+# In-place variants `x.name_(...)`; `zero_`/`fill_` are their own ops.
+INPLACE = {name + "_": fn for name, fn in METHODS.items() if name in {
+    "add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "tan", "tanh",
+    "sigmoid", "relu", "sqrt", "abs", "clamp", "clamp_min", "clamp_max", "floor", "ceil",
+    "round", "trunc", "reciprocal", "square", "sign", "expm1", "log1p", "rsqrt", "t",
+    "squeeze", "unsqueeze", "transpose"}}
+
+
+def _inplace_method(fn):
+    def method(self, *args, **kwargs):
+        return IP.apply(self, fn, *args, **kwargs)
+    return method
+
+
+def _bind():
+    for name, fn in METHODS.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, fn)
+    for name, fn in INPLACE.items():
+        setattr(Tensor, name, _inplace_method(fn))
+    Tensor.zero_ = IP.zero_
+    Tensor.fill_ = IP.fill_
+    Tensor.__add__ = lambda s, o: A.add(s, o)
+    Tensor.__radd__ = lambda s, o: A.add(s, o)
+    Tensor.__sub__ = lambda s, o: A.sub(s, o)
+    Tensor.__rsub__ = lambda s, o: A.rsub(s, o) if not isinstance(o, Tensor) else A.sub(o, s)
+    Tensor.__mul__ = lambda s, o: A.mul(s, o)
+    Tensor.__rmul__ = lambda s, o: A.mul(s, o)
+    Tensor.__truediv__ = lambda s, o: A.div(s, o)
+    Tensor.__rtruediv__ = lambda s, o: A.rdiv(s, o) if not isinstance(o, Tensor) else A.div(o, s)
+    Tensor.__pow__ = lambda s, o: A.pow(s, o)
+    Tensor.__rpow__ = lambda s, o: A.pow(o, s)
+    Tensor.__matmul__ = lambda s, o: L.matmul(s, o)
+    Tensor.__rmatmul__ = lambda s, o: L.matmul(o, s)
+    Tensor.__neg__ = lambda s: A.neg(s)
+    Tensor.__pos__ = lambda s: s
+    Tensor.__abs__ = lambda s: U.abs(s)
+    Tensor.__lt__ = lambda s, o: A.lt(s, o)
+    Tensor.__le__ = lambda s, o: A.le(s, o)
+    Tensor.__gt__ = lambda s, o: A.gt(s, o)
+    Tensor.__ge__ = lambda s, o: A.ge(s, o)
+    Tensor.__eq__ = lambda s, o: A.eq(s, o)
+    Tensor.__ne__ = lambda s, o: A.ne(s, o)
+    Tensor.__and__ = lambda s, o: A.logical_and(s, o)
+    Tensor.__or__ = lambda s, o: A.logical_or(s, o)
+    Tensor.__invert__ = lambda s: A.logical_not(s)
+    Tensor.__getitem__ = lambda s, k: I.getitem(s, k)
+    Tensor.__setitem__ = lambda s, k, v: I.setitem(s, k, v)
+    Tensor.__iadd__ = lambda s, o: IP.apply(s, A.add, o)
+    Tensor.__isub__ = lambda s, o: IP.apply(s, A.sub, o)
+    Tensor.__imul__ = lambda s, o: IP.apply(s, A.mul, o)
+    Tensor.__itruediv__ = lambda s, o: IP.apply(s, A.div, o)
+    Tensor.__hash__ = object.__hash__
+
+
+_bind()

@@ -1,0 +1,167 @@
+"""Elementwise unary ops as one table: name -> (grad_fn, numpy forward, backward, saves).
+
+`backward(g, x, y)` gets the upstream gradient, the input and the output (whichever the
+row saves; the other is None) and returns the input's gradient in Tensor ops. `formula`
+is the local derivative as text, for explanations.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dtypes
+from ..function import OUT, as_tensor, record
+from ..tensor import Tensor
+from .arithmetic import where
+
+_SQRT_2_PI = math.sqrt(2.0 / math.pi)
+
+
+def _erf(x):
+    v = np.vectorize(math.erf, otypes=[np.float64])
+    return v(x)
+
+
+def _gelu(x):
+    return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))
+
+
+def _gelu_grad(x: Tensor) -> Tensor:
+    cdf = 0.5 * (1.0 + Tensor(_erf(x.data_ / math.sqrt(2.0))))
+    pdf = exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
+    return cdf + x * pdf
+
+
+def _zero(g, x, y):
+    return g * 0
+
+
+# name: (grad_fn, forward, backward(g, x, y), saves, formula)
+UNARY = {
+    "sin": ("SinBackward0", np.sin, lambda g, x, y: g * cos(x), "x", "cos(x)"),
+    "cos": ("CosBackward0", np.cos, lambda g, x, y: g * -sin(x), "x", "-sin(x)"),
+    "tan": ("TanBackward0", np.tan, lambda g, x, y: g * (1 + y * y), "y", "1 + tan(x)^2"),
+    "asin": ("AsinBackward0", np.arcsin, lambda g, x, y: g / sqrt(1 - x * x), "x", "1/sqrt(1-x^2)"),
+    "acos": ("AcosBackward0", np.arccos, lambda g, x, y: -g / sqrt(1 - x * x), "x", "-1/sqrt(1-x^2)"),
+    "atan": ("AtanBackward0", np.arctan, lambda g, x, y: g / (1 + x * x), "x", "1/(1+x^2)"),
+    "sinh": ("SinhBackward0", np.sinh, lambda g, x, y: g * cosh(x), "x", "cosh(x)"),
+    "cosh": ("CoshBackward0", np.cosh, lambda g, x, y: g * sinh(x), "x", "sinh(x)"),
+    "tanh": ("TanhBackward0", np.tanh, lambda g, x, y: g * (1 - y * y), "y", "1 - tanh(x)^2"),
+    "asinh": ("AsinhBackward0", np.arcsinh, lambda g, x, y: g / sqrt(x * x + 1), "x", "1/sqrt(x^2+1)"),
+    "acosh": ("AcoshBackward0", np.arccosh, lambda g, x, y: g / sqrt(x * x - 1), "x", "1/sqrt(x^2-1)"),
+    "atanh": ("AtanhBackward0", np.arctanh, lambda g, x, y: g / (1 - x * x), "x", "1/(1-x^2)"),
+    "exp": ("ExpBackward0", np.exp, lambda g, x, y: g * y, "y", "exp(x)"),
+    "expm1": ("Expm1Backward0", np.expm1, lambda g, x, y: g * (y + 1), "y", "exp(x)"),
+    "log": ("LogBackward0", np.log, lambda g, x, y: g / x, "x", "1/x"),
+    "log2": ("Log2Backward0", np.log2, lambda g, x, y: g / (x * math.log(2.0)), "x", "1/(x ln 2)"),
+    "log10": ("Log10Backward0", np.log10, lambda g, x, y: g / (x * math.log(10.0)), "x", "1/(x ln 10)"),
+    "log1p": ("Log1PBackward0", np.log1p, lambda g, x, y: g / (x + 1), "x", "1/(1+x)"),
+    "sqrt": ("SqrtBackward0", np.sqrt, lambda g, x, y: g / (2 * y), "y", "1/(2 sqrt(x))"),
+    "rsqrt": ("RsqrtBackward0", lambda a: 1.0 / np.sqrt(a), lambda g, x, y: -0.5 * g * y * y * y, "y", "-1/(2 x^1.5)"),
+    "reciprocal": ("ReciprocalBackward0", lambda a: 1.0 / a, lambda g, x, y: -g * y * y, "y", "-1/x^2"),
+    "abs": ("AbsBackward0", np.abs, lambda g, x, y: g * sign(x), "x", "sign(x)"),
+    "sign": ("SignBackward0", np.sign, _zero, "", "0"),
+    "sigmoid": ("SigmoidBackward0", lambda a: 1.0 / (1.0 + np.exp(-a)), lambda g, x, y: g * y * (1 - y), "y", "s(x)(1-s(x))"),
+    "relu": ("ReluBackward0", lambda a: np.maximum(a, 0) if a.dtype.kind != "f" else np.where(a > 0, a, 0.0 * a).astype(a.dtype), lambda g, x, y: where(y > 0, g, 0.0), "y", "1 if x > 0 else 0"),
+    "gelu": ("GeluBackward0", _gelu, lambda g, x, y: g * _gelu_grad(x), "x", "Phi(x) + x phi(x)"),
+    "silu": ("SiluBackward0", lambda a: a / (1.0 + np.exp(-a)), lambda g, x, y: g * (sigmoid(x) * (1 + x * (1 - sigmoid(x)))), "x", "s(x)(1 + x(1-s(x)))"),
+    "floor": ("FloorBackward0", np.floor, _zero, "", "0"),
+    "ceil": ("CeilBackward0", np.ceil, _zero, "", "0"),
+    "round": ("RoundBackward0", np.round, _zero, "", "0"),
+    "trunc": ("TruncBackward0", np.trunc, _zero, "", "0"),
+}
+
+_FLOAT_ONLY = {"floor", "ceil", "round", "trunc", "abs", "sign", "relu"}
+
+
+def _make(name):
+    grad_fn, forward, backward, saves, _ = UNARY[name]
+
+    def op(a):
+        a = as_tensor(a)
+        x = a.data_
+        if x.dtype.kind != "f" and name not in _FLOAT_ONLY:
+            x = x.astype(dtypes.DEFAULT_FLOAT)
+        with np.errstate(all="ignore"):
+            out = np.asarray(forward(x))
+        if out.dtype != x.dtype:
+            out = out.astype(x.dtype)
+        if saves == "x":
+            return record(grad_fn, out, (a,), lambda g, p: (backward(g, p, None),), (a,))
+        if saves == "y":
+            return record(grad_fn, out, (a,), lambda g, r: (backward(g, None, r),), (OUT,))
+        return record(grad_fn, out, (a,), lambda g: (backward(g, None, None),))
+
+    op.__name__ = name
+    op.__doc__ = f"{name}(x); local derivative {UNARY[name][4]}; grad_fn {grad_fn}"
+    return op
+
+
+sin = _make("sin"); cos = _make("cos"); tan = _make("tan")
+asin = _make("asin"); acos = _make("acos"); atan = _make("atan")
+sinh = _make("sinh"); cosh = _make("cosh"); tanh = _make("tanh")
+asinh = _make("asinh"); acosh = _make("acosh"); atanh = _make("atanh")
+exp = _make("exp"); expm1 = _make("expm1")
+log = _make("log"); log2 = _make("log2"); log10 = _make("log10"); log1p = _make("log1p")
+sqrt = _make("sqrt"); rsqrt = _make("rsqrt"); reciprocal = _make("reciprocal")
+abs = _make("abs"); sign = _make("sign")
+sigmoid = _make("sigmoid"); relu = _make("relu"); gelu_exact = _make("gelu"); silu = _make("silu")
+floor = _make("floor"); ceil = _make("ceil"); round_ = _make("round"); trunc = _make("trunc")
+
+
+def round(a, decimals=0):
+    if decimals == 0:
+        return round_(a)
+    a = as_tensor(a)
+    return record("RoundBackward1", np.round(a.data_, decimals), (a,), lambda g: (g * 0,))
+
+
+def gelu(a, approximate="none"):
+    if approximate == "none":
+        return gelu_exact(a)
+    a = as_tensor(a)
+    x = a.data_
+    inner = _SQRT_2_PI * (x + 0.044715 * x ** 3)
+    out = 0.5 * x * (1 + np.tanh(inner))
+
+    def backward(g, p):
+        u = _SQRT_2_PI * (p + 0.044715 * p * p * p)
+        t = tanh(u)
+        du = _SQRT_2_PI * (1 + 3 * 0.044715 * p * p)
+        return (g * (0.5 * (1 + t) + 0.5 * p * (1 - t * t) * du),)
+    return record("GeluBackward0", out, (a,), backward, (a,))
+
+
+def softplus(a, beta=1.0, threshold=20.0):
+    a = as_tensor(a)
+    x = a.data_
+    bx = x * beta
+    with np.errstate(over="ignore"):
+        out = np.where(bx > threshold, x, np.log1p(np.exp(np.minimum(bx, threshold))) / beta)
+
+    def backward(g, p):
+        z = exp(p * beta)
+        return (where(p * beta > threshold, g, g * z / (z + 1)),)
+    return record("SoftplusBackward0", out.astype(x.dtype), (a,), backward, (a,))
+
+
+def elu(a, alpha=1.0):
+    a = as_tensor(a)
+    x = a.data_
+    with np.errstate(over="ignore"):
+        out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
+
+    def backward(g, p):
+        return (where(p > 0, g, g * alpha * exp(p)),)
+    return record("EluBackward0", out.astype(x.dtype), (a,), backward, (a,))
+
+
+def leaky_relu(a, negative_slope=0.01):
+    a = as_tensor(a)
+    x = a.data_
+    out = np.where(x > 0, x, x * negative_slope).astype(x.dtype)
+
+    def backward(g, p):
+        return (where(p > 0, g, g * negative_slope),)
+    return record("LeakyReluBackward0", out, (a,), backward, (a,))

@@ -1,0 +1,245 @@
+"""The Tensor: a numpy array plus PyTorch's autograd state.
+
+State: `data` (ndarray), `requires_grad`, `grad_fn` (None for leaves), `_grad`,
+`_version` (a one-element list shared with views and `detach()`), `_base` (the tensor a
+view was taken from), `retains_grad`. Operations live in `ops/`; operators and methods
+here only forward to them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes, errors
+from .grad_mode import is_grad_enabled
+
+
+class Size(tuple):
+    """`torch.Size`: a tuple that prints as `torch.Size([2, 3])`."""
+
+    def __repr__(self):
+        return "torch.Size([" + ", ".join(str(s) for s in self) + "])"
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class Tensor:
+    __slots__ = ("data_", "requires_grad_flag", "grad_fn", "_grad", "_version", "_base",
+                 "retains_grad", "_accumulator", "__weakref__")
+
+    __array_priority__ = 1000  # make numpy defer to our reflected operators
+
+    # --- construction -------------------------------------------------------------
+    def __init__(self, data, requires_grad: bool = False):
+        self.data_ = data
+        self.requires_grad_flag = requires_grad
+        self.grad_fn = None
+        self._grad = None
+        self._version = [0]
+        self._base = None
+        self.retains_grad = False
+        self._accumulator = None
+
+    # --- autograd state -------------------------------------------------------------
+    @property
+    def data(self) -> "Tensor":
+        """`x.data`: same storage, detached, with a version counter of its own."""
+        return Tensor(self.data_)
+
+    @data.setter
+    def data(self, value):
+        self.data_ = value.data_ if isinstance(value, Tensor) else np.asarray(value)
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def requires_grad(self) -> bool:
+        return self.requires_grad_flag
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if self.grad_fn is not None:
+            if not value:
+                raise errors.TorchRuntimeError(errors.NONLEAF_REQUIRES_GRAD_FALSE)
+            return
+        if value and self.data_.dtype.kind != "f":
+            raise errors.TorchRuntimeError(errors.INT_REQUIRES_GRAD_ATTR)
+        self.requires_grad_flag = bool(value)
+
+    @property
+    def grad(self):
+        if self.grad_fn is not None and not self.retains_grad and self.requires_grad_flag:
+            errors.warn(errors.NONLEAF_GRAD_WARNING)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise errors.TorchTypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+            if value.data_.dtype != self.data_.dtype:
+                raise errors.TorchRuntimeError(
+                    "attempting to assign a gradient with dtype "
+                    f"'{dtypes.of(value.data_.dtype)!r}' to a tensor with dtype "
+                    f"'{dtypes.of(self.data_.dtype)!r}'. Please ensure that the gradient and "
+                    "the tensor have the same dtype")
+            if value.data_.shape != self.data_.shape:
+                raise errors.TorchRuntimeError(
+                    "assigned grad has data of a different size")
+        self._grad = value
+
+    @property
+    def shape(self) -> Size:
+        return Size(self.data_.shape)
+
+    @property
+    def dtype(self):
+        return dtypes.of(self.data_.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return self.data_.ndim
+
+    @property
+    def T(self):
+        from .ops import shape
+        return shape.permute(self, *range(self.data_.ndim - 1, -1, -1))
+
+    @property
+    def _version_value(self) -> int:
+        return self._version[0]
+
+    def size(self, dim=None):
+        if dim is None:
+            return self.shape
+        return self.data_.shape[_wrap_dim(dim, self.data_.ndim)]
+
+    def dim(self) -> int:
+        return self.data_.ndim
+
+    def numel(self) -> int:
+        return int(self.data_.size)
+
+    def is_floating_point(self) -> bool:
+        return self.data_.dtype.kind == "f"
+
+    def item(self):
+        if self.data_.size != 1:
+            raise errors.TorchRuntimeError(
+                f"a Tensor with {self.data_.size} elements cannot be converted to Scalar")
+        return self.data_.reshape(()).item()
+
+    def tolist(self):
+        return self.data_.tolist()
+
+    def retain_grad(self):
+        if self.grad_fn is None:
+            if not self.requires_grad_flag:
+                raise errors.TorchRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return None
+        if not self.retains_grad:
+            self.retains_grad = True
+            node = self.grad_fn
+            if node.retained is None:
+                node.retained = []
+            node.retained.append(self)
+        return None
+
+    def requires_grad_(self, requires_grad: bool = True):
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise errors.TorchRuntimeError(errors.NONLEAF_REQUIRES_GRAD_FALSE)
+            return self
+        if requires_grad and self.data_.dtype.kind != "f":
+            raise errors.TorchRuntimeError(errors.INT_REQUIRES_GRAD_METHOD)
+        self.requires_grad_flag = bool(requires_grad)
+        return self
+
+    def detach(self) -> "Tensor":
+        t = Tensor(self.data_)
+        t._version = self._version
+        return t
+
+    def detach_(self) -> "Tensor":
+        if self._base is not None and self._base.requires_grad_flag:
+            raise errors.TorchRuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is "
+                "set as True, gradients are views of DDP buckets, and hence detach_() cannot "
+                "be called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        self.grad_fn = None
+        self.requires_grad_flag = False
+        return self
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from .autograd import backward
+        backward([self], [gradient], retain_graph=retain_graph, create_graph=create_graph,
+                 inputs=inputs)
+
+    # --- printing -----------------------------------------------------------------
+    def __repr__(self):
+        from .printing import format_tensor
+        suffixes = []
+        if self.grad_fn is not None:
+            suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
+        elif self.requires_grad_flag:
+            suffixes.append("requires_grad=True")
+        return format_tensor(self.data_, suffixes=suffixes)
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self.data_.ndim == 0:
+            return format(self.item(), spec)
+        if spec:
+            raise errors.TorchTypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
+
+    def __len__(self):
+        if self.data_.ndim == 0:
+            raise errors.TorchTypeError("len() of a 0-d tensor")
+        return self.data_.shape[0]
+
+    def __bool__(self):
+        if self.data_.size != 1:
+            raise errors.TorchRuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.data_.reshape(()).item())
+
+    def __float__(self):
+        if self.data_.size != 1:
+            raise errors.TorchRuntimeError("only one element tensors can be converted to Python scalars")
+        return float(self.data_.reshape(()).item())
+
+    def __int__(self):
+        if self.data_.size != 1:
+            raise errors.TorchRuntimeError("only one element tensors can be converted to Python scalars")
+        return int(self.data_.reshape(()).item())
+
+    __hash__ = object.__hash__
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise errors.TorchIndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def leaf(data: np.ndarray, requires_grad: bool = False) -> Tensor:
+    """A new leaf tensor owning `data` (already a canonical numpy array)."""
+    return Tensor(data, requires_grad)
+
+
+def is_grad_mode() -> bool:
+    return is_grad_enabled()
