@@ -38,10 +38,13 @@ def needs_grad(*inputs) -> bool:
 
 
 OUT = object()  # in `saved`: stands for the op's own output
+TRACE = [None]  # a list to append (output, inputs) of every op to, for `diffcli graph`
 
 
 def record(name, data, inputs, backward, saved=()):
     out = Tensor(data)
+    if TRACE[0] is not None:
+        TRACE[0].append((out, inputs))
     if _grad_state[0]:
         for t in inputs:
             if t is not None and t.requires_grad_flag:

@@ -1,0 +1,652 @@
+"""Evaluates a parsed script on the engine.
+
+The interpreter walks the AST (`lang.ast`), resolving names in the script's variables,
+then the builtins, then the op table. It never uses Python's eval/exec, and reaches
+attributes only through the whitelists in `values.py`. Engine errors are re-raised as
+`ScriptError` with the position of the expression that failed.
+"""
+from __future__ import annotations
+
+import math
+import operator
+
+from .. import engine
+from ..engine import errors as engine_errors
+from ..engine import function as engine_function
+from ..engine.node import Node
+from ..engine.ops import creation, inplace, reductions
+from ..engine.tensor import Size, Tensor
+from . import ast as A
+from .errors import ScriptError
+from .values import (MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS, TENSOR_SETTABLE, TORCH,
+                     ExceptionValue, Namespace, TypeValue, UserFunction, type_name)
+
+
+class Limits:
+    """Safety caps; each has a CLI option named in its error."""
+
+    def __init__(self, max_elements=10_000_000, max_iterations=10_000_000,
+                 max_statements=1_000_000, max_depth=100):
+        self.max_elements = max_elements
+        self.max_iterations = max_iterations
+        self.max_statements = max_statements
+        self.max_depth = max_depth
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+class _Return(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+_BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+           "@": operator.matmul, "//": operator.floordiv, "%": operator.mod, "**": operator.pow}
+_CMPOPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+           "==": operator.eq, "!=": operator.ne}
+_INPLACE = {"+": "__iadd__", "-": "__isub__", "*": "__imul__", "/": "__itruediv__"}
+
+
+def is_literal(node) -> bool:
+    """A bare number or (nested) list of numbers: what makes a name a variable."""
+    if isinstance(node, A.Num):
+        return True
+    if isinstance(node, A.UnaryOp) and node.op in "+-":
+        return isinstance(node.operand, A.Num)
+    if isinstance(node, A.ListLit):
+        return bool(node.items) and all(is_literal(i) for i in node.items)
+    return False
+
+
+def literal_value(node):
+    if isinstance(node, A.Num):
+        return node.value
+    if isinstance(node, A.UnaryOp):
+        v = literal_value(node.operand)
+        return -v if node.op == "-" else v
+    return [literal_value(i) for i in node.items]
+
+
+def variable(value) -> Tensor:
+    """A script variable: a float64 leaf that requires grad."""
+    return creation.tensor(_floats(value), requires_grad=True)
+
+
+def _floats(v):
+    if isinstance(v, list):
+        return [_floats(e) for e in v]
+    return float(v)
+
+
+class RunResult:
+    def __init__(self, interp):
+        self.env = interp.env
+        self.order = list(interp.order)
+        self.names = interp.names
+        self.called_backward = interp.called_backward
+        self.last_assigned = interp.last_assigned
+        self.retained = [(n, t) for n, t in interp.retained]
+        self.trace = interp.trace
+
+
+class Interpreter:
+    def __init__(self, *, sets=None, write=print, warn=None, limits=None, wrt=(), trace=False):
+        self.sets = dict(sets or {})
+        self.write = write
+        self.warn = warn
+        self.limits = limits or Limits()
+        self.wrt = set(wrt)
+        self.env: dict = {}
+        self.order: dict = {}
+        self.names: dict = {}          # id(tensor) -> first script name bound to it
+        self._keep = []                # keeps named tensors alive so ids stay unique
+        self.called_backward = False
+        self.last_assigned = None
+        self.retained = []
+        self.iterations = 0
+        self.statements = 0
+        self.depth = 0
+        self.line = 0
+        self.trace = [] if trace else None
+        self._warned = set()
+        self.builtins = self._builtins()
+
+    # --- entry -------------------------------------------------------------------
+    def run(self, script: A.Script) -> RunResult:
+        creation.MAX_ELEMENTS[0] = self.limits.max_elements
+        prev_sink = engine_errors.set_warning_sink(self._on_warning)
+        prev_trace = engine_function.TRACE[0]
+        engine_function.TRACE[0] = self.trace
+        try:
+            self.exec_block(script.body, self.env)
+        except _Return:
+            raise ScriptError("SyntaxError", "'return' outside function", self.line, 1)
+        except (_Break, _Continue):
+            raise ScriptError("SyntaxError", "'break' outside loop", self.line, 1)
+        finally:
+            engine_errors.set_warning_sink(prev_sink)
+            engine_function.TRACE[0] = prev_trace
+        return RunResult(self)
+
+    def _on_warning(self, category, message):
+        # Python's default filter: each warning once per source line
+        key = (self.line, category, message)
+        if self.warn is not None and key not in self._warned:
+            self._warned.add(key)
+            self.warn(category, message, self.line)
+
+    # --- statements --------------------------------------------------------------
+    def exec_block(self, body, scope):
+        for stmt in body:
+            self.statements += 1
+            if self.statements > self.limits.max_statements:
+                raise ScriptError("LimitError",
+                                  f"more than {self.limits.max_statements} statements executed "
+                                  "(raise the cap with --max-statements)", stmt.line, stmt.column)
+            self.line = stmt.line
+            try:
+                self.exec_stmt(stmt, scope)
+            except engine_errors.EngineError as e:
+                raise ScriptError(e.type_name, e.message, stmt.line, stmt.column) from None
+            except RecursionError:
+                raise ScriptError("LimitError", "expression or call nested too deeply "
+                                  "(raise the cap with --max-depth)", stmt.line, stmt.column) from None
+
+    def exec_stmt(self, s, scope):
+        kind = type(s)
+        if kind is A.Assign:
+            if len(s.targets) == 1 and isinstance(s.targets[0], A.Name) and is_literal(s.value) \
+                    and scope is self.env:
+                name = s.targets[0].id
+                value = self.sets[name] if name in self.sets else literal_value(s.value)
+                try:
+                    self.bind(name, variable(value), scope)
+                except engine_errors.EngineError as e:
+                    raise ScriptError(e.type_name, e.message, s.value.line, s.value.column) from None
+                return
+            value = self.eval(s.value, scope)
+            for t in s.targets:
+                self.assign(t, value, scope)
+        elif kind is A.ExprStmt:
+            self.eval(s.value, scope)
+        elif kind is A.AugAssign:
+            self.aug_assign(s, scope)
+        elif kind is A.With:
+            self.exec_with(s, scope)
+        elif kind is A.For:
+            self.exec_for(s, scope)
+        elif kind is A.While:
+            while self.truth(self.eval(s.test, scope), s.test):
+                self.tick(s)
+                try:
+                    self.exec_block(s.body, scope)
+                except _Break:
+                    break
+                except _Continue:
+                    continue
+        elif kind is A.If:
+            if self.truth(self.eval(s.test, scope), s.test):
+                self.exec_block(s.body, scope)
+            else:
+                self.exec_block(s.orelse, scope)
+        elif kind is A.Try:
+            self.exec_try(s, scope)
+        elif kind is A.FuncDef:
+            scope[s.name] = UserFunction(s, scope)
+        elif kind is A.Return:
+            raise _Return(None if s.value is None else self.eval(s.value, scope))
+        elif kind is A.Import:
+            for alias in s.names:
+                mod = self.module(alias.name, alias)
+                if alias.asname:
+                    scope[alias.asname] = mod
+                else:
+                    top = alias.name.split(".")[0]
+                    scope[top] = self.module(top, alias)
+        elif kind is A.FromImport:
+            mod = self.module(s.module, s)
+            for alias in s.names:
+                if alias.name not in mod.members:
+                    raise ScriptError("ImportError", f"cannot import name '{alias.name}' from "
+                                      f"'{s.module}'", alias.line, alias.column)
+                scope[alias.asname or alias.name] = mod.members[alias.name]
+        elif kind is A.Pass:
+            pass
+        elif kind is A.Break:
+            raise _Break()
+        elif kind is A.Continue:
+            raise _Continue()
+        else:
+            raise ScriptError("SyntaxError", f"unsupported statement {kind.__name__}", s.line, s.column)
+
+    def module(self, name, node):
+        mod = MODULES.get(name)
+        if mod is None:
+            raise ScriptError("ModuleNotFoundError",
+                              f"No module named '{name}' (diffcli scripts can import only torch, "
+                              "torch.nn.functional, torch.autograd and math)", node.line, node.column)
+        return mod
+
+    def tick(self, node):
+        self.iterations += 1
+        if self.iterations > self.limits.max_iterations:
+            raise ScriptError("LimitError", f"more than {self.limits.max_iterations} loop iterations "
+                              "(raise the cap with --max-iterations)", node.line, node.column)
+
+    def exec_with(self, s, scope):
+        managers = []
+        try:
+            for ctx_expr, name in s.items:
+                ctx = self.eval(ctx_expr, scope)
+                if not hasattr(ctx, "__enter__") or not isinstance(
+                        ctx, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
+                    raise ScriptError("TypeError", f"'{type_name(ctx)}' object does not support the "
+                                      "context manager protocol", ctx_expr.line, ctx_expr.column)
+                v = ctx.__enter__()
+                managers.append(ctx)
+                if name:
+                    scope[name] = v
+            self.exec_block(s.body, scope)
+        finally:
+            for m in reversed(managers):
+                m.__exit__(None, None, None)
+
+    def exec_for(self, s, scope):
+        it = self.eval(s.iter, scope)
+        if isinstance(it, Tensor):
+            it = [it[i] for i in range(len(it))]
+        if not isinstance(it, (list, tuple, range, Size, dict, str, zip, enumerate)):
+            raise ScriptError("TypeError", f"'{type_name(it)}' object is not iterable",
+                              s.iter.line, s.iter.column)
+        for v in it:
+            self.tick(s)
+            self.assign(s.target, v, scope)
+            try:
+                self.exec_block(s.body, scope)
+            except _Break:
+                break
+            except _Continue:
+                continue
+
+    def exec_try(self, s, scope):
+        try:
+            self.exec_block(s.body, scope)
+        except ScriptError as e:
+            if e.is_syntax or e.type_name == "LimitError":
+                raise
+            for h in s.handlers:
+                if h.exc_type is None or self.matches(h.exc_type, e, scope):
+                    if h.name:
+                        scope[h.name] = ExceptionValue(e.type_name, e.message)
+                    self.exec_block(h.body, scope)
+                    break
+            else:
+                raise
+        else:
+            self.exec_block(s.orelse, scope)
+        finally:
+            self.exec_block(s.finalbody, scope)
+
+    _EXC_TREE = {"Exception": None, "BaseException": None, "RuntimeError": "RuntimeError",
+                 "TypeError": "TypeError", "ValueError": "ValueError", "IndexError": "IndexError",
+                 "NameError": "NameError", "AttributeError": "AttributeError",
+                 "ZeroDivisionError": "ZeroDivisionError", "KeyError": "KeyError",
+                 "ArithmeticError": "ZeroDivisionError", "LookupError": "IndexError"}
+
+    def matches(self, exc_expr, err, scope):
+        names = exc_expr.items if isinstance(exc_expr, A.TupleLit) else [exc_expr]
+        for n in names:
+            if not isinstance(n, A.Name) or n.id not in self._EXC_TREE:
+                raise ScriptError("NameError", "unknown exception type in except clause",
+                                  n.line, n.column)
+            want = self._EXC_TREE[n.id]
+            if want is None or want == err.type_name or (
+                    n.id == "RuntimeError" and err.type_name == "NotImplementedError"):
+                return True
+        return False
+
+    # --- binding -------------------------------------------------------------------
+    def bind(self, name, value, scope):
+        if scope is self.env:
+            if name not in self.order:
+                self.order[name] = None
+            self.last_assigned = name
+            if isinstance(value, Tensor):
+                if name in self.wrt and value.grad_fn is None and value.data_.dtype.kind == "f":
+                    value.requires_grad_flag = True
+                if id(value) not in self.names:
+                    self.names[id(value)] = name
+                    self._keep.append(value)
+        scope[name] = value
+
+    def assign(self, target, value, scope):
+        kind = type(target)
+        if kind is A.Name:
+            self.bind(target.id, value, scope)
+        elif kind in (A.TupleLit, A.ListLit):
+            try:
+                values = list(value) if not isinstance(value, Tensor) else [value[i] for i in range(len(value))]
+            except TypeError:
+                raise ScriptError("TypeError", f"cannot unpack non-iterable {type_name(value)} object",
+                                  target.line, target.column) from None
+            if len(values) != len(target.items):
+                raise ScriptError("ValueError", f"too many values to unpack (expected {len(target.items)})"
+                                  if len(values) > len(target.items) else
+                                  f"not enough values to unpack (expected {len(target.items)}, got {len(values)})",
+                                  target.line, target.column)
+            for t, v in zip(target.items, values):
+                self.assign(t, v, scope)
+        elif kind is A.Subscript:
+            obj = self.eval(target.obj, scope)
+            key = self.eval_index(target.index, scope)
+            if isinstance(obj, Tensor):
+                self.guard(target, lambda: obj.__setitem__(key, value))
+            elif isinstance(obj, list):
+                self.guard(target, lambda: obj.__setitem__(key, value))
+            else:
+                raise ScriptError("TypeError", f"'{type_name(obj)}' object does not support item assignment",
+                                  target.line, target.column)
+        elif kind is A.Attribute:
+            obj = self.eval(target.obj, scope)
+            if isinstance(obj, Tensor) and target.name in TENSOR_SETTABLE:
+                self.guard(target, lambda: setattr(obj, target.name, value))
+            else:
+                raise ScriptError("AttributeError",
+                                  f"cannot set attribute '{target.name}' of '{type_name(obj)}' object",
+                                  target.line, target.column)
+        else:
+            raise ScriptError("SyntaxError", "cannot assign to expression", target.line, target.column)
+
+    def aug_assign(self, s, scope):
+        t = s.target
+        cur = self.eval(t, scope)
+        rhs = self.eval(s.value, scope)
+        if isinstance(cur, Tensor) and s.op in _INPLACE:
+            new = self.guard(s, lambda: getattr(cur, _INPLACE[s.op])(rhs))
+            if isinstance(t, A.Subscript):
+                self.assign(t, new, scope)
+            return
+        new = self.binop(s.op, cur, rhs, s)
+        self.assign(t, new, scope)
+
+    # --- expressions ------------------------------------------------------------------
+    def eval(self, e, scope):
+        kind = type(e)
+        if kind is A.Name:
+            return self.lookup(e, scope)
+        if kind is A.Num:
+            return e.value
+        if kind is A.BinOp:
+            left = self.eval(e.left, scope)
+            right = self.eval(e.right, scope)
+            return self.binop(e.op, left, right, e)
+        if kind is A.Call:
+            return self.call(e, scope)
+        if kind is A.Attribute:
+            return self.attribute(self.eval(e.obj, scope), e)
+        if kind is A.UnaryOp:
+            v = self.eval(e.operand, scope)
+            if e.op == "-":
+                return self.guard(e, lambda: -v)
+            if e.op == "~":
+                return self.guard(e, lambda: ~v)
+            return v
+        if kind is A.Str:
+            return e.value
+        if kind is A.Const:
+            return e.value
+        if kind is A.ListLit:
+            return [self.eval(i, scope) for i in e.items]
+        if kind is A.TupleLit:
+            return tuple(self.eval(i, scope) for i in e.items)
+        if kind is A.Subscript:
+            obj = self.eval(e.obj, scope)
+            key = self.eval_index(e.index, scope)
+            if isinstance(obj, (Tensor, list, tuple, Size, str, range)):
+                return self.guard(e, lambda: obj[key])
+            raise ScriptError("TypeError", f"'{type_name(obj)}' object is not subscriptable",
+                              e.line, e.column)
+        if kind is A.Compare:
+            return self.compare(e, scope)
+        if kind is A.BoolOp:
+            v = None
+            for item in e.values:
+                v = self.eval(item, scope)
+                t = self.truth(v, item)
+                if (e.op == "and" and not t) or (e.op == "or" and t):
+                    return v
+            return v
+        if kind is A.Not:
+            return not self.truth(self.eval(e.operand, scope), e)
+        if kind is A.IfExp:
+            return self.eval(e.body if self.truth(self.eval(e.test, scope), e.test) else e.orelse, scope)
+        if kind is A.ListComp:
+            return self.listcomp(e, scope)
+        if kind is A.EllipsisLit:
+            return Ellipsis
+        if kind is A.Slice:
+            return self.eval_index(e, scope)
+        raise ScriptError("SyntaxError", f"unsupported expression {kind.__name__}", e.line, e.column)
+
+    def guard(self, node, fn):
+        """Run `fn`, turning engine and Python errors into ScriptErrors at `node`."""
+        try:
+            return fn()
+        except ScriptError:
+            raise
+        except engine_errors.EngineError as err:
+            raise ScriptError(err.type_name, err.message, node.line, node.column) from None
+        except (_Return, _Break, _Continue):
+            raise
+        except RecursionError:
+            raise
+        except MemoryError:
+            raise ScriptError("MemoryError", "out of memory (lower tensor sizes or --max-elements)",
+                              node.line, node.column) from None
+        except Exception as err:  # Python-level errors of the script (bad args, 1/0...)
+            raise ScriptError(type(err).__name__, str(err), node.line, node.column) from None
+
+    def truth(self, v, node):
+        return self.guard(node, lambda: bool(v))
+
+    def lookup(self, e, scope):
+        name = e.id
+        if name in scope:
+            return scope[name]
+        if scope is not self.env and name in self.env:
+            return self.env[name]
+        if name in self.builtins:
+            return self.builtins[name]
+        if name in self.sets:
+            v = self.guard(e, lambda: variable(self.sets[name]))
+            self.bind(name, v, self.env)
+            return v
+        raise ScriptError("NameError", f"name '{name}' is not defined (a free variable: give it a "
+                          f"value with --set {name}=VALUE)", e.line, e.column)
+
+    def binop(self, op, left, right, node):
+        if op == "**" and isinstance(left, int) and isinstance(right, int) and not isinstance(left, bool) \
+                and (abs(right) > 4096 or abs(left) > 2 ** 64):
+            left = float(left)
+        fn = _BINOPS[op]
+        return self.guard(node, lambda: fn(left, right))
+
+    def compare(self, e, scope):
+        left = self.eval(e.left, scope)
+        right = self.eval(e.right, scope)
+        op = e.op
+        if op == "is":
+            return left is right
+        if op == "is not":
+            return left is not right
+        if op in ("in", "not in"):
+            r = self.guard(e, lambda: left in right)
+            return r if op == "in" else not r
+        return self.guard(e, lambda: _CMPOPS[op](left, right))
+
+    def listcomp(self, e, scope):
+        local = dict(scope) if scope is not self.env else {}
+        out = []
+
+        def gen(i):
+            if i == len(e.generators):
+                out.append(self.eval(e.element, _Chain(local, scope)))
+                return
+            g = e.generators[i]
+            for v in self.eval(g.iter, _Chain(local, scope)):
+                self.tick(g)
+                self.assign(g.target, v, local)
+                if all(self.truth(self.eval(c, _Chain(local, scope)), c) for c in g.conds):
+                    gen(i + 1)
+        gen(0)
+        return out
+
+    def eval_index(self, idx, scope):
+        if isinstance(idx, A.Slice):
+            parts = [None if p is None else self.eval(p, scope) for p in (idx.lo, idx.hi, idx.step)]
+            parts = [int(p) if isinstance(p, Tensor) else p for p in parts]
+            return slice(*parts)
+        if isinstance(idx, A.TupleLit):
+            return tuple(self.eval_index(i, scope) for i in idx.items)
+        v = self.eval(idx, scope)
+        return v
+
+    def attribute(self, obj, e):
+        name = e.name
+        if name.startswith("__") and not (name == "__name__" and isinstance(obj, TypeValue)):
+            raise ScriptError("AttributeError", f"access to '{name}' is not allowed in diffcli scripts",
+                              e.line, e.column)
+        if isinstance(obj, Tensor):
+            if name in TENSOR_ATTRS:
+                if name == "_version":
+                    return obj._version[0]
+                return self.guard(e, lambda: getattr(obj, name))
+            if name in TENSOR_METHODS:
+                return getattr(obj, name)
+        elif isinstance(obj, Namespace):
+            if name in obj.members:
+                return obj.members[name]
+            raise ScriptError("AttributeError", f"module '{obj.name}' has no attribute '{name}' "
+                              "(or diffcli does not support it)", e.line, e.column)
+        elif isinstance(obj, Node):
+            if name in NODE_ATTRS and (name != "variable" or hasattr(obj, "variable")):
+                return getattr(obj, name)
+        elif isinstance(obj, TypeValue) and name == "__name__":
+            return obj.name
+        elif isinstance(obj, reductions.ReturnTypes) and name in ("values", "indices"):
+            return getattr(obj, name)
+        elif isinstance(obj, Size) and name == "numel":
+            return obj.numel
+        elif isinstance(obj, engine.dtypes.DType) and name == "is_floating_point":
+            return obj.is_floating_point
+        elif isinstance(obj, ExceptionValue) and name == "args":
+            return (obj.message,)
+        raise ScriptError("AttributeError", f"'{type_name(obj)}' object has no attribute '{name}' "
+                          "(or diffcli does not support it)", e.line, e.column)
+
+    def call(self, e, scope):
+        fn = self.eval(e.func, scope)
+        args = [self.eval(a, scope) for a in e.args]
+        kwargs = {k: self.eval(v, scope) for k, v in e.kwargs}
+        if isinstance(fn, UserFunction):
+            return self.call_user(fn, args, kwargs, e)
+        if not callable(fn) or isinstance(fn, (Tensor, Node, Namespace, TypeValue)):
+            raise ScriptError("TypeError", f"'{type_name(fn)}' object is not callable", e.line, e.column)
+        if fn is engine.backward or fn is engine.grad or getattr(fn, "__name__", "") == "backward":
+            self.called_backward = True
+        if getattr(fn, "__name__", "") == "retain_grad" and isinstance(getattr(fn, "__self__", None), Tensor):
+            t = fn.__self__
+            name = self.names.get(id(t))
+            if name is not None and all(t is not r for _, r in self.retained):
+                self.retained.append((name, t))
+        return self.guard(e, lambda: fn(*args, **kwargs))
+
+    def call_user(self, fn, args, kwargs, e):
+        node = fn.node
+        self.depth += 1
+        if self.depth > self.limits.max_depth:
+            self.depth = 0
+            raise ScriptError("RecursionError", f"maximum recursion depth exceeded ({self.limits.max_depth}; "
+                              "raise the cap with --max-depth)", e.line, e.column)
+        local = {}
+        params = node.params
+        if len(args) > len(params):
+            raise ScriptError("TypeError", f"{node.name}() takes {len(params)} positional arguments "
+                              f"but {len(args)} were given", e.line, e.column)
+        for i, p in enumerate(params):
+            if i < len(args):
+                local[p.name] = args[i]
+            elif p.name in kwargs:
+                local[p.name] = kwargs.pop(p.name)
+            elif p.default is not None:
+                local[p.name] = self.eval(p.default, fn.closure)
+            else:
+                raise ScriptError("TypeError", f"{node.name}() missing required argument: '{p.name}'",
+                                  e.line, e.column)
+        if kwargs:
+            raise ScriptError("TypeError", f"{node.name}() got an unexpected keyword argument "
+                              f"'{next(iter(kwargs))}'", e.line, e.column)
+        try:
+            self.exec_block(node.body, local)
+        except _Return as r:
+            return r.value
+        finally:
+            self.depth -= 1
+        return None
+
+    # --- builtins --------------------------------------------------------------------
+    def _builtins(self):
+        def _print(*args, sep=" ", end="\n"):
+            self.write(sep.join(str(a) for a in args) + end)
+
+        def _range(*args):
+            return range(*[int(a) for a in args])
+
+        def _abs(x):
+            return engine.FUNCTIONS["abs"](x) if isinstance(x, Tensor) else abs(x)
+
+        def _type(x):
+            return TypeValue(type_name(x))
+
+        def _hasattr(obj, name):
+            try:
+                self.attribute(obj, A.Attribute(A.Name("_"), name))
+                return True
+            except ScriptError:
+                return False
+
+        b = {
+            "print": _print, "range": _range, "len": len, "float": float, "int": int,
+            "str": str, "bool": bool, "type": _type, "abs": _abs, "list": list, "tuple": tuple,
+            "enumerate": enumerate, "zip": zip, "isinstance": None, "hasattr": _hasattr,
+            "torch": TORCH, "F": MODULES["torch.nn.functional"], "autograd": MODULES["torch.autograd"],
+            "math": MODULES["math"],
+            "grad": engine.grad, "backward": engine.backward, "no_grad": engine.no_grad,
+            "enable_grad": engine.enable_grad, "set_grad_enabled": engine.set_grad_enabled,
+            "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
+        }
+        del b["isinstance"]
+        for k, v in engine.FUNCTIONS.items():
+            b.setdefault(k, v)
+        return b
+
+
+class _Chain(dict):
+    """Scope for comprehensions: local names first, then the enclosing scope."""
+
+    def __init__(self, local, outer):
+        super().__init__()
+        self.local = local
+        self.outer = outer
+
+    def __contains__(self, k):
+        return k in self.local or k in self.outer
+
+    def __getitem__(self, k):
+        return self.local[k] if k in self.local else self.outer[k]

@@ -1,0 +1,109 @@
+"""Run PyTorch-syntax snippets against diffcli's engine.
+
+The reference catalogue (`/work/shared/torchref/reference.json`) and our goldens
+(`tests/goldens/semantics.json`) hold snippets written against `torch`. This module
+executes the same text with `torch` bound to a thin facade over `diffcli.engine`, and
+captures what the torch recorder captured: the exception type name and `str()`, stdout,
+and warnings (category, message). Both sides then compare as plain data.
+
+The facade only renames; it adds no behaviour. What it cannot express is rewritten in
+the snippet text by `REWRITES` (each with its reason), and snippets needing features the
+engine deliberately lacks are listed by the tests with a skip reason.
+"""
+from __future__ import annotations
+
+import builtins
+import contextlib
+import io
+import math
+import re
+import types
+
+import numpy
+
+from diffcli import engine
+from diffcli.engine import dtypes, errors
+from diffcli.engine.node import Node
+
+ADDR_RE = re.compile(r"0x[0-9a-fA-F]+")
+
+# (pattern, replacement, why)
+REWRITES = [
+    (r"\._version\b", "._version[0]",
+     "the engine keeps the version counter as a shared one-element list"),
+    (r"\.data_ptr\(\)", ".data_.__array_interface__['data'][0]",
+     "no data_ptr(); the numpy buffer address is the same notion"),
+]
+
+
+def rewrite(code: str) -> str:
+    for pattern, repl, _why in REWRITES:
+        code = re.sub(pattern, repl, code)
+    return code
+
+
+def _type(obj):
+    """`type(x).__name__` as the snippets use it: grad_fn class names and PyTorch
+    exception type names."""
+    if isinstance(obj, Node):
+        return types.new_class(obj.name())
+    if isinstance(obj, errors.EngineError):
+        return types.new_class(obj.type_name)
+    return builtins.type(obj)
+
+
+def make_torch():
+    F = engine.FUNCTIONS
+    torch = types.SimpleNamespace(**{k: v for k, v in F.items()})
+    torch.Tensor = F["Tensor"]
+    torch.autograd = types.SimpleNamespace(grad=engine.grad, backward=engine.backward)
+    torch.no_grad = engine.no_grad
+    torch.enable_grad = engine.enable_grad
+    torch.set_grad_enabled = engine.set_grad_enabled
+    torch.is_grad_enabled = engine.is_grad_enabled
+    torch.float64 = torch.double = dtypes.float64
+    torch.float32 = torch.float = dtypes.float32
+    torch.int64 = torch.long = dtypes.int64
+    torch.bool = dtypes.bool_
+    torch.get_default_dtype = lambda: dtypes.float64
+    return torch
+
+
+def base_ns():
+    torch = make_torch()
+
+    def T(v, dtype=None):
+        return torch.tensor(v, requires_grad=True, dtype=dtype)
+
+    def C(v, dtype=None):
+        return torch.tensor(v, dtype=dtype)
+
+    return {"torch": torch, "T": T, "C": C, "math": math, "numpy": numpy, "type": _type}
+
+
+def exc_info(e):
+    if isinstance(e, errors.EngineError):
+        return {"type": e.type_name, "str": str(e)}
+    return {"type": builtins.type(e).__name__, "str": str(e), "foreign": True}
+
+
+def run_snippet(code: str, ns=None):
+    """Execute `code`; return ({raised, exception?, stdout, warnings}, namespace)."""
+    ns = base_ns() if ns is None else ns
+    buf = io.StringIO()
+    warned = []
+    prev = errors.set_warning_sink(lambda cat, msg: warned.append({"category": cat, "message": msg}))
+    res = {}
+    try:
+        with contextlib.redirect_stdout(buf):
+            exec(rewrite(code), ns)
+        res["raised"] = False
+    except Exception as e:  # noqa: BLE001 - every outcome is data here
+        res["raised"] = True
+        res["exception"] = exc_info(e)
+    finally:
+        errors.set_warning_sink(prev)
+        engine.set_grad_enabled(True)  # a snippet that raised inside no_grad leaves it clean
+    res["stdout"] = ADDR_RE.sub("0x<ADDR>", buf.getvalue())
+    res["warnings"] = warned
+    return res, ns
