@@ -115,6 +115,7 @@ class Interpreter:
         self.line = 0
         self.trace = [] if trace else None
         self._warned = set()
+        self.overrides = {}            # name -> ndarray: leaf values replaced (finite differences)
         self.builtins = self._builtins()
 
     # --- entry -------------------------------------------------------------------
@@ -318,6 +319,8 @@ class Interpreter:
                 self.order[name] = None
             self.last_assigned = name
             if isinstance(value, Tensor):
+                if name in self.overrides and value.grad_fn is None:
+                    value.data_ = self.overrides.pop(name).astype(value.data_.dtype)
                 if name in self.wrt and value.grad_fn is None and value.data_.dtype.kind == "f":
                     value.requires_grad_flag = True
                 if id(value) not in self.names:

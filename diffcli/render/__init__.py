@@ -1,0 +1,1 @@
+"""Renderers: plain result objects in, text out. Only `table.py` uses rich."""

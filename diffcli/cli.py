@@ -1,0 +1,326 @@
+"""The `diffcli` command line (Typer). It only parses options, calls `session`, and hands
+the results to `render/`; errors are translated once, here, into messages and exit codes
+(0 ok, 1 the script failed or check found a mismatch, 2 bad command line/syntax/file)."""
+from __future__ import annotations
+
+import enum
+import sys
+from typing import List, Optional
+
+import typer
+
+from . import __version__
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  context_settings={"help_option_names": ["-h", "--help"]},
+                  help="diffcli: run a small script on a PyTorch-exact autograd engine and show "
+                       "gradients, graphs and grad_fn names.")
+
+
+class ExitStatus(enum.IntEnum):
+    OK = 0
+    SCRIPT_FAILED = 1
+    USAGE = 2
+
+
+class GradFormat(str, enum.Enum):
+    table = "table"
+    json = "json"
+    tsv = "tsv"
+
+
+class GraphFormat(str, enum.Enum):
+    table = "table"
+    json = "json"
+    dot = "dot"
+    mermaid = "mermaid"
+    tree = "tree"
+
+
+class CheckFormat(str, enum.Enum):
+    table = "table"
+    json = "json"
+
+
+def _version(value: bool):
+    if value:
+        typer.echo(f"diffcli {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                              help="Show the version and exit.")):
+    """diffcli: reverse-mode autodiff with PyTorch's semantics, from the shell."""
+
+
+# --- shared options ---------------------------------------------------------------
+SCRIPT = typer.Argument(None, help="Script file, or '-' for standard input.", show_default=False)
+EXPR = typer.Option(None, "-e", "--expr", help="The script text itself, instead of a file.")
+SET = typer.Option(None, "--set", help="NAME=VALUE: give a free variable a value (a number or a "
+                   "list literal); repeatable.", metavar="NAME=VALUE")
+MAX_ELEMENTS = typer.Option(10_000_000, "--max-elements", help="Cap on the elements of one tensor.")
+MAX_ITERATIONS = typer.Option(10_000_000, "--max-iterations", help="Cap on loop iterations.")
+MAX_STATEMENTS = typer.Option(1_000_000, "--max-statements", help="Cap on statements executed.")
+MAX_DEPTH = typer.Option(100, "--max-depth", help="Cap on function-call nesting.")
+
+
+class _Fail(Exception):
+    def __init__(self, status, err=None, source=None):
+        self.status, self.err, self.source = status, err, source
+
+
+def _parse_sets(items):
+    from .session import parse_literal
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise ValueError(f"--set {item!r}: expected NAME=VALUE")
+        name, value = item.split("=", 1)
+        name = name.strip()
+        if not name.isidentifier():
+            raise ValueError(f"--set {item!r}: {name!r} is not a valid name")
+        out[name] = parse_literal(value.strip(), f"--set {name}")
+    return out
+
+
+def _options(sets, wrt=(), trace=False, max_elements=10_000_000, max_iterations=10_000_000,
+             max_statements=1_000_000, max_depth=100):
+    from .lang.interpreter import Limits
+    from .session import Options
+    for v, opt in ((max_elements, "--max-elements"), (max_iterations, "--max-iterations"),
+                   (max_statements, "--max-statements"), (max_depth, "--max-depth")):
+        if v < 1:
+            raise ValueError(f"{opt} must be at least 1")
+    limits = Limits(max_elements, max_iterations, max_statements, max_depth)
+    return Options(_parse_sets(sets), wrt=wrt, limits=limits, trace=trace)
+
+
+def _run_command(fmt, body):
+    """Run `body()`, rendering any failure on stderr with the right exit code."""
+    from .lang.errors import ScriptError
+    from .render.errors import error_text
+    from .render.jsonout import error_json
+    from .source import SourceError
+    source = None
+    status = ExitStatus.OK
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    try:
+        status = body()
+    except SourceError as e:
+        err = ScriptError("FileError", e.message)
+        _emit(fmt, err, None, e.filename)
+        status = ExitStatus.USAGE
+    except ValueError as e:
+        err = ScriptError("UsageError", str(e))
+        _emit(fmt, err, None, "")
+        status = ExitStatus.USAGE
+    except _Fail as f:
+        _emit(fmt, f.err, f.source, f.source.filename if f.source else "")
+        status = f.status
+    except BrokenPipeError:
+        _quiet_pipe()
+        status = ExitStatus.SCRIPT_FAILED
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted\n")
+        status = 130
+    except RecursionError:
+        _emit(fmt, ScriptError("LimitError", "nested too deeply"), None, "")
+        status = ExitStatus.SCRIPT_FAILED
+    except MemoryError:
+        _emit(fmt, ScriptError("MemoryError", "out of memory"), None, "")
+        status = ExitStatus.SCRIPT_FAILED
+    except Exception as e:  # a bug in diffcli: still no traceback, but say so
+        _emit(fmt, ScriptError("InternalError", f"{type(e).__name__}: {e} (this is a diffcli bug)"),
+              None, "")
+        status = ExitStatus.SCRIPT_FAILED
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_pipe()
+    raise typer.Exit(int(status))
+
+
+def _quiet_pipe():
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+
+
+def _emit(fmt, err, source, filename):
+    from .render.errors import error_text
+    from .render.jsonout import error_json
+    if fmt == "json":
+        sys.stderr.write(error_json(err, filename or None) + "\n")
+    else:
+        sys.stderr.write(error_text(err, source) + "\n")
+    sys.stderr.flush()
+
+
+def _script_errors(source, fn):
+    """Call fn(), turning ScriptErrors into _Fail with the right status."""
+    from .lang.errors import ScriptError
+    try:
+        return fn()
+    except ScriptError as e:
+        raise _Fail(ExitStatus.USAGE if e.is_syntax else ExitStatus.SCRIPT_FAILED, e, source) from None
+
+
+def _warner(fmt, filename):
+    from .render.errors import warning_text
+
+    def on_warning(w):
+        if fmt == "json":
+            import json
+            sys.stderr.write(json.dumps({"warning": {"type": w.category, "message": w.message,
+                                                     "file": filename, "line": w.line or None}}) + "\n")
+        else:
+            sys.stderr.write(warning_text(w, filename) + "\n")
+    return on_warning
+
+
+def _stderr_write(text):
+    sys.stderr.write(text)
+
+
+# --- commands ---------------------------------------------------------------------
+@app.command()
+def grad(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optional[List[str]] = SET,
+         of: Optional[str] = typer.Option(None, "--of", help="The tensor to differentiate (default: the last assigned name)."),
+         wrt: Optional[str] = typer.Option(None, "--wrt", help="Comma-separated leaves to report; they are made to require grad."),
+         retain_graph: bool = typer.Option(False, "--retain-graph", help="Keep the graph's saved tensors after backward."),
+         create_graph: bool = typer.Option(False, "--create-graph", help="Record the backward pass (gradients get a grad_fn)."),
+         grad_tensors: Optional[str] = typer.Option(None, "--grad-tensors", help="The gradient for a non-scalar target: a literal or an expression such as ones_like(p)."),
+         repeat: int = typer.Option(1, "--repeat", min=1, max=1000, help="Call backward N times (shows accumulation)."),
+         fmt: GradFormat = typer.Option(GradFormat.table, "--format", "-f", help="Output format."),
+         max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
+         max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH):
+    """Run SCRIPT, call TARGET.backward(), and report the leaves' gradients."""
+    def body():
+        from . import session, source as src
+        from .render import jsonout, table, text
+        s = src.load(script, expr)
+        names = tuple(n.strip() for n in wrt.split(",") if n.strip()) if wrt else ()
+        opts = _options(set_, names, max_elements=max_elements, max_iterations=max_iterations,
+                        max_statements=max_statements, max_depth=max_depth)
+        warn = _warner(fmt.value, s.filename)
+        run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
+        target = of or run.result.last_assigned
+        if of is None and run.result.called_backward:
+            sys.stderr.write("note: the script calls backward()/grad() itself, so no backward was "
+                             "added (give --of NAME to add one)\n")
+        elif target is None:
+            raise _Fail(ExitStatus.SCRIPT_FAILED, _err("ValueError", "the script assigns no name to "
+                                                       "differentiate (give --of NAME)"), s)
+        else:
+            def do_backward():
+                gt = session.grad_tensors_value(grad_tensors, run, opts) if grad_tensors else None
+                session.run_backward(run, target, gt, retain_graph, create_graph, repeat, on_warning=warn)
+            _script_errors(s, do_backward)
+        report = _script_errors(s, lambda: session.grad_report(run, target, names))
+        if fmt is GradFormat.json:
+            sys.stdout.write(jsonout.grad_json(report) + "\n")
+        elif fmt is GradFormat.tsv:
+            sys.stdout.write(text.grad_tsv(report))
+        else:
+            table.grad_table(report)
+        return ExitStatus.OK
+    _run_command(fmt.value, body)
+
+
+def _err(type_name, message):
+    from .lang.errors import ScriptError
+    return ScriptError(type_name, message)
+
+
+@app.command()
+def graph(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optional[List[str]] = SET,
+          of: Optional[str] = typer.Option(None, "--of", help="Show only the graph of this tensor."),
+          backward: bool = typer.Option(False, "--backward", help="Run TARGET.backward() first and show grads."),
+          fmt: GraphFormat = typer.Option(GraphFormat.table, "--format", "-f", help="Output format."),
+          max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
+          max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH):
+    """Show the computation graph of SCRIPT: one row per node, inputs first."""
+    def body():
+        from . import session, source as src
+        from .render import jsonout, table, text
+        s = src.load(script, expr)
+        opts = _options(set_, trace=True, max_elements=max_elements, max_iterations=max_iterations,
+                        max_statements=max_statements, max_depth=max_depth)
+        warn = _warner(fmt.value, s.filename)
+        run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
+        target = of or (run.result.last_assigned if backward else None)
+        if backward:
+            if target is None:
+                raise _Fail(ExitStatus.SCRIPT_FAILED, _err("ValueError", "nothing to differentiate (give --of NAME)"), s)
+            _script_errors(s, lambda: session.run_backward(run, target, retain_graph=True, on_warning=warn))
+        nodes = _script_errors(s, lambda: session.build_graph(run, of))
+        if fmt is GraphFormat.json:
+            sys.stdout.write(jsonout.graph_json(nodes) + "\n")
+        elif fmt is GraphFormat.dot:
+            sys.stdout.write(text.graph_dot(nodes))
+        elif fmt is GraphFormat.mermaid:
+            sys.stdout.write(text.graph_mermaid(nodes))
+        elif fmt is GraphFormat.tree:
+            sys.stdout.write(text.graph_tree(nodes))
+        else:
+            table.graph_table(nodes, show_grad=backward)
+        return ExitStatus.OK
+    _run_command(fmt.value, body)
+
+
+@app.command()
+def run(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optional[List[str]] = SET,
+        max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
+        max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH):
+    """Execute SCRIPT, showing its print output exactly."""
+    def body():
+        from . import session, source as src
+        s = src.load(script, expr)
+        opts = _options(set_, max_elements=max_elements, max_iterations=max_iterations,
+                        max_statements=max_statements, max_depth=max_depth)
+
+        def write(text):
+            sys.stdout.write(text)
+        _script_errors(s, lambda: session.execute(s, opts, write=write, on_warning=_warner("table", s.filename)))
+        return ExitStatus.OK
+    _run_command("table", body)
+
+
+@app.command()
+def check(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optional[List[str]] = SET,
+          of: Optional[str] = typer.Option(None, "--of", help="The tensor to check (default: the last assigned name)."),
+          wrt: Optional[str] = typer.Option(None, "--wrt", help="Comma-separated leaves to check."),
+          order: int = typer.Option(1, "--order", min=1, max=2, help="1: gradients; 2: also second derivatives."),
+          eps: float = typer.Option(1e-6, "--eps", help="Finite-difference step."),
+          atol: float = typer.Option(1e-5, "--atol", help="Absolute tolerance."),
+          rtol: float = typer.Option(1e-4, "--rtol", help="Relative tolerance."),
+          fmt: CheckFormat = typer.Option(CheckFormat.table, "--format", "-f", help="Output format."),
+          max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
+          max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH):
+    """Compare analytic gradients with central finite differences; exit 1 on a mismatch."""
+    def body():
+        from . import session, source as src
+        from .render import jsonout, table
+        s = src.load(script, expr)
+        names = tuple(n.strip() for n in wrt.split(",") if n.strip()) if wrt else ()
+        opts = _options(set_, names, max_elements=max_elements, max_iterations=max_iterations,
+                        max_statements=max_statements, max_depth=max_depth)
+        target, rows = _script_errors(s, lambda: session.check(s, opts, of, order, eps, atol, rtol))
+        if fmt is CheckFormat.json:
+            sys.stdout.write(jsonout.check_json(target, rows) + "\n")
+        else:
+            table.check_table(target, rows)
+        return ExitStatus.OK if all(r.ok for r in rows) else ExitStatus.SCRIPT_FAILED
+    _run_command(fmt.value, body)
+
+
+def main():
+    try:
+        app(prog_name="diffcli")
+    except BrokenPipeError:
+        _quiet_pipe()
+        sys.exit(1)

@@ -1,0 +1,26 @@
+"""Error text at the boundary: `error: FILE:LINE:COL: TYPE: MESSAGE`, the source line
+and a caret under the column (httpie-style)."""
+from __future__ import annotations
+
+
+def error_text(err, source=None) -> str:
+    where = ""
+    if source is not None:
+        where = source.filename
+        if err.line:
+            where += f":{err.line}:{err.column}" if err.column else f":{err.line}"
+        where += ": "
+    text = f"error: {where}{err.type_name}: {err.message}"
+    if source is not None and err.line:
+        line = source.line(err.line)
+        if line and len(line) <= 400:
+            shown = line.expandtabs(1)
+            text += "\n    " + shown
+            if err.column:
+                text += "\n    " + " " * (err.column - 1) + "^"
+    return text
+
+
+def warning_text(w, filename) -> str:
+    where = f"{filename}:{w.line}: " if w.line else ""
+    return f"warning: {where}{w.category}: {w.message}"

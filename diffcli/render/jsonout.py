@@ -1,0 +1,65 @@
+"""The JSON contract: finite floats round-trip, non-finite ones are "nan"/"inf"/"-inf",
+tensors are nested lists (0-d: a bare number), a missing gradient is null."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+
+def plain(v):
+    """numpy arrays and scalars -> JSON-ready Python values."""
+    if isinstance(v, np.ndarray):
+        return _fix(v.tolist())
+    if isinstance(v, np.generic):
+        return _fix(v.item())
+    if isinstance(v, dict):
+        return {k: plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    return _fix(v)
+
+
+def _fix(v):
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return v
+    if isinstance(v, list):
+        return [_fix(x) for x in v]
+    return v
+
+
+def dumps(obj) -> str:
+    return json.dumps(plain(obj), indent=2, allow_nan=False)
+
+
+def grad_json(report) -> str:
+    from ..session import tensor_record
+    out = {
+        "target": None if report.target is None else {"name": report.target_name, **tensor_record(report.target)},
+        "leaves": {n: tensor_record(t) for n, t in report.leaves},
+        "retained": {n: tensor_record(t) for n, t in report.retained},
+    }
+    return dumps(out)
+
+
+def graph_json(nodes) -> str:
+    from ..session import tensor_record
+    return dumps({"nodes": [
+        {"id": n.id, "name": n.name, "op": n.op, "inputs": n.inputs,
+         "next_functions": n.next_functions, **tensor_record(n.tensor)} for n in nodes]})
+
+
+def check_json(target, rows) -> str:
+    return dumps({"target": target, "ok": all(r.ok for r in rows), "leaves": [
+        {"name": r.name, "order": r.order, "max_abs_error": r.max_abs, "max_rel_error": r.max_rel,
+         "ok": r.ok, "analytic": r.analytic, "numeric": r.numeric} for r in rows]})
+
+
+def error_json(err, filename) -> str:
+    return json.dumps({"error": {"type": err.type_name, "message": err.message, "file": filename,
+                                 "line": err.line or None, "column": err.column or None}})

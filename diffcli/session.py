@@ -1,0 +1,357 @@
+"""The commands' work, free of any CLI library: run a script, run the backward pass the
+user asked for, build the graph, compare with finite differences. Results are plain
+objects that `render/` turns into tables, JSON, DOT, Mermaid or text."""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from . import engine
+from .engine import autograd, errors as engine_errors
+from .engine.tensor import Tensor
+from .lang import ast as A
+from .lang.errors import ScriptError
+from .lang.interpreter import Interpreter, Limits, is_literal, literal_value
+
+
+class Options:
+    """What every command shares: --set values, --wrt, limits."""
+
+    def __init__(self, sets=None, wrt=(), limits=None, trace=False):
+        self.sets = sets or {}
+        self.wrt = tuple(wrt)
+        self.limits = limits or Limits()
+        self.trace = trace
+
+
+class Warning_:
+    def __init__(self, category, message, line):
+        self.category, self.message, self.line = category, message, line
+
+
+def parse_source(source):
+    from .lang.parse import ScriptSyntaxError, parse
+    try:
+        return parse(source.text, source.filename)
+    except ScriptSyntaxError as e:
+        raise ScriptError(e.type_name, e.message, e.line, e.column) from None
+
+
+def parse_literal(text: str, what: str):
+    """A --set or --grad-tensors literal: a number or a (nested) list of numbers."""
+    from .lang.parse import ScriptSyntaxError, parse
+    try:
+        script = parse(text)
+    except ScriptSyntaxError:
+        script = None
+    if script is None or len(script.body) != 1 or not isinstance(script.body[0], A.ExprStmt) \
+            or not is_literal(script.body[0].value):
+        raise ValueError(f"{what}: expected a number or a list literal such as 2.5 or [1, 2], got {text!r}")
+    return literal_value(script.body[0].value)
+
+
+class Run:
+    """A finished forward run: the interpreter's state plus what was printed/warned."""
+
+    def __init__(self, result, warnings):
+        self.result = result
+        self.warnings = warnings
+
+    @property
+    def env(self):
+        return self.result.env
+
+    def leaves(self):
+        """Named leaf tensors, in order of first definition."""
+        out = []
+        for name in self.result.order:
+            v = self.result.env.get(name)
+            if isinstance(v, Tensor) and v.grad_fn is None:
+                out.append((name, v))
+        return out
+
+    def tensor(self, name, node=None):
+        v = self.result.env.get(name)
+        if not isinstance(v, Tensor):
+            what = "not defined" if v is None and name not in self.result.env else f"a {type(v).__name__}, not a tensor"
+            raise ScriptError("NameError" if v is None else "TypeError", f"--of {name}: '{name}' is {what}")
+        return v
+
+
+def execute(source, options: Options, write=None, on_warning=None) -> Run:
+    script = parse_source(source)
+    warnings = []
+
+    def warn(category, message, line):
+        w = Warning_(category, message, line)
+        warnings.append(w)
+        if on_warning is not None:
+            on_warning(w)
+    interp = Interpreter(sets=options.sets, write=write or sys.stdout.write, warn=warn,
+                         limits=options.limits, wrt=options.wrt, trace=options.trace)
+    result = interp.run(script)
+    return Run(result, warnings)
+
+
+def _engine_call(fn, line=0):
+    try:
+        return fn()
+    except engine_errors.EngineError as e:
+        raise ScriptError(e.type_name, e.message, line, 0) from None
+
+
+def run_backward(run: Run, target_name, grad_tensors=None, retain_graph=False,
+                 create_graph=False, repeat=1, on_warning=None):
+    """`TARGET.backward(...)` as `diffcli grad` calls it, `repeat` times."""
+    target = run.tensor(target_name)
+    gt = None
+    if grad_tensors is not None:
+        gt = grad_tensors
+    prev = engine_errors.set_warning_sink(
+        (lambda c, m: on_warning(Warning_(c, m, 0))) if on_warning else None)
+    try:
+        for _ in range(repeat):
+            _engine_call(lambda: autograd.backward([target], [gt] if gt is not None else None,
+                                                   retain_graph=retain_graph or None,
+                                                   create_graph=create_graph))
+    finally:
+        engine_errors.set_warning_sink(prev)
+    return target
+
+
+def grad_tensors_value(text, run: Run, options: Options):
+    """--grad-tensors: a literal, or an expression evaluated in the script's variables."""
+    try:
+        return Tensor(np.asarray(parse_literal(text, "--grad-tensors"), dtype=np.float64))
+    except ValueError:
+        pass
+    from .lang.parse import ScriptSyntaxError, parse
+    try:
+        script = parse(text, "--grad-tensors")
+    except ScriptSyntaxError as e:
+        raise ScriptError(e.type_name, f"--grad-tensors: {e.message}", 0, 0) from None
+    if len(script.body) != 1 or not isinstance(script.body[0], A.ExprStmt):
+        raise ScriptError("SyntaxError", "--grad-tensors: expected one expression", 0, 0)
+    interp = Interpreter(sets=options.sets, limits=options.limits)
+    interp.env.update(run.env)
+    try:
+        with engine.no_grad():
+            v = interp.eval(script.body[0].value, interp.env)
+    except ScriptError as e:
+        raise ScriptError(e.type_name, f"--grad-tensors: {e.message}", 0, 0) from None
+    if not isinstance(v, Tensor):
+        v = Tensor(np.asarray(v, dtype=np.float64))
+    return v
+
+
+# --- records (the JSON contract's tensor record, shared by every renderer) -------------
+
+def tensor_record(t: Tensor) -> dict:
+    g = t._grad
+    rec = {
+        "value": t.data_,
+        "shape": list(t.data_.shape),
+        "dtype": t.dtype.name,
+        "requires_grad": t.requires_grad_flag,
+        "is_leaf": t.grad_fn is None,
+        "grad_fn": t.grad_fn.name() if t.grad_fn is not None else None,
+        "grad": None if g is None else g.data_,
+    }
+    if g is not None and g.grad_fn is not None:
+        rec["grad_grad_fn"] = g.grad_fn.name()
+    return rec
+
+
+class GradReport:
+    def __init__(self, target_name, target, leaves, retained, wrt=()):
+        self.target_name = target_name
+        self.target = target
+        self.leaves = leaves          # [(name, Tensor)]
+        self.retained = retained      # [(name, Tensor)]
+        self.wrt = wrt
+
+
+def grad_report(run: Run, target_name, wrt=()) -> GradReport:
+    target = run.tensor(target_name) if target_name else None
+    leaves = run.leaves()
+    if wrt:
+        by_name = dict(leaves)
+        missing = [n for n in wrt if n not in by_name]
+        if missing:
+            raise ScriptError("NameError", f"--wrt {missing[0]}: '{missing[0]}' is not a named leaf tensor of the script")
+        leaves = [(n, by_name[n]) for n in wrt]
+    return GradReport(target_name, target, leaves, run.result.retained, wrt)
+
+
+# --- graph --------------------------------------------------------------------------
+
+class GraphNode:
+    def __init__(self, id_, tensor, name, inputs, next_functions):
+        self.id = id_
+        self.tensor = tensor
+        self.name = name
+        self.inputs = inputs
+        self.next_functions = next_functions
+
+    @property
+    def op(self):
+        fn = self.tensor.grad_fn
+        if fn is None:
+            return "leaf" if self.tensor.requires_grad_flag else "constant"
+        import re
+        return re.sub(r"Backward\d*$|Backwards$", "", fn.name()).lower() or fn.name()
+
+
+def build_graph(run: Run, target_name=None):
+    """Tensors of the run that are part of the autograd graph, inputs first."""
+    names = run.result.names
+    trace = run.result.trace or []
+    producer = {}
+    for out, inputs in trace:
+        if out.grad_fn is not None:
+            producer[id(out)] = (out, inputs)
+    # current bindings win for names (a rebinding `x = x + 1` names the new tensor)
+    for name in run.result.order:
+        v = run.result.env.get(name)
+        if isinstance(v, Tensor):
+            names[id(v)] = name
+    roots = []
+    if target_name:
+        roots = [run.tensor(target_name)]
+    else:
+        roots = [out for out, _ in trace if out.grad_fn is not None]
+        roots += [v for _, v in run.leaves() if v.requires_grad_flag]
+    # walk from the roots through producers (explicit stack, no recursion)
+    seen = {}
+    order = []
+    stack = [(t, False) for t in reversed(roots)]
+    while stack:
+        t, expanded = stack.pop()
+        if expanded:
+            if id(t) not in seen:
+                seen[id(t)] = t
+                order.append(t)
+            continue
+        if id(t) in seen:
+            continue
+        stack.append((t, True))
+        p = producer.get(id(t))
+        if p is not None:
+            for inp in reversed(p[1]):
+                if isinstance(inp, Tensor) and id(inp) not in seen and _in_graph(inp, names):
+                    stack.append((inp, False))
+    ids = {id(t): i for i, t in enumerate(order)}
+    nodes = []
+    for i, t in enumerate(order):
+        p = producer.get(id(t))
+        inputs = [ids[id(x)] for x in (p[1] if p else ()) if isinstance(x, Tensor) and id(x) in ids]
+        nf = [None if n is None else n.name() for n, _ in t.grad_fn.next_functions] if t.grad_fn else []
+        nodes.append(GraphNode(i, t, names.get(id(t)), inputs, nf))
+    return nodes
+
+
+def _in_graph(t, names):
+    return t.requires_grad_flag or id(t) in names
+
+
+# --- check --------------------------------------------------------------------------
+
+class CheckRow:
+    def __init__(self, name, order, max_abs, max_rel, ok, analytic, numeric):
+        self.name, self.order, self.max_abs, self.max_rel, self.ok = name, order, max_abs, max_rel, ok
+        self.analytic, self.numeric = analytic, numeric
+
+
+def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e-5, rtol=1e-4,
+          write=None):
+    """Analytic gradients (and second derivatives) of the target vs central differences."""
+    sink = write or (lambda s: None)
+    base = execute(source, options, write=sink)
+    source = parse_source(source)
+    name = target_name or base.result.last_assigned
+    if name is None:
+        raise ScriptError("ValueError", "the script assigns no name to differentiate (use --of)")
+    target = base.tensor(name)
+    leaves = [(n, t) for n, t in base.leaves() if t.requires_grad_flag and t.data_.dtype.kind == "f"]
+    if options.wrt:
+        leaves = [(n, t) for n, t in leaves if n in options.wrt]
+    if not leaves:
+        raise ScriptError("ValueError", f"'{name}' depends on no leaf that requires grad")
+
+    def value_at(overrides):
+        from .lang import interpreter as I
+        run = execute_with(source, options, overrides, sink)
+        return float(np.sum(run.tensor(name).data_.astype(np.float64)))
+
+    def grads_at(overrides, create_graph=False):
+        run = execute_with(source, options, overrides, sink)
+        t = run.tensor(name)
+        ins = [run.env[n] for n, _ in leaves]
+        out = _engine_call(lambda: autograd.grad([t.sum() if t.data_.size != 1 else t], ins,
+                                                 allow_unused=True, create_graph=create_graph))
+        return run, ins, out
+
+    rows = []
+    _, ins, g = grads_at({})
+    analytic = {n: (np.zeros_like(t.data_) if gi is None else gi.data_) for (n, t), gi in zip(leaves, g)}
+    current = {n: t.data_.copy() for n, t in leaves}
+    for n, t in leaves:
+        num = np.zeros_like(current[n], dtype=np.float64)
+        for idx in np.ndindex(*current[n].shape):
+            plus = {k: v.copy() for k, v in current.items()}
+            minus = {k: v.copy() for k, v in current.items()}
+            plus[n][idx] += eps
+            minus[n][idx] -= eps
+            num[idx] = (value_at(plus) - value_at(minus)) / (2 * eps)
+        rows.append(_row(n, 1, analytic[n], num, atol, rtol))
+    if order >= 2:
+        for n, t in leaves:
+            size = current[n].size
+            hess_a = np.zeros((size, size))
+            hess_n = np.zeros((size, size))
+            run, ins, g1 = grads_at({}, create_graph=True)
+            k = [m for m, _ in leaves].index(n)
+            gk = g1[k]
+            for i in range(size):
+                if gk is None or not gk.requires_grad_flag:
+                    break
+                gi = gk.reshape(-1)[i]
+                h = _engine_call(lambda: autograd.grad([gi], [ins[k]], retain_graph=True, allow_unused=True))[0]
+                if h is not None:
+                    hess_a[i] = h.data_.reshape(-1)
+            for j, idx in enumerate(np.ndindex(*current[n].shape)):
+                plus = {kk: v.copy() for kk, v in current.items()}
+                minus = {kk: v.copy() for kk, v in current.items()}
+                plus[n][idx] += eps * 100
+                minus[n][idx] -= eps * 100
+                gp = grads_at(plus)[2][k]
+                gm = grads_at(minus)[2][k]
+                gp = np.zeros(size) if gp is None else gp.data_.reshape(-1)
+                gm = np.zeros(size) if gm is None else gm.data_.reshape(-1)
+                hess_n[:, j] = (gp - gm) / (2 * eps * 100)
+            rows.append(_row(n, 2, hess_a, hess_n, atol * 10, rtol * 10))
+    return name, rows
+
+
+def _row(name, order, a, n, atol, rtol):
+    a = np.asarray(a, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        diff = np.abs(a - n)
+        max_abs = float(np.nanmax(diff)) if diff.size else 0.0
+        rel = diff / np.maximum(np.abs(n), 1e-12)
+        max_rel = float(np.nanmax(rel)) if rel.size else 0.0
+    finite = np.isfinite(a) == np.isfinite(n)
+    ok = bool(np.all(finite) and np.all((diff <= atol + rtol * np.abs(n)) | ~np.isfinite(a)))
+    return CheckRow(name, order, max_abs, max_rel, ok, a, n)
+
+
+def execute_with(source, options, overrides, write):
+    """Re-run the script with some leaves' values replaced (for finite differences)."""
+    from .lang.interpreter import Interpreter
+    script = source if isinstance(source, A.Script) else parse_source(source)
+    interp = Interpreter(sets=options.sets, write=write, warn=lambda *a: None,
+                         limits=options.limits, wrt=options.wrt)
+    interp.overrides = overrides
+    return Run(interp.run(script), [])
