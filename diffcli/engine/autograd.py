@@ -23,42 +23,53 @@ def _as_list(x):
     return [x]
 
 
+def _tensor_or_tensors(x, n):
+    """PyTorch's `_tensor_or_tensors_to_tuple`: None -> n Nones, a Tensor -> (x,), anything
+    else is iterated (so a Python float raises "'float' object is not iterable")."""
+    if x is None:
+        return [None] * n
+    if isinstance(x, Tensor):
+        return [x]
+    if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
+        if isinstance(x, str):
+            return list(x)
+        raise errors.TorchTypeError(errors.NOT_ITERABLE.format(t=type(x).__name__))
+    return list(x)
+
+
 def _root_grads(tensors, grads, create_graph):
     """Pair each output with its starting gradient, checking PyTorch's rules."""
-    grads = _as_list(grads) if grads is not None else [None] * len(tensors)
-    if len(grads) < len(tensors):
-        grads += [None] * (len(tensors) - len(grads))
-    if len(grads) != len(tensors):
-        raise errors.TorchRuntimeError(
-            f"grad_tensors should have the same length as tensors, but got {len(grads)} and {len(tensors)}")
+    grads = _tensor_or_tensors(grads, len(tensors))
     out = []
     for i, (t, g) in enumerate(zip(tensors, grads)):
         if not isinstance(t, Tensor):
             raise errors.TorchTypeError(
                 f"tensors argument must be a Tensor or a sequence of Tensors, but got {type(t).__name__}")
-        if not t.requires_grad_flag:
-            raise errors.TorchRuntimeError(errors.NO_GRAD_FN.format(i=i))
         if g is None:
-            if t.data_.size != 1:
+            if t.requires_grad_flag and t.data_.size != 1:
                 raise errors.TorchRuntimeError(errors.IMPLICIT_SCALAR)
             g = Tensor(np.ones_like(t.data_))
         elif not isinstance(g, Tensor):
-            if isinstance(g, (int, float)):
-                raise errors.TorchTypeError(f"'{type(g).__name__}' object is not iterable")
-            raise errors.TorchTypeError(
-                f"gradients can be either Tensors or None, but got {type(g).__name__}")
-        else:
-            if g.data_.shape != t.data_.shape:
-                raise errors.TorchRuntimeError(
-                    f"Mismatch in shape: grad_output[{i}] has a shape of "
-                    f"{errors.shape_text(g.data_.shape)} and output[{i}] has a shape of "
-                    f"{errors.shape_text(t.data_.shape)}.")
-            if g.data_.dtype != t.data_.dtype:
-                g = Tensor(g.data_.astype(t.data_.dtype))
-            if not create_graph and g.requires_grad_flag:
-                g = g.detach()
-        out.append((edge(t), g))
-    return out
+            raise errors.TorchTypeError(errors.GRADIENT_TYPE.format(t=type(g).__name__))
+        elif g.data_.shape != t.data_.shape:
+            raise errors.TorchRuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of "
+                f"{errors.shape_text(g.data_.shape)} and output[{i}] has a shape of "
+                f"{errors.shape_text(t.data_.shape)}.")
+        out.append((t, g))
+    if len(grads) != len(tensors):
+        raise errors.TorchRuntimeError(
+            errors.GRAD_COUNT_MISMATCH.format(n=len(tensors), m=len(grads)))
+    roots = []
+    for i, (t, g) in enumerate(out):
+        if not t.requires_grad_flag:
+            raise errors.TorchRuntimeError(errors.NO_GRAD_FN.format(i=i))
+        if g.data_.dtype != t.data_.dtype:
+            g = Tensor(g.data_.astype(t.data_.dtype))
+        elif not create_graph and g.requires_grad_flag:
+            g = g.detach()
+        roots.append((edge(t), g))
+    return roots
 
 
 def _collect(roots):

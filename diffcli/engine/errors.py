@@ -60,10 +60,35 @@ NONLEAF_REQUIRES_GRAD_FALSE = (
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
 )
 UNUSED_INPUT = (
-    "One of the differentiated Tensors appears to not have been used in the graph. "
+    "The differentiated Tensor at index {i} appears to not have been used in the graph. "
     "Set allow_unused=True if this is the desired behavior."
 )
 INPUT_NOT_REQUIRING_GRAD = "One of the differentiated Tensors does not require grad"
+RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
+EMPTY_INPUTS = "`inputs` argument to `{fn}()` cannot be empty."
+GRAD_COUNT_MISMATCH = "got {n} tensors and {m} gradients"
+GRADIENT_TYPE = "gradients can be either Tensors or None, but got {t}"
+NOT_ITERABLE = "'{t}' object is not iterable"
+ONE_ELEMENT_SCALAR = "only one element tensors can be converted to Python scalars"
+DETACH_VIEW_INPLACE = (
+    "Can't detach views in-place. Use detach() instead. If you are using "
+    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is "
+    "set as True, gradients are views of DDP buckets, and hence detach_() cannot "
+    "be called on these gradients. To fix this error, please refer to the "
+    "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+)
+GRAD_ASSIGN_TYPE = "assigned grad expected to be a Tensor or None but got grad of type {t}"
+GRAD_ASSIGN_SIZE = (
+    "attempting to assign a gradient of size '[{g}]' to a tensor of size '[{t}]'. Please "
+    "ensure that the gradient and the tensor are the same size"
+)
+GRAD_ASSIGN_DTYPE = (
+    "attempting to assign a gradient with dtype '{g}' to a tensor with grad_dtype '{t}'. The "
+    "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
+    "the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set "
+    "grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break "
+    "downstream systems that assume they match."
+)
 
 NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -81,6 +106,11 @@ CREATE_GRAPH_WARNING = (
     "cycle and avoid the leak. (Triggered internally at "
     "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
 )
+SCALAR_CONVERSION_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)"
+)
 
 
 def torch_type_name(dtype: np.dtype) -> str:
@@ -97,19 +127,41 @@ def shape_text(shape) -> str:
     return "torch.Size([" + ", ".join(str(int(s)) for s in shape) + "])"
 
 
-def version_error(tensor, saved_version: int) -> TorchRuntimeError:
+def dtype_c_name(dtype) -> str:
+    """The C type name PyTorch prints in some messages (`'double'`, `'long int'`)."""
+    return {"float64": "double", "float32": "float", "int64": "long int",
+            "bool": "bool"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
+
+
+def dtype_scalar_name(dtype) -> str:
+    """c10's ScalarType name (`'Double'`, `'Long'`)."""
+    return {"float64": "Double", "float32": "Float", "int64": "Long",
+            "bool": "Bool"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
+
+
+def node_display_name(name: str) -> str:
+    """A grad_fn's name as the version-counter error prints it: `ExpBackward0` -> `Exp`,
+    `CopySlices` -> `torch::autograd::CopySlices`."""
+    if name == "CopySlices":
+        return "torch::autograd::CopySlices"
+    i = name.rfind("Backward")
+    if i > 0 and name[i + len("Backward"):].isdigit():
+        return name[:i]
+    return name
+
+
+def version_error(tensor, saved_version: int, producer=None) -> TorchRuntimeError:
+    """PyTorch's text for a saved tensor modified in place. `producer` is the name of the
+    node that saved `tensor` as its own output; for a saved input the tensor's current
+    grad_fn is named, and a leaf (no grad_fn) gets no ", which is output ..." part."""
     desc = f"[{torch_type_name(tensor.data_.dtype)} [{', '.join(str(s) for s in tensor.shape)}]]"
-    fn = tensor.grad_fn
-    if fn is not None:
-        name = fn.name()
-        if name.endswith("Backward0") or name.endswith("Backward1"):
-            name = name[: -len("Backward0")]
-        elif name == "CopySlices":
-            name = "torch::autograd::CopySlices"
-        desc += f", which is output 0 of {name}"
+    name = producer if producer is not None else (
+        tensor.grad_fn.name() if tensor.grad_fn is not None else None)
+    if name is not None:
+        desc += f", which is output 0 of {node_display_name(name)},"
     return TorchRuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: {desc}, is at version {tensor._version[0]}; expected version {saved_version} "
+        f"operation: {desc} is at version {tensor._version[0]}; expected version {saved_version} "
         "instead. Hint: enable anomaly detection to find the operation that failed to compute "
         "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
     )
@@ -140,6 +192,22 @@ def set_warning_sink(sink):
     global _warning_sink
     previous, _warning_sink = _warning_sink, sink
     return previous
+
+
+_warned_once = set()
+
+
+def warn_once(message: str, category: str = "UserWarning") -> None:
+    """PyTorch's TORCH_WARN_ONCE: emitted the first time per process (per message).
+    `reset_warn_once()` forgets, for hosts that run several scripts in one process."""
+    if message in _warned_once:
+        return
+    _warned_once.add(message)
+    warn(message, category)
+
+
+def reset_warn_once() -> None:
+    _warned_once.clear()
 
 
 def warn(message: str, category: str = "UserWarning") -> None:

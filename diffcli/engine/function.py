@@ -7,6 +7,8 @@ Python scalar operand that PyTorch still lists as `(None, 0)`.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from . import dtypes, errors
@@ -22,9 +24,13 @@ def edge(t):
     fn = t.grad_fn
     if fn is not None:
         return fn
-    acc = t._accumulator
+    # The leaf holds its AccumulateGrad weakly (as PyTorch does): the graph keeps it
+    # alive, and leaf <-> accumulator is no reference cycle.
+    ref = t._accumulator
+    acc = ref() if ref is not None else None
     if acc is None:
-        acc = t._accumulator = AccumulateGrad(t)
+        acc = AccumulateGrad(t)
+        t._accumulator = weakref.ref(acc)
     return acc
 
 
@@ -51,12 +57,22 @@ def record(name, data, inputs, backward, saved=()):
                 break
         else:
             return out
+        outputs = ()
         if any(s is OUT for s in saved):
-            saved = tuple(out if s is OUT else s for s in saved)
+            outputs = tuple(i for i, s in enumerate(saved) if s is OUT)
+            saved = tuple(output_shell(out) if s is OUT else s for s in saved)
         meta = tuple(None if t is None else (t.data_.shape, t.data_.dtype) for t in inputs)
-        out.grad_fn = Node(name, tuple(edge(t) for t in inputs), backward, saved, meta)
+        out.grad_fn = Node(name, tuple(edge(t) for t in inputs), backward, saved, meta, outputs)
         out.requires_grad_flag = True
     return out
+
+
+def output_shell(out: Tensor) -> Tensor:
+    """What a node keeps of its own output: the data and the shared version counter,
+    without the grad_fn link back to the node (see node.py)."""
+    shell = Tensor(out.data_)
+    shell._version = out._version
+    return shell
 
 
 def as_tensor(x, dtype=None) -> Tensor:

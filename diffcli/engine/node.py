@@ -4,6 +4,11 @@ A Node holds the edges to the nodes of its inputs (`next_nodes`, None for inputs
 not require grad), the backward formula, and the tensors it saved for it. Saved tensors are
 released by `release()` after a backward pass without retain_graph; using them afterwards
 raises PyTorch's "backward through the graph a second time" error.
+
+A node that saves its own output (exp, tanh, sigmoid...) keeps only a data-and-version
+"shell" of it, not the output Tensor, so output -> grad_fn -> output is no reference cycle
+(PyTorch's SavedVariable does the same); `unpack_saved` rebuilds the output with this node
+as its grad_fn, which is what create_graph needs.
 """
 from __future__ import annotations
 
@@ -12,16 +17,17 @@ from . import errors
 
 class Node:
     __slots__ = ("_name", "next_nodes", "backward_fn", "saved", "saved_versions",
-                 "input_meta", "retained", "released", "__weakref__")
+                 "saved_outputs", "input_meta", "retained", "released", "__weakref__")
 
-    def __init__(self, name, next_nodes, backward_fn, saved, input_meta):
+    def __init__(self, name, next_nodes, backward_fn, saved, input_meta, saved_outputs=()):
         self._name = name
         self.next_nodes = next_nodes          # tuple[Node | None]
         self.backward_fn = backward_fn        # (grad, *saved) -> tuple of grads per input
         self.saved = saved                    # tuple[Tensor]
         self.saved_versions = tuple(t._version[0] for t in saved) if saved else ()
+        self.saved_outputs = saved_outputs    # indices into `saved` holding output shells
         self.input_meta = input_meta          # tuple[(shape, dtype) | None] per input
-        self.retained = None                  # tensors whose retain_grad() hangs here
+        self.retained = None                  # weakrefs to tensors whose retain_grad() hangs here
         self.released = False
 
     def name(self) -> str:
@@ -36,10 +42,22 @@ class Node:
         if self.released:
             raise errors.TorchRuntimeError(errors.BACKWARD_TWICE)
         saved = self.saved
-        for t, v in zip(saved, self.saved_versions):
+        outputs = self.saved_outputs
+        for i, (t, v) in enumerate(zip(saved, self.saved_versions)):
             if t._version[0] != v:
-                raise errors.version_error(t, v)
+                raise errors.version_error(t, v, self._name if i in outputs else None)
+        if outputs:
+            saved = tuple(self._rebuild_output(t) if i in outputs else t
+                          for i, t in enumerate(saved))
         return saved
+
+    def _rebuild_output(self, shell):
+        from .tensor import Tensor
+        t = Tensor(shell.data_)
+        t._version = shell._version
+        t.grad_fn = self
+        t.requires_grad_flag = True
+        return t
 
     def release(self):
         if self.saved:
@@ -47,7 +65,7 @@ class Node:
             self.released = True
 
     def __repr__(self):
-        return f"<{self._name} object>"
+        return f"<{self._name} object at {hex(id(self))}>"
 
 
 class AccumulateGrad(Node):

@@ -75,7 +75,7 @@ class Tensor:
 
     @property
     def grad(self):
-        if self.grad_fn is not None and not self.retains_grad and self.requires_grad_flag:
+        if self.grad_fn is not None and not self.retains_grad and self._grad is None:
             errors.warn(errors.NONLEAF_GRAD_WARNING)
         return self._grad
 
@@ -83,17 +83,15 @@ class Tensor:
     def grad(self, value):
         if value is not None:
             if not isinstance(value, Tensor):
-                raise errors.TorchTypeError(
-                    f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+                raise errors.TorchTypeError(errors.GRAD_ASSIGN_TYPE.format(t=type(value).__name__))
             if value.data_.dtype != self.data_.dtype:
-                raise errors.TorchRuntimeError(
-                    "attempting to assign a gradient with dtype "
-                    f"'{dtypes.of(value.data_.dtype)!r}' to a tensor with dtype "
-                    f"'{dtypes.of(self.data_.dtype)!r}'. Please ensure that the gradient and "
-                    "the tensor have the same dtype")
+                raise errors.TorchRuntimeError(errors.GRAD_ASSIGN_DTYPE.format(
+                    g=errors.dtype_c_name(value.data_.dtype),
+                    t=errors.dtype_scalar_name(self.data_.dtype)))
             if value.data_.shape != self.data_.shape:
-                raise errors.TorchRuntimeError(
-                    "assigned grad has data of a different size")
+                raise errors.TorchRuntimeError(errors.GRAD_ASSIGN_SIZE.format(
+                    g=", ".join(map(str, value.data_.shape)),
+                    t=", ".join(map(str, self.data_.shape))))
         self._grad = value
 
     @property
@@ -141,16 +139,13 @@ class Tensor:
         return self.data_.tolist()
 
     def retain_grad(self):
-        if self.grad_fn is None:
-            if not self.requires_grad_flag:
-                raise errors.TorchRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if not self.requires_grad_flag:
+            raise errors.TorchRuntimeError(errors.RETAIN_GRAD_NO_GRAD)
+        if self.grad_fn is None:  # a leaf: no-op
             return None
         if not self.retains_grad:
             self.retains_grad = True
-            node = self.grad_fn
-            if node.retained is None:
-                node.retained = []
-            node.retained.append(self)
+            hang_retained(self.grad_fn, self)
         return None
 
     def requires_grad_(self, requires_grad: bool = True):
@@ -169,20 +164,16 @@ class Tensor:
         return t
 
     def detach_(self) -> "Tensor":
-        if self._base is not None and self._base.requires_grad_flag:
-            raise errors.TorchRuntimeError(
-                "Can't detach views in-place. Use detach() instead. If you are using "
-                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is "
-                "set as True, gradients are views of DDP buckets, and hence detach_() cannot "
-                "be called on these gradients. To fix this error, please refer to the "
-                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        if self._base is not None:
+            raise errors.TorchRuntimeError(errors.DETACH_VIEW_INPLACE)
         self.grad_fn = None
         self.requires_grad_flag = False
+        self.retains_grad = False
         return self
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         from .autograd import backward
-        backward([self], [gradient], retain_graph=retain_graph, create_graph=create_graph,
+        backward(self, gradient, retain_graph=retain_graph, create_graph=create_graph,
                  inputs=inputs)
 
     # --- printing -----------------------------------------------------------------
@@ -216,13 +207,15 @@ class Tensor:
         return bool(self.data_.reshape(()).item())
 
     def __float__(self):
+        if self.requires_grad_flag:
+            errors.warn_once(errors.SCALAR_CONVERSION_WARNING)
         if self.data_.size != 1:
-            raise errors.TorchRuntimeError("only one element tensors can be converted to Python scalars")
+            raise errors.TorchValueError(errors.ONE_ELEMENT_SCALAR)
         return float(self.data_.reshape(()).item())
 
     def __int__(self):
         if self.data_.size != 1:
-            raise errors.TorchRuntimeError("only one element tensors can be converted to Python scalars")
+            raise errors.TorchValueError(errors.ONE_ELEMENT_SCALAR)
         return int(self.data_.reshape(()).item())
 
     __hash__ = object.__hash__
@@ -234,6 +227,14 @@ def _wrap_dim(dim: int, ndim: int) -> int:
         raise errors.TorchIndexError(
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
+
+
+def hang_retained(node, t: Tensor) -> None:
+    """Register `t` for retain_grad at `node`, weakly (node -> t -> node is no cycle)."""
+    import weakref
+    if node.retained is None:
+        node.retained = []
+    node.retained.append(weakref.ref(t))
 
 
 def leaf(data: np.ndarray, requires_grad: bool = False) -> Tensor:

@@ -121,6 +121,8 @@ class Interpreter:
     # --- entry -------------------------------------------------------------------
     def run(self, script: A.Script) -> RunResult:
         creation.MAX_ELEMENTS[0] = self.limits.max_elements
+        creation.manual_seed(0)            # reproducible unless the script seeds itself
+        engine.grad_mode._state[0] = True  # every run starts in grad mode
         prev_sink = engine_errors.set_warning_sink(self._on_warning)
         prev_trace = engine_function.TRACE[0]
         engine_function.TRACE[0] = self.trace

@@ -8,11 +8,20 @@ from .text import tensor_text
 
 
 def _console(file):
+    file = file or sys.stdout
     from rich.console import Console
     no_color = bool(os.environ.get("NO_COLOR")) or not file.isatty()
-    width = None if file.isatty() else 120
+    width = None if file.isatty() else 400
     return Console(file=file, no_color=no_color, highlight=False, width=width,
                    force_terminal=False if no_color else None, soft_wrap=False)
+
+
+def _print(con, table):
+    """Print without rich's trailing padding, so output diffs and pipes cleanly."""
+    with con.capture() as cap:
+        con.print(table)
+    text = "\n".join(line.rstrip() for line in cap.get().splitlines())
+    con.file.write(text + "\n")
 
 
 def _table(title, columns):
@@ -35,7 +44,7 @@ def _grad_text(t):
     return s
 
 
-def grad_table(report, file=sys.stdout):
+def grad_table(report, file=None):
     con = _console(file)
     title = None
     if report.target is not None:
@@ -45,10 +54,10 @@ def grad_table(report, file=sys.stdout):
         t.add_row(n, tensor_text(x.data_), str(x.requires_grad_flag), _grad_text(x))
     for n, x in report.retained:
         t.add_row(f"{n} (retained)", tensor_text(x.data_), str(x.requires_grad_flag), _grad_text(x))
-    con.print(t)
+    _print(con, t)
 
 
-def graph_table(nodes, show_grad=False, file=sys.stdout):
+def graph_table(nodes, show_grad=False, file=None):
     con = _console(file)
     cols = ["id", "name", "op", "grad_fn", "inputs", "next_functions", "requires_grad",
             "is_leaf", "shape", "value"] + (["grad"] if show_grad else [])
@@ -62,13 +71,13 @@ def graph_table(nodes, show_grad=False, file=sys.stdout):
         if show_grad:
             row.append(_grad_text(x) if x.grad_fn is None or x.retains_grad else "")
         t.add_row(*row)
-    con.print(t)
+    _print(con, t)
 
 
-def check_table(target, rows, file=sys.stdout):
+def check_table(target, rows, file=None):
     con = _console(file)
     t = _table(f"finite-difference check of {target}", ["leaf", "order", "max abs error",
                                                         "max rel error", "result"])
     for r in rows:
         t.add_row(r.name, str(r.order), f"{r.max_abs:.3e}", f"{r.max_rel:.3e}", "ok" if r.ok else "MISMATCH")
-    con.print(t)
+    _print(con, t)

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..grad_mode import is_grad_enabled
-from ..tensor import Tensor
+from ..tensor import Tensor, hang_retained
 
 
 def check_inplace(a: Tensor, view: bool = False) -> None:
@@ -38,23 +38,34 @@ def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
         raise errors.TorchRuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
+    node = res.grad_fn
+    original = None
+    if node is not None and node.saved and any(t is a for t in node.saved):
+        # The op saved `a` itself as an input, whose value is about to be overwritten:
+        # keep the original (PyTorch's `original_self = self.clone()` for in-place ops).
+        original = Tensor(a.data_.copy())
+        original.grad_fn, original.requires_grad_flag = a.grad_fn, a.requires_grad_flag
+        original._accumulator = a._accumulator
     a.data_[...] = data
     a._version[0] += 1
-    node = res.grad_fn
     if node is not None:
-        # saved references to the temporary output now mean `a` at its new version
         if node.saved:
-            node.saved = tuple(a if s is res else s for s in node.saved)
-            node.saved_versions = tuple(s._version[0] for s in node.saved)
+            # the op's own output is now `a` at its new version; saved inputs that were
+            # `a` mean its original value
+            saved = list(node.saved)
+            versions = list(node.saved_versions)
+            for i, t in enumerate(saved):
+                if i in node.saved_outputs:
+                    t.data_, t._version = a.data_, a._version
+                    versions[i] = a._version[0]
+                elif t is a:
+                    saved[i], versions[i] = original, 0
+            node.saved, node.saved_versions = tuple(saved), tuple(versions)
         old = a.grad_fn
-        if a._base is not None and a._base.requires_grad_flag is False and a.grad_fn is None:
-            pass
         a.grad_fn = node
         a.requires_grad_flag = True
         if a.retains_grad:
-            if node.retained is None:
-                node.retained = []
-            node.retained.append(a)
+            hang_retained(node, a)
         _propagate_to_base(a, old)
     return a
 
