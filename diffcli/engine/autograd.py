@@ -57,17 +57,19 @@ def _root_grads(tensors, grads, create_graph):
                 f"{errors.shape_text(g.data_.shape)} and output[{i}] has a shape of "
                 f"{errors.shape_text(t.data_.shape)}.")
         out.append((t, g))
-    if len(grads) != len(tensors):
+    if len(grads) < len(tensors):  # extra gradients are ignored, as zip() does in PyTorch
         raise errors.TorchRuntimeError(
             errors.GRAD_COUNT_MISMATCH.format(n=len(tensors), m=len(grads)))
     roots = []
     for i, (t, g) in enumerate(out):
         if not t.requires_grad_flag:
             raise errors.TorchRuntimeError(errors.NO_GRAD_FN.format(i=i))
-        if g.data_.dtype != t.data_.dtype:
-            g = Tensor(g.data_.astype(t.data_.dtype))
-        elif not create_graph and g.requires_grad_flag:
+        if not create_graph and g.requires_grad_flag:
             g = g.detach()
+        if g.data_.dtype != t.data_.dtype:  # the engine casts to the output's dtype
+            from .ops.conversion import to_dtype
+            with grad_mode.set_grad_enabled(create_graph):
+                g = to_dtype(g, t.data_.dtype)
         roots.append((edge(t), g))
     return roots
 

@@ -75,7 +75,7 @@ def mean(a, dim=None, keepdim=False, dtype=None):
     with np.errstate(all="ignore"):
         if dims is None:
             out = np.asarray(x.mean() if x.size else np.nan, dtype=x.dtype)
-            n = max(x.size, 1) if x.size else 0
+            n = x.size
             return record("MeanBackward0", out, (a,),
                           lambda g: (_expand_back(g, shape, None, False) / (n or float("nan")),))
         out = np.asarray(x.mean(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
@@ -132,7 +132,7 @@ def _extreme(a, dim, keepdim, is_max):
             mask = (p.data_ == r.data_)
             if np.isnan(r.data_).any():
                 mask = np.isnan(p.data_)
-            count = mask.sum()
+            count = int(mask.sum())
             return (where(Tensor(mask), g / count, 0.0),)
         return record(f"{kind}Backward1", out, (a,), backward, (a, OUT))
     d = _dims(dim, x.ndim)[0]
@@ -253,7 +253,7 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
         from .. import errors as E
         E.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
                "the reduction factor (input numel divided by output numel). (Triggered internally "
-               "at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1839.)")
+               "at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)")
     with np.errstate(all="ignore"):
         v = np.asarray(x.var(axis=axes, ddof=c, keepdims=keepdim if dims is not None else False))
         if n - c <= 0:
