@@ -95,9 +95,7 @@ def _collect(roots):
 
 
 def _needed(order, targets):
-    """ids of nodes from which a target node is reachable (for grad(), inputs=)."""
-    # `order` lists parents before children along every DFS edge only partially, so
-    # iterate to a fixed point over reversed discovery order with an explicit topo sort.
+    """ids of the target nodes and of every node from which a target is reachable."""
     need = set(targets)
     indeg = {}
     for n in order:
@@ -125,8 +123,10 @@ def _needed(order, targets):
 
 
 def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restrict=None):
-    """Execute the graph. `capture`: {node id: slot} whose incoming grads are returned
-    instead of (grad()) or as well as accumulated. `restrict`: ids of nodes to run."""
+    """Execute the graph (Kahn's algorithm: a node runs once all its incoming gradients
+    are summed). `capture`: ids of nodes whose incoming gradient is returned (grad()).
+    `restrict`: ids of the nodes to execute (None: all). As in PyTorch, a node that is
+    neither executed nor captured is not evaluated, so its retain_grad does not fire."""
     order, deps = _collect(roots)
     buffers = {}
     for node, g in roots:
@@ -149,10 +149,11 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
             node = ready.pop()
             k = id(node)
             g = buffers.pop(k, None)
-            if capture is not None and k in capture:
-                captured[k] = g
             run_it = restrict is None or k in restrict
-            if node.retained and g is not None:
+            is_capture = capture is not None and k in capture
+            if is_capture:
+                captured[k] = g
+            if node.retained and g is not None and (run_it or is_capture):
                 _retain(node, g, create_graph)
             if isinstance(node, AccumulateGrad):
                 if accumulate and run_it and g is not None:
@@ -192,22 +193,29 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
 
 
 def _retain(node, g, create_graph):
-    for t in node.retained:
-        if t.grad_fn is not node:
+    """retain_grad's hook: the first gradient is cloned (CloneBackward0 under
+    create_graph), later ones are added out of place (a new .grad object)."""
+    from .ops.shape import clone
+    for ref in node.retained:
+        t = ref()
+        if t is None or t.grad_fn is not node:
             continue
-        gg = g if create_graph else g.detach()
         if t._grad is None:
-            t._grad = Tensor(np.array(gg.data_, copy=True)) if not create_graph else gg
+            t._grad = clone(g) if create_graph else Tensor(np.array(g.data_, copy=True))
         else:
-            t._grad = Tensor(t._grad.data_ + gg.data_) if not create_graph else t._grad + gg
+            t._grad = t._grad + g if create_graph else Tensor(t._grad.data_ + g.data_)
 
 
 def _accumulate(var, g, create_graph):
-    """AccumulateGrad: PyTorch's rules for a leaf's .grad."""
+    """AccumulateGrad: PyTorch's rules for a leaf's .grad. First gradient: a copy (under
+    create_graph, CopyBackwards over the gradient's graph, at version 1 like PyTorch's
+    copy_); later ones: in place without create_graph (same object, version bumped),
+    out of place with it (a new object with grad_fn AddBackward0)."""
     if var._grad is None:
         if create_graph and g.requires_grad_flag:
             from .ops.conversion import copy_backwards
             var._grad = copy_backwards(g)
+            var._grad._version[0] = 1
         else:
             var._grad = Tensor(np.array(g.data_, dtype=var.data_.dtype, copy=True))
     elif create_graph:
@@ -221,65 +229,73 @@ def _accumulate(var, g, create_graph):
             var._grad = Tensor(gd + g.data_)
 
 
+def _tensors(x, what):
+    if isinstance(x, Tensor):
+        return [x]
+    if not hasattr(x, "__iter__"):
+        raise errors.TorchTypeError(errors.NOT_ITERABLE.format(t=type(x).__name__))
+    return list(x)
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """torch.autograd.backward."""
-    tensors = _as_list(tensors)
+    tensors = _tensors(tensors, "tensors")
+    if inputs is not None:
+        inputs = _tensors(inputs, "inputs")
+        if not inputs:
+            raise errors.TorchRuntimeError(errors.EMPTY_INPUTS.format(fn="backward"))
     if retain_graph is None:
         retain_graph = create_graph
     roots = _root_grads(tensors, grad_tensors, create_graph)
-    if create_graph:
-        errors.warn(errors.CREATE_GRAPH_WARNING)
     restrict = None
     if inputs is not None:
-        inputs = _as_list(inputs)
-        if not inputs:
-            raise errors.TorchRuntimeError("'inputs' argument to backward() cannot be empty.")
         targets = set()
         for t in inputs:
-            if not t.requires_grad_flag:
-                raise errors.TorchRuntimeError(errors.INPUT_NOT_REQUIRING_GRAD)
+            t.retain_grad()  # PyTorch: raises for a tensor not requiring grad
             targets.add(id(edge(t)))
         order, _ = _collect(roots)
+        # every target runs (a non-leaf input's grad_fn too), plus what leads to one
         restrict = _needed(order, targets)
-        # only the requested leaves accumulate
-        for n in order:
-            if isinstance(n, AccumulateGrad) and id(n) not in targets:
-                restrict.discard(id(n))
+    if create_graph:
+        errors.warn_once(errors.CREATE_GRAPH_WARNING)
     _run(roots, retain_graph, create_graph, restrict=restrict)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          allow_unused=None, materialize_grads=False):
     """torch.autograd.grad: gradients of outputs w.r.t. inputs, leaving .grad alone."""
-    outputs = _as_list(outputs)
-    single = isinstance(inputs, Tensor)
-    inputs = _as_list(inputs)
+    outputs = _tensors(outputs, "outputs")
+    inputs = _tensors(inputs, "inputs")
+    if not inputs:
+        raise errors.TorchRuntimeError(errors.EMPTY_INPUTS.format(fn="grad"))
     if allow_unused is None:
         allow_unused = materialize_grads
     if retain_graph is None:
         retain_graph = create_graph
+    roots = _root_grads(outputs, grad_outputs, create_graph)
     for t in inputs:
         if not isinstance(t, Tensor):
             raise errors.TorchTypeError(
                 f"grad(): argument 'inputs' must be tuple of Tensors, not {type(t).__name__}")
         if not t.requires_grad_flag:
             raise errors.TorchRuntimeError(errors.INPUT_NOT_REQUIRING_GRAD)
-    roots = _root_grads(outputs, grad_outputs, create_graph)
     targets = [edge(t) for t in inputs]
     order, _ = _collect(roots)
-    restrict = _needed(order, {id(n) for n in targets})
+    need = _needed(order, {id(n) for n in targets})
+    # A target node is only captured, not executed, unless another target lies below it.
+    restrict = {id(n) for n in order
+                if any(c is not None and id(c) in need for c in n.next_nodes)}
     captured = _run(roots, retain_graph, create_graph,
-                    capture={id(n): i for i, n in enumerate(targets)},
-                    accumulate=False, restrict=restrict)
+                    capture={id(n) for n in targets}, accumulate=False, restrict=restrict)
     result = []
-    for t, n in zip(inputs, targets):
+    for i, (t, n) in enumerate(zip(inputs, targets)):
         g = captured.get(id(n))
         if g is None:
             if materialize_grads:
                 g = Tensor(np.zeros_like(t.data_))
             elif not allow_unused:
-                raise errors.TorchRuntimeError(errors.UNUSED_INPUT)
-        elif not create_graph:
-            g = Tensor(g.data_) if g.requires_grad_flag else g
+                raise errors.TorchRuntimeError(errors.UNUSED_INPUT.format(i=i))
+        elif not create_graph and g.requires_grad_flag:
+            g = Tensor(g.data_)
         result.append(g)
     return tuple(result)

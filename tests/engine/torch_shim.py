@@ -18,6 +18,7 @@ import io
 import math
 import re
 import types
+import warnings
 
 import numpy
 
@@ -88,22 +89,29 @@ def exc_info(e):
 
 
 def run_snippet(code: str, ns=None):
-    """Execute `code`; return ({raised, exception?, stdout, warnings}, namespace)."""
+    """Execute `code` as a fresh process would (warn-once state reset); return
+    ({raised, exception?, stdout, warnings}, namespace).
+
+    Warnings go through Python's `warnings` here (no sink installed), so a snippet's own
+    `warnings.simplefilter('ignore')` works as it does with torch."""
     ns = base_ns() if ns is None else ns
     buf = io.StringIO()
-    warned = []
-    prev = errors.set_warning_sink(lambda cat, msg: warned.append({"category": cat, "message": msg}))
+    prev = errors.set_warning_sink(None)
+    errors.reset_warn_once()
     res = {}
-    try:
-        with contextlib.redirect_stdout(buf):
-            exec(rewrite(code), ns)
-        res["raised"] = False
-    except Exception as e:  # noqa: BLE001 - every outcome is data here
-        res["raised"] = True
-        res["exception"] = exc_info(e)
-    finally:
-        errors.set_warning_sink(prev)
-        engine.set_grad_enabled(True)  # a snippet that raised inside no_grad leaves it clean
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with contextlib.redirect_stdout(buf):
+                exec(rewrite(code), ns)
+            res["raised"] = False
+        except Exception as e:  # noqa: BLE001 - every outcome is data here
+            res["raised"] = True
+            res["exception"] = exc_info(e)
+        finally:
+            errors.set_warning_sink(prev)
+            engine.set_grad_enabled(True)  # a snippet that raised inside no_grad
     res["stdout"] = ADDR_RE.sub("0x<ADDR>", buf.getvalue())
-    res["warnings"] = warned
+    res["warnings"] = [{"category": w.category.__name__, "message": str(w.message)}
+                       for w in caught]
     return res, ns

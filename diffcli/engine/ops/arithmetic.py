@@ -3,6 +3,8 @@ name + saved tensors + backward formula together. Backward formulas use Tensor o
 they record under create_graph and higher derivatives come free."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import dtypes, errors
@@ -64,11 +66,15 @@ def sub(a, b, alpha=1):
                   lambda g: (g, -g if alpha == 1 else g * -alpha))
 
 
-def rsub(a, c):
-    """`c - a` for a Python number c: RsubBackward1 with a single input."""
+def rsub(a, c, alpha=1):
+    """`torch.rsub(a, c)` = c - alpha*a: RsubBackward1 with a single input for a Python
+    number c, RsubBackward0 over (a, c) for a tensor c."""
     x, y, rd = _operands(a, c)
-    out = _broadcast_check(lambda p, q: q - p, x, y, rd)
-    return record("RsubBackward1", out, (x,), lambda g: (-g,))
+    out = _broadcast_check(lambda p, q: q - alpha * p if alpha != 1 else q - p, x, y, rd)
+    if _scalar(c):
+        return record("RsubBackward1", out, (x,), lambda g: (-g if alpha == 1 else g * -alpha,))
+    return record("RsubBackward0", out, (x, y),
+                  lambda g: (-g if alpha == 1 else g * -alpha, g))
 
 
 def mul(a, b):
@@ -138,13 +144,13 @@ def pow(a, b):
         out = _broadcast_check(np.power, x, y, rd)
 
     def backward(g, p, q, r):
+        # PyTorch's pow_backward_self / pow_backward_exponent
         from .unary import log
-        from .arithmetic import where
         ga = gb = None
         if p.requires_grad_flag:
-            ga = where(q == 0, 0.0, g * q * pow(p, q - 1))
+            ga = where(q == 0.0, 0.0, g * (q * pow(p, q - 1)))
         if q.requires_grad_flag:
-            gb = where((p == 0) & (q >= 0), 0.0, g * r * log(p))
+            gb = g * where((p == 0) & (q >= 0), 0.0, r * log(p))
         return ga, gb
 
     return record("PowBackward1", out, (x, y), backward, (x, y, OUT))
@@ -160,9 +166,10 @@ def _pow_scalar_exponent(a, e):
         out = np.power(a.data_.astype(rd, copy=False), np.asarray(e, dtype=rd))
 
     def backward(g, p):
+        # PyTorch's pow_backward: zeros for a zero exponent, else g * (e * p^(e-1))
         if e == 0:
-            return (g * 0,)
-        return (g * mul_scalar(pow(p, e - 1), e),)
+            return (Tensor(np.zeros_like(p.data_)),)
+        return (g * mul_scalar(pow(p, float(e) - 1), e),)
 
     return record("PowBackward0", out, (a,), backward, (a,))
 
@@ -173,10 +180,12 @@ def _pow_scalar_base(c, a):
         out = np.power(np.asarray(c, dtype=rd), a.data_.astype(rd, copy=False))
 
     def backward(g, r):
-        import math
+        # PyTorch's pow_backward_exponent for a scalar base: g * (r * log(c)), masked to 0
+        # where c == 0 and the exponent is >= 0
+        log_c = math.log(c) if c > 0 else (float("-inf") if c == 0 else float("nan"))
         if c == 0:
-            return (g * 0,)
-        return (g * r * math.log(c),) if c > 0 else (g * r * float("nan"),)
+            return (g * where(a >= 0, 0.0, mul_scalar(r, log_c)),)
+        return (g * mul_scalar(r, log_c),)
 
     return record("PowBackward2", out, (a,), backward, (OUT,))
 

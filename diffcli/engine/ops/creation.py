@@ -96,6 +96,8 @@ def tensor(data, dtype=None, requires_grad=False):
         E.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
                "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
         arr = np.array(data.data_, dtype=dtypes.to_np(dtype) or data.data_.dtype, copy=True)
+    elif isinstance(data, np.ndarray):
+        arr = dtypes.canonical(np.array(data, dtype=dtypes.to_np(dtype), copy=True))
     else:
         d = dtypes.to_np(dtype) or _infer_dtype(data)
         arr = _to_array(data, d)

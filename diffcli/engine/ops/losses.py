@@ -46,6 +46,9 @@ def mse_loss(input, target, reduction="mean"):
     return record("MseLossBackward0", out, (a, t), backward, (a, t))
 
 
+_BCE_EPSILON = float(np.float32(1e-12))
+
+
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     p, t = as_tensor(input), as_tensor(target)
     if p.data_.shape != t.data_.shape:
@@ -65,12 +68,17 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     shape, n = x.shape, x.size
 
     def backward(g, pp, tt):
+        # PyTorch's binary_cross_entropy_backward: g * (p - t) / max((1 - p) * p, EPSILON),
+        # times the weight, divided by numel for 'mean'; EPSILON is the float 1e-12f
         from .arithmetic import clamp
-        denom = clamp(pp * (1 - pp), min=1e-12)
-        gs = _scale(g, shape, reduction, n)
-        gr = gs * (pp - tt) / denom
+        from .shape import expand
+        denom = clamp((1 - pp) * pp, min=_BCE_EPSILON)
+        gx = expand(g, *shape) if reduction != "none" and shape else g
+        gr = gx * (pp - tt) / denom
         if weight is not None:
             gr = gr * as_tensor(weight)
+        if reduction == "mean":
+            gr = gr / n
         return gr, None
     return record("BinaryCrossEntropyBackward0", out, (p, t), backward, (p, t))
 

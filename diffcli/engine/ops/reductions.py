@@ -3,6 +3,8 @@ softmax, log_softmax, cumsum. `dim=None` is the full reduction (PyTorch's ...Bac
 for sum/mean/prod, MaxBackward1 for max); a dim gives the dim variant."""
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 from .. import dtypes, errors
@@ -14,6 +16,8 @@ from .arithmetic import where
 def _dims(dim, ndim):
     if dim is None:
         return None
+    if isinstance(dim, (list, tuple)) and not dim:
+        return tuple(range(ndim))  # an empty dim list reduces over every dim
     if isinstance(dim, (list, tuple)):
         dims = tuple(sorted(_wrap_dim(int(d), ndim) for d in dim))
         if len(set(dims)) != len(dims):
@@ -50,10 +54,8 @@ def sum(a, dim=None, keepdim=False, dtype=None):
     if dtype is not None:
         x = x.astype(dtypes.to_np(dtype))
     dims = _dims(dim, x.ndim)
-    if dims is None or dim == ():
+    if dims is None:
         out = np.asarray(x.sum())
-        if keepdim and dims is not None:
-            out = out.reshape((1,) * x.ndim)
         shape = a.data_.shape
         return record("SumBackward0", out, (a,), lambda g: (_expand_back(g, shape, None, False),))
     out = np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim))
@@ -254,23 +256,27 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
         E.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
                "the reduction factor (input numel divided by output numel). (Triggered internally "
                "at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)")
+    dof = n - c
+    kd = keepdim
     with np.errstate(all="ignore"):
-        v = np.asarray(x.var(axis=axes, ddof=c, keepdims=keepdim if dims is not None else False))
-        if n - c <= 0:
-            v = np.asarray(np.full(v.shape, np.nan if n - c == 0 or True else 0, dtype=x.dtype))
+        # PyTorch divides the sum of squares by max(dof, 0): inf (or nan for a constant
+        # input) when the correction leaves no degrees of freedom
+        centered = x - x.mean(axis=axes, keepdims=True)
+        v = np.asarray((centered * centered).sum(axis=axes, keepdims=kd) / builtins.max(dof, 0))
         out = np.sqrt(v) if is_std else v
     shape = x.shape
-    kd = keepdim if dims is not None else False
+    full = dims is None or x.ndim == 0
 
     def backward(g, p, r):
-        m = _expand_back(Tensor(np.asarray(p.data_.mean(axis=axes, keepdims=True))), shape, axes, True)
-        centered = p - m
-        gb = _expand_back(g, shape, axes if dims is not None else None, kd)
-        dv = gb * centered * (2.0 / (n - c) if n - c > 0 else float("nan"))
+        # PyTorch's std_backward / var_backward (FunctionsManual.cpp)
         if is_std:
-            rb = _expand_back(r, shape, axes if dims is not None else None, kd)
-            return (dv / (2 * rb),)
-        return (dv,)
+            g = where(r == 0, 0.0, g / (r * 2))
+        gb = _expand_back(g, shape, None if full else axes, kd)
+        if full and dof <= 0:
+            return (gb * where(p == mean(p), float("nan"), float("inf")),)
+        m = mean(p) if full else mean(p, axes, keepdim=True)
+        scale = 2.0 / dof if dof != 0 else float("inf")
+        return (gb * scale * (p - m),)
     return record("StdBackward0" if is_std else "VarBackward0", out.astype(x.dtype), (a,),
                   backward, (a, OUT))
 
@@ -286,23 +292,38 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
     with np.errstate(all="ignore"):
         if p == float("inf"):
             out = ax.max(axis=axes, keepdims=keepdim)
+        elif p == float("-inf"):
+            out = ax.min(axis=axes, keepdims=keepdim)
         elif p == 0:
             out = (ax != 0).sum(axis=axes, keepdims=keepdim).astype(x.dtype)
+        elif p == 2:
+            out = np.sqrt((x * x).sum(axis=axes, keepdims=keepdim))
         else:
             out = (ax ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
     shape = x.shape
     kd = keepdim
 
     def backward(g, q, r):
+        # PyTorch's norm_backward (FunctionsManual.cpp), case by case
         from .unary import abs as tabs, sign
-        gb = _expand_back(g, shape, axes if dims is not None else tuple(range(len(shape))), kd)
-        rb = _expand_back(r, shape, axes if dims is not None else tuple(range(len(shape))), kd)
-        if p == 2:
-            return (where(rb == 0, 0.0, gb * q / where(rb == 0, 1.0, rb)),)
+        gb = _expand_back(g, shape, dims, kd)
+        rb = _expand_back(r, shape, dims, kd)
+        if p == 0:
+            return (Tensor(np.zeros_like(q.data_)),)
         if p == 1:
-            return (gb * sign(q),)
-        scale = tabs(q) ** (p - 2) * q / where(rb == 0, 1.0, rb) ** (p - 1)
-        return (where(rb == 0, 0.0, gb * scale),)
+            return (sign(q) * gb,)
+        if p == 2:
+            return (gb * where(rb == 0, 0.0, q / rb),)
+        if p in (float("inf"), float("-inf")):
+            qa = np.abs(q.data_)
+            mask = (qa == rb.data_) | np.isnan(qa)
+            count = Tensor(mask.sum(axis=axes, keepdims=True).astype(q.data_.dtype))
+            return (sign(q) * ((gb / count) * Tensor(mask.astype(q.data_.dtype))),)
+        if p < 1:
+            scaled = sign(q) * where(q == 0, 0.0, tabs(q) ** (p - 1))
+            return (scaled * gb * rb ** (1 - p),)
+        scaled = sign(q) * tabs(q) ** (p - 1) if p < 2 else q * tabs(q) ** (p - 2)
+        return (scaled * where(rb == 0, 0.0, gb / rb ** (p - 1)),)
     return record("LinalgVectorNormBackward0", np.asarray(out, dtype=x.dtype), (a,), backward, (a, OUT))
 
 
