@@ -522,28 +522,31 @@ def parse(text: str, filename: str = "<script>") -> ast.Script:
     """Parse a script (str, or UTF-8 bytes) into its AST; raise ScriptSyntaxError if it is malformed."""
     try:
         text = _normalise(text)
-        parser = _parser()
-        paused = gc.isenabled()
-        gc.disable()  # the AST has no cycles; collecting while building it costs ~10%
-        try:
-            script = parser.lark.parse(text)
-        except UnexpectedInput as err:
-            raise _translate(err, parser) from None
-        except RecursionError:
-            raise ScriptSyntaxError("expression nested too deeply", 1, 1) from None
-        except LarkError as err:
-            raise ScriptSyntaxError(f"cannot parse: {err}", 1, 1) from None
-        finally:
-            if paused:
-                gc.enable()
+        script = _run_parser(text)
     except ScriptSyntaxError as err:
         err.filename = filename
         raise
-    lines = text.count("\n")
     last_line = text[text.rfind("\n", 0, len(text) - 1) + 1:-1]
     script.line, script.column = 1, 1
-    script.end_line, script.end_column = lines, len(last_line) + 1
+    script.end_line, script.end_column = text.count("\n"), len(last_line) + 1
     return script
+
+
+def _run_parser(text: str) -> ast.Script:
+    parser = _parser()
+    collecting = gc.isenabled()
+    gc.disable()  # the AST has no cycles; collecting while it grows costs about 10%
+    try:
+        return parser.lark.parse(text)
+    except UnexpectedInput as err:
+        raise _translate(err, parser) from None
+    except RecursionError:
+        raise ScriptSyntaxError("expression nested too deeply", 1, 1) from None
+    except LarkError as err:
+        raise ScriptSyntaxError(f"cannot parse: {err}", 1, 1) from None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 # ------------------------------------------------------------ error messages

@@ -90,7 +90,8 @@ def mul(a, b):
 
 def mul_scalar(a, s):
     """Tensor.mul(Scalar) as PyTorch's formulas use it: MulBackward1, one input."""
-    out = a.data_ * s
+    with np.errstate(all="ignore"):
+        out = a.data_ * s
     return record("MulBackward1", out.astype(a.data_.dtype, copy=False), (a,),
                   lambda g: (mul_scalar(g, s),))
 

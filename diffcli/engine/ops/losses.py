@@ -102,12 +102,13 @@ def nll_loss(input, target, reduction="mean", ignore_index=-100):
     safe = np.where(valid, tt, 0)
     picked = -xx[np.arange(xx.shape[0]), safe] * valid
     n = valid.sum()
-    if reduction == "mean":
-        out = np.asarray(picked.sum() / n if n else np.nan)
-    elif reduction == "sum":
-        out = np.asarray(picked.sum())
-    else:
-        out = picked if x.ndim > 1 else picked.reshape(())
+    with np.errstate(all="ignore"):
+        if reduction == "mean":
+            out = np.asarray(picked.sum() / n if n else np.nan, dtype=x.dtype)
+        elif reduction == "sum":
+            out = np.asarray(picked.sum(), dtype=x.dtype)
+        else:
+            out = picked if x.ndim > 1 else picked.reshape(())
     shape = x.shape
 
     def backward(g):
