@@ -4,14 +4,69 @@ the results to `render/`; errors are translated once, here, into messages and ex
 from __future__ import annotations
 
 import enum
+import math
 import sys
 from typing import List, Optional
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from . import __version__
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+
+class _Group(TyperGroup):
+    """Click's usage errors (unknown option, bad option value) rendered like every other
+    error: `error: UsageError: MESSAGE` (or the JSON error object with --format json),
+    exit code 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        args = list(sys.argv[1:] if args is None else args)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:   # bare `diffcli`: the help, as Typer shows it
+            from typer import rich_utils
+            rich_utils.rich_format_error(e)
+            code = e.exit_code
+        except click.ClickException as e:
+            _usage_error(e, args)
+            code = e.exit_code
+        except click.exceptions.Abort:
+            sys.stderr.write("error: aborted\n")
+            code = ExitStatus.SCRIPT_FAILED
+        if not standalone_mode:
+            return code
+        sys.exit(code or 0)
+
+
+def _usage_error(e, args):
+    from .lang.errors import ScriptError
+    message = e.format_message()
+    fmt = _format_in(args)
+    err = ScriptError("UsageError", message)
+    if fmt == "json":
+        _emit("json", err, None, "")
+        return
+    text = f"error: UsageError: {message}"
+    ctx = getattr(e, "ctx", None)
+    if ctx is not None:
+        text += f"\nTry '{ctx.command_path} --help' for help."
+    sys.stderr.write(text + "\n")
+
+
+def _format_in(args):
+    """The --format the command line asked for, if it can be told."""
+    for i, a in enumerate(args):
+        if a in ("-f", "--format") and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith("--format="):
+            return a.split("=", 1)[1]
+        if a.startswith("-f") and not a.startswith("--") and len(a) > 2:
+            return a[2:]
+    return None
+
+
+app = typer.Typer(cls=_Group, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="diffcli: run a small script on a PyTorch-exact autograd engine and show "
                        "gradients, graphs and grad_fn names.")
@@ -65,6 +120,10 @@ MAX_STATEMENTS = typer.Option(1_000_000, "--max-statements", help="Cap on statem
 MAX_DEPTH = typer.Option(100, "--max-depth", help="Cap on function-call nesting.")
 
 
+class _Usage(Exception):
+    """A bad option value found after Click's own checks (--set, --eps...): exit 2."""
+
+
 class _Fail(Exception):
     def __init__(self, status, err=None, source=None):
         self.status, self.err, self.source = status, err, source
@@ -91,9 +150,12 @@ def _options(sets, wrt=(), trace=False, max_elements=10_000_000, max_iterations=
     for v, opt in ((max_elements, "--max-elements"), (max_iterations, "--max-iterations"),
                    (max_statements, "--max-statements"), (max_depth, "--max-depth")):
         if v < 1:
-            raise ValueError(f"{opt} must be at least 1")
+            raise _Usage(f"{opt} must be at least 1, got {v}")
     limits = Limits(max_elements, max_iterations, max_statements, max_depth)
-    return Options(_parse_sets(sets), wrt=wrt, limits=limits, trace=trace)
+    try:
+        return Options(_parse_sets(sets), wrt=wrt, limits=limits, trace=trace)
+    except ValueError as e:
+        raise _Usage(str(e)) from None
 
 
 def _run_command(fmt, body):
@@ -102,16 +164,21 @@ def _run_command(fmt, body):
     from .render.errors import error_text
     from .render.jsonout import error_json
     from .source import SourceError
-    source = None
+    import warnings
+
+    from .engine import errors as engine_errors
     status = ExitStatus.OK
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    engine_errors.reset_warn_once()          # each command is one "process" for warn-once
     try:
-        status = body()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # library warnings are not the script's warnings
+            status = body()
     except SourceError as e:
-        err = ScriptError("FileError", e.message)
+        err = ScriptError("FileError" if e.filename else "UsageError", e.message)
         _emit(fmt, err, None, e.filename)
         status = ExitStatus.USAGE
-    except ValueError as e:
+    except _Usage as e:
         err = ScriptError("UsageError", str(e))
         _emit(fmt, err, None, "")
         status = ExitStatus.USAGE
@@ -309,7 +376,14 @@ def check(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
         names = tuple(n.strip() for n in wrt.split(",") if n.strip()) if wrt else ()
         opts = _options(set_, names, max_elements=max_elements, max_iterations=max_iterations,
                         max_statements=max_statements, max_depth=max_depth)
-        target, rows = _script_errors(s, lambda: session.check(s, opts, of, order, eps, atol, rtol))
+        if not (math.isfinite(eps) and eps > 0):
+            raise _Usage(f"--eps must be a finite number greater than 0, got {eps}")
+        for value, opt in ((atol, "--atol"), (rtol, "--rtol")):
+            if not (math.isfinite(value) and value >= 0):
+                raise _Usage(f"{opt} must be a finite number of at least 0, got {value}")
+        warn = _warner(fmt.value, s.filename)
+        target, rows = _script_errors(s, lambda: session.check(s, opts, of, order, eps, atol, rtol,
+                                                               write=_stderr_write, on_warning=warn))
         if fmt is CheckFormat.json:
             sys.stdout.write(jsonout.check_json(target, rows) + "\n")
         else:

@@ -264,16 +264,23 @@ class CheckRow:
 
 
 def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e-5, rtol=1e-4,
-          write=None):
-    """Analytic gradients (and second derivatives) of the target vs central differences."""
-    sink = write or (lambda s: None)
-    base = execute(source, options, write=sink)
+          write=None, on_warning=None):
+    """Analytic gradients (and second derivatives) of the target vs central differences.
+    The script's prints and warnings go to `write`/`on_warning` once, from the first run;
+    the re-runs for the differences are silent."""
+    sink = lambda s: None  # noqa: E731
+    base = execute(source, options, write=write or sink, on_warning=on_warning)
     source = parse_source(source)
     name = target_name or base.result.last_assigned
     if name is None:
         raise ScriptError("ValueError", "the script assigns no name to differentiate (use --of)")
     target = base.tensor(name)
-    leaves = [(n, t) for n, t in base.leaves() if t.requires_grad_flag and t.data_.dtype.kind == "f"]
+    leaves, seen = [], set()
+    for n, t in base.leaves():      # a leaf bound to two names (`y = a`) is checked once
+        if t.requires_grad_flag and t.data_.dtype.kind == "f" and id(t) not in seen \
+                and base.result.names.get(id(t)) == n:
+            seen.add(id(t))
+            leaves.append((n, t))
     if options.wrt:
         leaves = [(n, t) for n, t in leaves if n in options.wrt]
     if not leaves:

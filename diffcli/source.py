@@ -56,6 +56,9 @@ def load(path: str | None, expr: str | None) -> Source:
             raise SourceError(f"{path}: cannot read ({e.strerror or e})", path) from None
     if len(data) > MAX_BYTES:
         raise SourceError(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MiB", name)
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        raise SourceError(f"{name}:{line}: contains a NUL byte; is it a binary file?", name)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:

@@ -7,6 +7,8 @@ grad mode on only under create_graph, so first order records nothing.
 """
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 
 from . import errors, grad_mode
@@ -75,121 +77,131 @@ def _root_grads(tensors, grads, create_graph):
 
 
 def _collect(roots):
-    """Nodes reachable from roots, and how many edges point into each."""
-    deps = {}
-    stack = [n for n, _ in roots if n is not None]
-    seen = set(map(id, stack))
+    """The nodes reachable from the roots (roots first), and for each node how many edges
+    point into it. Nodes hash by identity."""
+    stack = []
+    for n, _ in roots:
+        if n is not None and n not in stack:
+            stack.append(n)
     order = list(stack)
+    root_set = set(stack)
+    deps = {}
+    get = deps.get
     while stack:
-        node = stack.pop()
-        for nxt in node.next_nodes:
+        for nxt in stack.pop().next_nodes:
             if nxt is None:
                 continue
-            k = id(nxt)
-            deps[k] = deps.get(k, 0) + 1
-            if k not in seen:
-                seen.add(k)
-                order.append(nxt)
-                stack.append(nxt)
+            c = get(nxt)
+            if c is None:
+                deps[nxt] = 1
+                if nxt not in root_set:
+                    order.append(nxt)
+                    stack.append(nxt)
+            else:
+                deps[nxt] = c + 1
     return order, deps
 
 
-def _needed(order, targets):
-    """ids of the target nodes and of every node from which a target is reachable."""
-    need = set(targets)
-    indeg = {}
-    for n in order:
-        for nxt in n.next_nodes:
-            if nxt is not None:
-                indeg[id(nxt)] = indeg.get(id(nxt), 0) + 1
+def _needed(order, deps, targets):
+    """The target nodes and every node from which a target is reachable."""
+    indeg = dict(deps)
     topo = []
-    ready = [n for n in order if indeg.get(id(n), 0) == 0]
+    ready = [n for n in order if n not in indeg]
     while ready:
         n = ready.pop()
         topo.append(n)
         for nxt in n.next_nodes:
             if nxt is not None:
-                indeg[id(nxt)] -= 1
-                if indeg[id(nxt)] == 0:
+                indeg[nxt] -= 1
+                if indeg[nxt] == 0:
                     ready.append(nxt)
+    need = set(targets)
     for n in reversed(topo):
-        if id(n) in need:
-            continue
-        for nxt in n.next_nodes:
-            if nxt is not None and id(nxt) in need:
-                need.add(id(n))
-                break
+        if n not in need:
+            for nxt in n.next_nodes:
+                if nxt is not None and nxt in need:
+                    need.add(n)
+                    break
     return need
 
 
-def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restrict=None):
+def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restrict=None,
+         collected=None):
     """Execute the graph (Kahn's algorithm: a node runs once all its incoming gradients
-    are summed). `capture`: ids of nodes whose incoming gradient is returned (grad()).
-    `restrict`: ids of the nodes to execute (None: all). As in PyTorch, a node that is
-    neither executed nor captured is not evaluated, so its retain_grad does not fire."""
-    order, deps = _collect(roots)
+    are summed). `capture`: nodes whose incoming gradient is returned (grad()).
+    `restrict`: the nodes to execute (None: all). As in PyTorch, a node that is neither
+    executed nor captured is not evaluated, so its retain_grad does not fire.
+
+    Python's cyclic GC is paused during the walk: the pass makes no reference cycles, and
+    generation-2 collections over a million-node graph would dominate the run time."""
+    order, deps = collected if collected is not None else _collect(roots)
     buffers = {}
     for node, g in roots:
-        if node is None:
-            continue
-        k = id(node)
-        buffers[k] = buffers[k] + g if k in buffers else g
+        if node is not None:
+            buffers[node] = buffers[node] + g if node in buffers else g
     captured = {}
-    ready = []
-    seen_root = set()
-    for node, _ in roots:
-        if node is not None and deps.get(id(node), 0) == 0 and id(node) not in seen_root:
-            seen_root.add(id(node))
-            ready.append(node)
+    ready = [n for n in order if n not in deps and n in buffers]
     executed = []
     prev_mode = grad_mode._state[0]
     grad_mode._state[0] = bool(create_graph)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     try:
+        pop_buffer = buffers.pop
         while ready:
             node = ready.pop()
-            k = id(node)
-            g = buffers.pop(k, None)
-            run_it = restrict is None or k in restrict
-            is_capture = capture is not None and k in capture
-            if is_capture:
-                captured[k] = g
-            if node.retained and g is not None and (run_it or is_capture):
+            g = pop_buffer(node, None)
+            run_it = restrict is None or node in restrict
+            if capture is not None and node in capture:
+                captured[node] = g
+                if node.retained and g is not None:
+                    _retain(node, g, create_graph)
+            elif node.retained and g is not None and run_it:
                 _retain(node, g, create_graph)
-            if isinstance(node, AccumulateGrad):
+            if node.__class__ is AccumulateGrad:
                 if accumulate and run_it and g is not None:
                     _accumulate(node.variable, g, create_graph)
                 continue
             grads = None
             if run_it and g is not None:
-                saved = node.unpack_saved()
-                grads = node.backward_fn(g, *saved)
+                grads = node.backward_fn(g, *node.unpack_saved())
                 executed.append(node)
-            for i, nxt in enumerate(node.next_nodes):
+            i = -1
+            for nxt in node.next_nodes:
+                i += 1
                 if nxt is None:
                     continue
-                kn = id(nxt)
                 if grads is not None:
                     gi = grads[i]
                     if gi is not None:
-                        if not isinstance(gi, Tensor):
-                            gi = Tensor(np.asarray(gi))
-                        shape, dtype = node.input_meta[i]
-                        if gi.data_.shape != shape:
-                            gi = sum_to_shape(gi, shape)
-                        if gi.data_.dtype != dtype:
-                            from .ops.conversion import to_dtype
-                            gi = to_dtype(gi, dtype)
-                        prev = buffers.get(kn)
-                        buffers[kn] = gi if prev is None else prev + gi
-                deps[kn] -= 1
-                if deps[kn] == 0:
+                        gi = _fit(gi, node.input_meta[i])
+                        prev = buffers.get(nxt)
+                        buffers[nxt] = gi if prev is None else prev + gi
+                c = deps[nxt] - 1
+                deps[nxt] = c
+                if c == 0:
                     ready.append(nxt)
     finally:
         grad_mode._state[0] = prev_mode
+        if gc_was_enabled:
+            gc.enable()
     if not retain_graph:
         for node in executed:
             node.release()
     return captured
+
+
+def _fit(gi, meta):
+    """A formula's gradient for one input, as a Tensor of that input's shape and dtype."""
+    if gi.__class__ is not Tensor:
+        gi = Tensor(np.asarray(gi))
+    shape, dtype = meta
+    if gi.data_.shape != shape:
+        gi = sum_to_shape(gi, shape)
+    if gi.data_.dtype != dtype:
+        from .ops.conversion import to_dtype
+        gi = to_dtype(gi, dtype)
+    return gi
 
 
 def _retain(node, g, create_graph):
@@ -229,7 +241,7 @@ def _accumulate(var, g, create_graph):
             var._grad = Tensor(gd + g.data_)
 
 
-def _tensors(x, what):
+def _tensors(x):
     if isinstance(x, Tensor):
         return [x]
     if not hasattr(x, "__iter__"):
@@ -239,33 +251,34 @@ def _tensors(x, what):
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """torch.autograd.backward."""
-    tensors = _tensors(tensors, "tensors")
+    tensors = _tensors(tensors)
     if inputs is not None:
-        inputs = _tensors(inputs, "inputs")
+        inputs = _tensors(inputs)
         if not inputs:
             raise errors.TorchRuntimeError(errors.EMPTY_INPUTS.format(fn="backward"))
     if retain_graph is None:
         retain_graph = create_graph
     roots = _root_grads(tensors, grad_tensors, create_graph)
     restrict = None
+    collected = None
     if inputs is not None:
         targets = set()
         for t in inputs:
             t.retain_grad()  # PyTorch: raises for a tensor not requiring grad
-            targets.add(id(edge(t)))
-        order, _ = _collect(roots)
+            targets.add(edge(t))
+        collected = _collect(roots)
         # every target runs (a non-leaf input's grad_fn too), plus what leads to one
-        restrict = _needed(order, targets)
+        restrict = _needed(collected[0], collected[1], targets)
     if create_graph:
         errors.warn_once(errors.CREATE_GRAPH_WARNING)
-    _run(roots, retain_graph, create_graph, restrict=restrict)
+    _run(roots, retain_graph, create_graph, restrict=restrict, collected=collected)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          allow_unused=None, materialize_grads=False):
     """torch.autograd.grad: gradients of outputs w.r.t. inputs, leaving .grad alone."""
-    outputs = _tensors(outputs, "outputs")
-    inputs = _tensors(inputs, "inputs")
+    outputs = _tensors(outputs)
+    inputs = _tensors(inputs)
     if not inputs:
         raise errors.TorchRuntimeError(errors.EMPTY_INPUTS.format(fn="grad"))
     if allow_unused is None:
@@ -280,16 +293,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not t.requires_grad_flag:
             raise errors.TorchRuntimeError(errors.INPUT_NOT_REQUIRING_GRAD)
     targets = [edge(t) for t in inputs]
-    order, _ = _collect(roots)
-    need = _needed(order, {id(n) for n in targets})
+    order, deps = _collect(roots)
+    need = _needed(order, deps, targets)
     # A target node is only captured, not executed, unless another target lies below it.
-    restrict = {id(n) for n in order
-                if any(c is not None and id(c) in need for c in n.next_nodes)}
-    captured = _run(roots, retain_graph, create_graph,
-                    capture={id(n) for n in targets}, accumulate=False, restrict=restrict)
+    restrict = {n for n in order if any(c is not None and c in need for c in n.next_nodes)}
+    captured = _run(roots, retain_graph, create_graph, capture=set(targets), accumulate=False,
+                    restrict=restrict, collected=(order, deps))
     result = []
     for i, (t, n) in enumerate(zip(inputs, targets)):
-        g = captured.get(id(n))
+        g = captured.get(n)
         if g is None:
             if materialize_grads:
                 g = Tensor(np.zeros_like(t.data_))

@@ -55,9 +55,10 @@ VIEW_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used 
 INT_REQUIRES_GRAD_CTOR = "Only Tensors of floating point and complex dtype can require gradients"
 INT_REQUIRES_GRAD_METHOD = "only Tensors of floating point dtype can require gradients"
 INT_REQUIRES_GRAD_ATTR = "only Tensors of floating point and complex dtype can require gradients"
+NONLEAF_REQUIRES_GRAD = "you can only change requires_grad flags of leaf variables."
 NONLEAF_REQUIRES_GRAD_FALSE = (
-    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
-    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+    NONLEAF_REQUIRES_GRAD + " If you want to use a computed variable in a subgraph that "
+    "doesn't require differentiation use var_no_grad = var.detach()."
 )
 UNUSED_INPUT = (
     "The differentiated Tensor at index {i} appears to not have been used in the graph. "

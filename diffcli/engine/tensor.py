@@ -29,8 +29,8 @@ class Size(tuple):
 
 
 class Tensor:
-    __slots__ = ("data_", "requires_grad_flag", "grad_fn", "_grad", "_version", "_base",
-                 "retains_grad", "_accumulator", "__weakref__")
+    __slots__ = ("data_", "requires_grad_flag", "grad_fn", "_grad", "_version", "_view_base",
+                 "_views", "retains_grad", "_accumulator", "__weakref__")
 
     __array_priority__ = 1000  # make numpy defer to our reflected operators
 
@@ -41,11 +41,31 @@ class Tensor:
         self.grad_fn = None
         self._grad = None
         self._version = [0]
-        self._base = None
+        self._view_base = None
+        self._views = None
         self.retains_grad = False
         self._accumulator = None
 
     # --- autograd state -------------------------------------------------------------
+    @property
+    def _base(self):
+        """The tensor this view shares storage with (None for a non-view)."""
+        return self._view_base
+
+    @_base.setter
+    def _base(self, base):
+        # A base knows its live views (weakly), so that an in-place op on the base or on
+        # any view can give every view a grad_fn that sees the change (ops/inplace.py).
+        self._view_base = base
+        if base is not None:
+            import weakref
+            views = base._views
+            if views is None:
+                views = base._views = []
+            elif len(views) >= 16 and len(views) & (len(views) - 1) == 0:
+                views[:] = [r for r in views if r() is not None]
+            views.append(weakref.ref(self))
+
     @property
     def data(self) -> "Tensor":
         """`x.data`: same storage, detached, with a version counter of its own."""
@@ -65,10 +85,9 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
-        if self.grad_fn is not None:
-            if not value:
-                raise errors.TorchRuntimeError(errors.NONLEAF_REQUIRES_GRAD_FALSE)
-            return
+        if self.grad_fn is not None:  # unlike requires_grad_(True), the attribute refuses
+            raise errors.TorchRuntimeError(
+                errors.NONLEAF_REQUIRES_GRAD_FALSE if not value else errors.NONLEAF_REQUIRES_GRAD)
         if value and self.data_.dtype.kind != "f":
             raise errors.TorchRuntimeError(errors.INT_REQUIRES_GRAD_ATTR)
         self.requires_grad_flag = bool(value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 
 from .. import engine
 from ..engine import errors as engine_errors
@@ -19,7 +20,7 @@ from ..engine.tensor import Size, Tensor
 from . import ast as A
 from .errors import ScriptError
 from .values import (MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS, TENSOR_SETTABLE, TORCH,
-                     ExceptionValue, Namespace, TypeValue, UserFunction, type_name)
+                     ExceptionValue, Namespace, TypeValue, UserFunction, display, type_name)
 
 
 class Limits:
@@ -158,8 +159,15 @@ class Interpreter:
             except engine_errors.EngineError as e:
                 raise ScriptError(e.type_name, e.message, stmt.line, stmt.column) from None
             except RecursionError:
-                raise ScriptError("LimitError", "expression or call nested too deeply "
-                                  "(raise the cap with --max-depth)", stmt.line, stmt.column) from None
+                raise self._stack_exhausted(stmt) from None
+
+    def _stack_exhausted(self, node):
+        """Python's own stack ran out before --max-depth did."""
+        if self.depth:
+            return ScriptError("RecursionError", f"maximum recursion depth exceeded ({self.depth} nested "
+                               "calls is as deep as diffcli can go; lower --max-depth)",
+                               node.line, node.column)
+        return ScriptError("LimitError", "expression nested too deeply", node.line, node.column)
 
     def exec_stmt(self, s, scope):
         kind = type(s)
@@ -236,6 +244,13 @@ class Interpreter:
                               "torch.nn.functional, torch.autograd and math)", node.line, node.column)
         return mod
 
+    def check_iterations(self, n, node):
+        """A loop that will certainly run past --max-iterations fails before it starts."""
+        if self.iterations + n > self.limits.max_iterations:
+            raise ScriptError("LimitError", f"a loop of {n} iterations exceeds the limit of "
+                              f"{self.limits.max_iterations} loop iterations (raise the cap with "
+                              "--max-iterations)", node.line, node.column)
+
     def tick(self, node):
         self.iterations += 1
         if self.iterations > self.limits.max_iterations:
@@ -262,6 +277,8 @@ class Interpreter:
 
     def exec_for(self, s, scope):
         it = self.eval(s.iter, scope)
+        if isinstance(it, range) and not _can_leave_early(s.body):
+            self.check_iterations(len(it), s.iter)
         if isinstance(it, Tensor):
             it = [it[i] for i in range(len(it))]
         if not isinstance(it, (list, tuple, range, Size, dict, str, zip, enumerate)):
@@ -321,7 +338,8 @@ class Interpreter:
                 self.order[name] = None
             self.last_assigned = name
             if isinstance(value, Tensor):
-                if name in self.overrides and value.grad_fn is None:
+                # only a leaf's first name takes an override: `y = a` must not reset `a`
+                if name in self.overrides and value.grad_fn is None and id(value) not in self.names:
                     value.data_ = self.overrides.pop(name).astype(value.data_.dtype)
                 if name in self.wrt and value.grad_fn is None and value.data_.dtype.kind == "f":
                     value.requires_grad_flag = True
@@ -388,19 +406,29 @@ class Interpreter:
         if kind is A.Num:
             return e.value
         if kind is A.BinOp:
-            left = self.eval(e.left, scope)
-            right = self.eval(e.right, scope)
-            return self.binop(e.op, left, right, e)
+            # a long left-associative chain (`1 + 1 + ... + 1` on a 1 MB line) is walked
+            # with a loop, not recursion
+            chain = [e]
+            e = e.left
+            while type(e) is A.BinOp:
+                chain.append(e)
+                e = e.left
+            left = self.eval(e, scope)
+            for node in reversed(chain):
+                left = self.binop(node.op, left, self.eval(node.right, scope), node)
+            return left
         if kind is A.Call:
             return self.call(e, scope)
         if kind is A.Attribute:
             return self.attribute(self.eval(e.obj, scope), e)
         if kind is A.UnaryOp:
-            v = self.eval(e.operand, scope)
-            if e.op == "-":
-                return self.guard(e, lambda: -v)
-            if e.op == "~":
-                return self.guard(e, lambda: ~v)
+            chain = []                 # `- - - ... x`, iteratively
+            while type(e) is A.UnaryOp:
+                chain.append(e)
+                e = e.operand
+            v = self.eval(e, scope)
+            for node in reversed(chain):
+                v = self.unary(node, v)
             return v
         if kind is A.Str:
             return e.value
@@ -439,7 +467,16 @@ class Interpreter:
             return self.eval_index(e, scope)
         raise ScriptError("SyntaxError", f"unsupported expression {kind.__name__}", e.line, e.column)
 
-    def guard(self, node, fn):
+    def unary(self, node, v):
+        if node.op == "-":
+            return self.guard(node, lambda: -v)
+        if node.op == "~":
+            return self.guard(node, lambda: ~v)
+        if node.op == "+":
+            return self.guard(node, lambda: +v)
+        return v
+
+    def guard(self, node, fn, callee=None):
         """Run `fn`, turning engine and Python errors into ScriptErrors at `node`."""
         try:
             return fn()
@@ -455,7 +492,10 @@ class Interpreter:
             raise ScriptError("MemoryError", "out of memory (lower tensor sizes or --max-elements)",
                               node.line, node.column) from None
         except Exception as err:  # Python-level errors of the script (bad args, 1/0...)
-            raise ScriptError(type(err).__name__, str(err), node.line, node.column) from None
+            message = str(err)
+            if callee:  # `_make.<locals>.op() takes 1 positional argument` -> `sin() takes ...`
+                message = _QUALIFIED_CALL.sub(f"{callee}()", message, count=1)
+            raise ScriptError(type(err).__name__, message, node.line, node.column) from None
 
     def truth(self, v, node):
         return self.guard(node, lambda: bool(v))
@@ -476,9 +516,17 @@ class Interpreter:
                           f"value with --set {name}=VALUE)", e.line, e.column)
 
     def binop(self, op, left, right, node):
-        if op == "**" and isinstance(left, int) and isinstance(right, int) and not isinstance(left, bool) \
-                and (abs(right) > 4096 or abs(left) > 2 ** 64):
-            left = float(left)
+        lt, rt = type(left), type(right)
+        if lt in (int, bool) and rt in (int, bool):
+            _check_int_size(op, left, right, node)
+        elif op == "*" and (lt in _SEQUENCES and rt in (int, bool) or rt in _SEQUENCES and lt in (int, bool)):
+            seq, n = (left, right) if lt in _SEQUENCES else (right, left)
+            self.check_length(len(seq) * max(n, 0), _SEQUENCE_NAMES[type(seq)], node)
+        elif op == "+" and lt in _SEQUENCES and rt is lt:
+            self.check_length(len(left) + len(right), _SEQUENCE_NAMES[lt], node)
+        elif lt is Tensor or rt is Tensor:
+            self.check_size(growth_estimate("matmul" if op == "@" else "add", None, (left, right), {}),
+                            node)
         fn = _BINOPS[op]
         return self.guard(node, lambda: fn(left, right))
 
@@ -493,6 +541,8 @@ class Interpreter:
         if op in ("in", "not in"):
             r = self.guard(e, lambda: left in right)
             return r if op == "in" else not r
+        if type(left) is Tensor or type(right) is Tensor:
+            self.check_size(growth_estimate("eq", None, (left, right), {}), e)
         return self.guard(e, lambda: _CMPOPS[op](left, right))
 
     def listcomp(self, e, scope):
@@ -504,7 +554,10 @@ class Interpreter:
                 out.append(self.eval(e.element, _Chain(local, scope)))
                 return
             g = e.generators[i]
-            for v in self.eval(g.iter, _Chain(local, scope)):
+            it = self.eval(g.iter, _Chain(local, scope))
+            if isinstance(it, range):
+                self.check_iterations(len(it), g.iter)
+            for v in it:
                 self.tick(g)
                 self.assign(g.target, v, local)
                 if all(self.truth(self.eval(c, _Chain(local, scope)), c) for c in g.conds):
@@ -570,15 +623,54 @@ class Interpreter:
             name = self.names.get(id(t))
             if name is not None and all(t is not r for _, r in self.retained):
                 self.retained.append((name, t))
-        return self.guard(e, lambda: fn(*args, **kwargs))
+        callee = _callee_name(e.func)
+        if fn is list or fn is tuple:
+            fn = self._sequence_builtin(fn, e)
+        else:
+            self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs), e)
+        result = self.guard(e, lambda: fn(*args, **kwargs), callee)
+        if isinstance(result, Tensor):
+            self.check_size(result.data_.size, e)
+        return result
+
+    def check_size(self, n, node):
+        """The --max-elements cap, checked before an op that would make a huge tensor."""
+        if n is not None and n > self.limits.max_elements:
+            raise ScriptError("LimitError", f"tensor of {n} elements exceeds the limit of "
+                              f"{self.limits.max_elements} elements (raise it with --max-elements)",
+                              node.line, node.column)
+
+    def check_length(self, n, what, node):
+        if n > self.limits.max_elements:
+            raise ScriptError("LimitError", f"{what} of {n} elements exceeds the limit of "
+                              f"{self.limits.max_elements} elements (raise it with --max-elements)",
+                              node.line, node.column)
+
+    def _sequence_builtin(self, kind, node):
+        """`list(...)`/`tuple(...)` that stop at --max-elements instead of eating memory."""
+        def make(it=()):
+            if isinstance(it, (range, list, tuple, str, Size)):
+                self.check_length(len(it), kind.__name__, node)
+                return kind(it)
+            out = []
+            for v in it:
+                out.append(v)
+                self.check_length(len(out), kind.__name__, node)
+            return kind(out)
+        return make
 
     def call_user(self, fn, args, kwargs, e):
         node = fn.node
-        self.depth += 1
-        if self.depth > self.limits.max_depth:
-            self.depth = 0
+        if self.depth >= self.limits.max_depth:
             raise ScriptError("RecursionError", f"maximum recursion depth exceeded ({self.limits.max_depth}; "
                               "raise the cap with --max-depth)", e.line, e.column)
+        self.depth += 1
+        try:
+            return self._call_user(fn, node, args, kwargs, e)
+        finally:
+            self.depth -= 1
+
+    def _call_user(self, fn, node, args, kwargs, e):
         local = {}
         params = node.params
         if len(args) > len(params):
@@ -601,14 +693,16 @@ class Interpreter:
             self.exec_block(node.body, local)
         except _Return as r:
             return r.value
-        finally:
-            self.depth -= 1
         return None
 
     # --- builtins --------------------------------------------------------------------
     def _builtins(self):
+        names = {}                     # id(builtin) -> its script name, for printing
         def _print(*args, sep=" ", end="\n"):
-            self.write(sep.join(str(a) for a in args) + end)
+            self.write(display(sep, names).join(display(a, names) for a in args) + display(end, names))
+
+        def _str(value=""):
+            return display(value, names)
 
         def _range(*args):
             return range(*[int(a) for a in args])
@@ -628,7 +722,7 @@ class Interpreter:
 
         b = {
             "print": _print, "range": _range, "len": len, "float": float, "int": int,
-            "str": str, "bool": bool, "type": _type, "abs": _abs, "list": list, "tuple": tuple,
+            "str": _str, "bool": bool, "type": _type, "abs": _abs, "list": list, "tuple": tuple,
             "enumerate": enumerate, "zip": zip, "isinstance": None, "hasattr": _hasattr,
             "torch": TORCH, "F": MODULES["torch.nn.functional"], "autograd": MODULES["torch.autograd"],
             "math": MODULES["math"],
@@ -639,6 +733,7 @@ class Interpreter:
         del b["isinstance"]
         for k, v in engine.FUNCTIONS.items():
             b.setdefault(k, v)
+        names.update((id(v), k) for k, v in b.items() if callable(v))
         return b
 
 
@@ -655,3 +750,125 @@ class _Chain(dict):
 
     def __getitem__(self, k):
         return self.local[k] if k in self.local else self.outer[k]
+
+
+# --- caps on what one operation may build ------------------------------------------------
+
+_QUALIFIED_CALL = re.compile(r"^[\w.]*<locals>\.\w+\(\)")
+_SEQUENCES = (list, tuple, str)
+_SEQUENCE_NAMES = {list: "list", tuple: "tuple", str: "string"}
+MAX_INT_BITS = 1 << 16
+
+
+def _callee_name(func):
+    """The name a call was written with (`sin` in `torch.sin(x)`), for error messages."""
+    if isinstance(func, A.Name):
+        return func.id
+    if isinstance(func, A.Attribute):
+        return func.name
+    return None
+
+
+def _check_int_size(op, left, right, node):
+    """Exact integers stay below MAX_INT_BITS: `10**10**10` or repeated squaring would
+    otherwise eat the host's memory and time."""
+    if op == "**" and right > 0 and abs(left) > 1:
+        bits = (abs(left).bit_length() - 1) * right
+    elif op == "*":
+        bits = abs(left).bit_length() + abs(right).bit_length() - 1
+    else:
+        return
+    if bits > MAX_INT_BITS:
+        raise ScriptError("OverflowError", f"integer result of '{op}' too large (more than "
+                          f"{MAX_INT_BITS} bits; write a float such as 10.0 for huge numbers)",
+                          node.line, node.column)
+
+
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _broadcast(shapes):
+    """numpy's broadcast shape, or None if the shapes do not broadcast (the engine then
+    raises PyTorch's error)."""
+    ndim = max(len(s) for s in shapes)
+    out = []
+    for axis in range(1, ndim + 1):
+        dim = 1
+        for s in shapes:
+            d = s[-axis] if axis <= len(s) else 1
+            if d != 1:
+                if dim != 1 and d != dim:
+                    return None
+                dim = d
+        out.append(dim)
+    return out
+
+
+_MATMULS = {"matmul", "mm", "bmm", "mv", "dot"}
+_CATS = {"cat", "concat", "concatenate", "stack"}
+
+
+def growth_estimate(name, owner, args, kwargs):
+    """How many elements the op `name` (a function, or a method of the tensor `owner`)
+    would produce, for the ops that can make a tensor larger than their inputs:
+    broadcasting, matrix products, outer, cat/stack, expand, repeat. None if unknown."""
+    if name in _CATS:
+        seq = args[0] if args else kwargs.get("tensors")
+        if isinstance(seq, (list, tuple)):
+            return sum(t.data_.size for t in seq if isinstance(t, Tensor))
+        return None
+    if isinstance(owner, Tensor) and name in ("expand", "repeat"):
+        sizes = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+        if not all(type(s) is int for s in sizes):
+            return None
+        if name == "repeat":
+            return owner.data_.size * _numel(max(s, 0) for s in sizes)
+        shape = owner.data_.shape
+        dims = [shape[i - len(sizes) + len(shape)] if s == -1 and i - len(sizes) + len(shape) >= 0
+                else max(s, 0) for i, s in enumerate(sizes)]
+        return _numel(dims)
+    tensors = [owner] if isinstance(owner, Tensor) else []
+    tensors += [a for a in args if isinstance(a, Tensor)]
+    tensors += [v for v in kwargs.values() if isinstance(v, Tensor)]
+    if len(tensors) < 2:
+        return None
+    if name == "outer":
+        return tensors[0].data_.size * tensors[1].data_.size
+    if name in _MATMULS:
+        sa, sb = tensors[0].data_.shape, tensors[1].data_.shape
+        if not sa or not sb:
+            return None
+        batch = _broadcast([sa[:-2], sb[:-2]]) if len(sa) > 2 or len(sb) > 2 else []
+        if batch is None:
+            return None
+        return _numel(batch) * (sa[-2] if len(sa) >= 2 else 1) * (sb[-1] if len(sb) >= 2 else 1)
+    shape = _broadcast([t.data_.shape for t in tensors])
+    return None if shape is None else _numel(shape)
+
+
+def _can_leave_early(body, _cache={}):
+    """Whether a loop body holds a `break` or `return` (then the loop may stop early and
+    its length is no reason to refuse it up front)."""
+    key = id(body[0]) if body else None
+    if key in _cache:
+        return _cache[key][1]
+    stack = list(body)
+    found = False
+    while stack and not found:
+        n = stack.pop()
+        if isinstance(n, (A.Break, A.Return)):
+            found = True
+        elif isinstance(n, A.Node) and not isinstance(n, A.FuncDef):
+            for f in n.__dataclass_fields__:
+                v = getattr(n, f)
+                if isinstance(v, list):
+                    stack.extend(x for x in v if isinstance(x, (A.Stmt, A.ExceptHandler)))
+                elif isinstance(v, A.Stmt):
+                    stack.append(v)
+    if key is not None:
+        _cache[key] = (body[0], found)   # keeps the node alive, so its id stays unique
+    return found

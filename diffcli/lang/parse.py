@@ -4,8 +4,8 @@ The grammar is ``grammar/diffscript.lark`` (LALR). The AST is built during the
 parse by an inline transformer (`_Builder`), which takes each node's span from
 the tokens it receives (the parser keeps all tokens). `_Indenter` turns newlines
 into _INDENT/_DEDENT and watches brackets. Every failure, whatever its source,
-leaves `parse` as a `ScriptSyntaxError`; the messages live in `_errors`-style
-helpers at the end of this module.
+leaves `parse` as a `ScriptSyntaxError`, worded for a beginner by the helpers at
+the end of this module.
 """
 from __future__ import annotations
 
@@ -284,13 +284,12 @@ class _Builder:
     # --------------------------------------------------- compound statements
     def if_stmt(self, c):
         orelse = []
-        end = c[-1]
+        last_block = c[-1] if isinstance(c[-1], list) else c[-1][2]  # else, elif or if body
         if isinstance(c[-3], Token) and c[-3].type == "ELSE":
             orelse, c = c[-1], c[:-3]
         for keyword, test, body in reversed(c[4:]):  # the elif clauses, innermost first
-            node = _span(ast.If(test, body, orelse), keyword, end[-1])
-            orelse = [node]
-        return _span(ast.If(c[1], c[3], orelse), c[0], end[-1])
+            orelse = [_span(ast.If(test, body, orelse), keyword, last_block[-1])]
+        return _span(ast.If(c[1], c[3], orelse), c[0], last_block[-1])
 
     def elif_clause(self, c):
         return (c[0], c[1], c[3])
@@ -464,6 +463,8 @@ def _cache_path() -> str | bool:
     if os.environ.get("DIFFCLI_NO_CACHE"):
         return False
     root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(root):  # no usable home directory
+        return False
     folder = os.path.join(root, "diffcli")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -518,11 +519,16 @@ def _decode(data: bytes) -> str:
         raise ScriptSyntaxError(f"invalid UTF-8 byte 0x{data[err.start]:02x}", line, column) from None
 
 
-def parse(text: str, filename: str = "<script>") -> ast.Script:
-    """Parse a script (str, or UTF-8 bytes) into its AST; raise ScriptSyntaxError if it is malformed."""
+def parse(text: str | bytes, filename: str = "<script>") -> ast.Script:
+    """Parse a script (str, or UTF-8 bytes) into its AST; raise ScriptSyntaxError if it is malformed.
+
+    The Script's own span covers the whole text. Each thread builds its own parser on
+    first use (the postlexer keeps per-parse state), so parse() is thread-safe.
+    """
     try:
         text = _normalise(text)
         script = _run_parser(text)
+        _check_placement(script.body)
     except ScriptSyntaxError as err:
         err.filename = filename
         raise
@@ -532,6 +538,28 @@ def parse(text: str, filename: str = "<script>") -> ast.Script:
     return script
 
 
+def _check_placement(body: list) -> None:
+    """Reject ``return`` outside a def and ``break``/``continue`` outside a loop, as Python does."""
+    pending = [(body, False, False)]  # statements, inside a def, inside a loop
+    while pending:
+        statements, in_def, in_loop = pending.pop()
+        for stmt in statements:
+            if isinstance(stmt, ast.Return) and not in_def:
+                raise _error_at(stmt, "'return' outside function")
+            if isinstance(stmt, ast.Break) and not in_loop:
+                raise _error_at(stmt, "'break' outside loop")
+            if isinstance(stmt, ast.Continue) and not in_loop:
+                raise _error_at(stmt, "'continue' not properly in loop")
+            if isinstance(stmt, ast.FuncDef):
+                pending.append((stmt.body, True, False))
+            elif isinstance(stmt, (ast.For, ast.While)):
+                pending.append((stmt.body, in_def, True))
+            elif isinstance(stmt, (ast.If, ast.With, ast.Try)):
+                blocks = [stmt.body, getattr(stmt, "orelse", []), getattr(stmt, "finalbody", [])]
+                blocks += [handler.body for handler in getattr(stmt, "handlers", [])]
+                pending.extend((block, in_def, in_loop) for block in blocks)
+
+
 def _run_parser(text: str) -> ast.Script:
     parser = _parser()
     collecting = gc.isenabled()
@@ -539,7 +567,7 @@ def _run_parser(text: str) -> ast.Script:
     try:
         return parser.lark.parse(text)
     except UnexpectedInput as err:
-        raise _translate(err, parser) from None
+        raise _translate(err, parser, text) from None
     except RecursionError:
         raise ScriptSyntaxError("expression nested too deeply", 1, 1) from None
     except LarkError as err:
@@ -554,19 +582,25 @@ def _run_parser(text: str) -> ast.Script:
 _BLOCK_KEYWORDS = {"IF", "ELIF", "ELSE", "WHILE", "FOR", "WITH", "TRY", "EXCEPT", "FINALLY", "DEF"}
 _STATEMENT_BOUNDARIES = {"_NEWLINE", "_INDENT", "_DEDENT", "SEMICOLON"}
 _OPERATORS = {"+", "-", "*", "/", "@", "//", "%", "**", "^", "<", "<=", ">", ">=", "==", "!=",
-              "and", "or"}
+              "is", "and", "or", "if"}
 _PUNCTUATION = [",", ")", "]", ":", "=", "in", "else", "import", "as", "except", "finally", "("]
 _NOT_SUPPORTED = {"lambda", "class", "raise", "assert", "del", "global", "nonlocal", "yield",
                   "async", "await", "match"}
 
 
-def _translate(err: UnexpectedInput, parser: _Parser) -> ScriptSyntaxError:
+def _translate(err: UnexpectedInput, parser: _Parser, text: str) -> ScriptSyntaxError:
     if isinstance(err, UnexpectedCharacters):
+        start = err.pos_in_stream
+        if err.char in "'\"" and text[start - 2:start] == err.char * 2:  # an open triple quote
+            return ScriptSyntaxError("unterminated triple-quoted string literal",
+                                     err.line, err.column - 2)
         return ScriptSyntaxError(_bad_character(err.char), err.line, err.column)
     if isinstance(err, UnexpectedToken):
         return _unexpected_token(err, parser)
-    return ScriptSyntaxError("unexpected end of input", getattr(err, "line", 1) or 1,
-                             getattr(err, "column", 1) or 1)
+    line, column = getattr(err, "line", 1), getattr(err, "column", 1)
+    if not isinstance(line, int) or not isinstance(column, int):
+        line, column = 1, 1
+    return ScriptSyntaxError("unexpected end of input", line, column)
 
 
 def _bad_character(char: str) -> str:
@@ -591,9 +625,8 @@ def _statement_keyword(stack: list) -> Token | None:
     start = len(items)
     while start > 0:
         item = items[start - 1]
-        if isinstance(item, Token) and item.type not in _STATEMENT_BOUNDARIES:
-            start -= 1
-        elif isinstance(item, ast.Expr):
+        if isinstance(item, ast.Expr) or (isinstance(item, Token)
+                                          and item.type not in _STATEMENT_BOUNDARIES):
             start -= 1
         else:
             break
@@ -601,6 +634,14 @@ def _statement_keyword(stack: list) -> Token | None:
     if isinstance(first, Token) and first.type in _BLOCK_KEYWORDS:
         return first
     return None
+
+
+def _accepted(err: UnexpectedToken) -> set:
+    """The terminals that could come next; Lark's `expected` is looser under LALR."""
+    try:
+        return set(err.accepts or err.expected)
+    except Exception:  # the exact set is a nicety; never fail while reporting an error
+        return set(err.expected)
 
 
 def _describe_token(token: Token) -> str:
@@ -617,21 +658,25 @@ def _describe_token(token: Token) -> str:
     return repr(text) if "'" in text else f"'{text}'"
 
 
-def _expected_words(expected: set, parser: _Parser) -> list[str]:
-    values = {parser.symbols.get(name, name) for name in expected}
+def _expected_words(values: set) -> list[str]:
+    """Say what `values` (the symbols that could come next) hold, in a few words."""
+    if "pass" in values:  # the start of a statement: anything could come
+        return []
     words = []
     operand = "NAME" in values and "NUMBER" in values
     if operand:
         words.append("an expression")
+    elif "NAME" in values:
+        words.append("a name")
     elif values & _OPERATORS:
         words.append("an operator")
     statement_level = "_NEWLINE" in values
+    skip = {",", "="} if statement_level else set()
+    if "<" in values:
+        skip.add("in")  # a comparison operator here, not the `in` of a for loop
     for symbol in _PUNCTUATION:
-        if symbol not in values or (operand and symbol == "("):
-            continue
-        if statement_level and symbol in (",", "="):
-            continue
-        words.append(f"'{symbol}'")
+        if symbol in values and symbol not in skip and not (symbol == "(" and words):
+            words.append(f"'{symbol}'")
     if statement_level:
         words.append("end of line")
     return words
@@ -642,37 +687,41 @@ def _join(words: list[str]) -> str:
 
 
 def _unexpected_token(err: UnexpectedToken, parser: _Parser) -> ScriptSyntaxError:
-    token, expected = err.token, set(err.expected)
+    token = err.token
     stack = getattr(err.state, "value_stack", None) or []
     brackets = getattr(parser.indenter, "brackets", [])
-    line, column = err.line, err.column
-    if not isinstance(line, int):
+    line, column = token.line, token.column
+    if not isinstance(line, int) or not isinstance(column, int):
         line, column = 1, 1
+    if token.type in ("_INDENT", "_DEDENT"):  # placed at the start of the indented line
+        line, column = token.end_line, token.end_column
 
     if token.type == "_INDENT":
         return ScriptSyntaxError("unexpected indent", line, column, "IndentationError")
-    keyword = _statement_keyword(stack)
-    if "_INDENT" in expected:
-        after = "function definition" if keyword is not None and keyword.type == "DEF" else \
-            f"'{keyword}' statement" if keyword is not None else "':'"
-        where = f" on line {keyword.line}" if keyword is not None else ""
-        return ScriptSyntaxError(f"expected an indented block after {after}{where}",
-                                 line, column, "IndentationError")
     if token.type == "$END" and brackets:
         opening = brackets[-1]
         return _error_at(opening, f"unexpected end of input — a '{opening}' is not closed")
-    if keyword is not None and "COLON" in expected and token.type in ("_NEWLINE", "$END"):
+    if stack and isinstance(stack[-1], Token) and stack[-1].type == "NAME" \
+            and stack[-1].value in _NOT_SUPPORTED:
+        return _error_at(stack[-1], f"'{stack[-1]}' is not supported in diffcli scripts")
+    keyword = _statement_keyword(stack)
+    accepted = _accepted(err)
+    if "_INDENT" in accepted:
+        if keyword is None:
+            return ScriptSyntaxError("expected an indented block", line, column, "IndentationError")
+        what = "function definition" if keyword.type == "DEF" else f"'{keyword}' statement"
+        return ScriptSyntaxError(f"expected an indented block after {what} on line {keyword.line}",
+                                 line, column, "IndentationError")
+    if keyword is not None and "COLON" in accepted and token.type in ("_NEWLINE", "$END"):
         dots = "" if keyword.type in ("ELSE", "TRY", "FINALLY") else " ..."
         return ScriptSyntaxError(f"expected ':' after '{keyword}{dots}'", line, column)
-    if stack and isinstance(stack[-1], Token) and stack[-1] in _NOT_SUPPORTED \
-            and stack[-1].type == "NAME":
-        return _error_at(stack[-1], f"'{stack[-1]}' is not supported in diffcli scripts")
 
+    values = {parser.symbols.get(name, name) for name in accepted}
     message = f"unexpected {_describe_token(token)}"
-    words = _expected_words(expected, parser)
+    words = _expected_words(values)
     if words:
         message += f" — expected {_join(words)}"
-    if token.type == "EQUAL":
+    if token.type == "EQUAL" and stack and isinstance(stack[-1], ast.Expr):
         message += " (use '==' to compare)"
     if brackets and brackets[-1].line < line:
         message += f" (the '{brackets[-1]}' on line {brackets[-1].line} is not closed)"

@@ -124,3 +124,58 @@ def type_name(value) -> str:
     if isinstance(value, UserFunction):
         return "function"
     return type(value).__name__
+
+
+# --- how values print (`print`, `str`) ------------------------------------------------
+# Python's own reprs of functions, methods and graph nodes carry memory addresses and
+# internal names (`<function Interpreter._builtins.<locals>._print at 0x7f...>`); a
+# script sees PyTorch-style, reproducible text instead.
+
+_FUNCTION_NAMES = {id(f): n for n, f in engine.FUNCTIONS.items()}
+
+
+def display(value, builtin_names=None) -> str:
+    """`str(value)` as a script sees it."""
+    if isinstance(value, (str, ExceptionValue)):
+        return str(value)
+    return show(value, builtin_names)
+
+
+def show(value, builtin_names=None) -> str:
+    """`repr(value)` as a script sees it: no addresses, no diffcli internals."""
+    import types
+    if isinstance(value, (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue,
+                          ExceptionValue, UserFunction, str, int, float, bool, type(None),
+                          range)):
+        return repr(value)
+    if isinstance(value, Node):
+        return f"<{value.name()} object>"
+    if isinstance(value, tuple):
+        inner = ", ".join(show(v, builtin_names) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(show(v, builtin_names) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{show(k, builtin_names)}: {show(v, builtin_names)}"
+                               for k, v in value.items()) + "}"
+    if isinstance(value, type):
+        return "<class 'torch.Size'>" if value is Size else f"<class '{value.__name__}'>"
+    if isinstance(value, types.MethodType):
+        owner = value.__self__
+        name = getattr(value, "__name__", "method")
+        of = "Tensor" if isinstance(owner, Tensor) else (
+            owner.name() if isinstance(owner, Node) else type_name(owner))
+        if name.endswith("_") and name[:-1] in ("float", "int", "bool", "long", "double"):
+            name = name[:-1]           # methods renamed so they do not shadow builtins
+        return f"<built-in method {name} of {of} object>"
+    if callable(value):
+        name = (builtin_names or {}).get(id(value)) or _FUNCTION_NAMES.get(id(value)) \
+            or getattr(value, "__name__", None) or type_name(value)
+        if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
+            return f"<torch.autograd.grad_mode.{type(value).__name__} object>"
+        return f"<built-in function {name}>"
+    if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
+        return f"<torch.autograd.grad_mode.{type(value).__name__} object>"
+    if isinstance(value, (enumerate, zip)):
+        return f"<{type(value).__name__} object>"
+    return f"<{type_name(value)} object>"

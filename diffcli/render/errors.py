@@ -2,6 +2,10 @@
 and a caret under the column (httpie-style)."""
 from __future__ import annotations
 
+import re
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")   # shown as '?' so the caret still lines up
+
 
 def error_text(err, source=None) -> str:
     where = ""
@@ -14,7 +18,7 @@ def error_text(err, source=None) -> str:
     if source is not None and err.line:
         line = source.line(err.line)
         if line and len(line) <= 400:
-            shown = line.expandtabs(1)
+            shown = _CONTROL.sub("?", line.expandtabs(1))
             text += "\n    " + shown
             if err.column:
                 text += "\n    " + " " * (err.column - 1) + "^"

@@ -79,7 +79,15 @@ def base_ns():
     def C(v, dtype=None):
         return torch.tensor(v, dtype=dtype)
 
-    return {"torch": torch, "T": T, "C": C, "math": math, "numpy": numpy, "type": _type}
+    ns = {"torch": torch, "T": T, "C": C, "math": math, "numpy": numpy, "type": _type,
+          "TensorType": engine.Tensor}
+    # `except RuntimeError:` in a snippet must catch the engine's errors, which are
+    # EngineError subclasses carrying PyTorch's type name (not Python's builtins).
+    for cls in (errors.TorchRuntimeError, errors.TorchTypeError, errors.TorchIndexError,
+                errors.TorchValueError):
+        builtin = getattr(builtins, cls.type_name)
+        ns[cls.type_name] = (builtin, cls)
+    return ns
 
 
 def exc_info(e):

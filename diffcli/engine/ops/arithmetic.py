@@ -135,6 +135,18 @@ def pos(a):
     return a
 
 
+def _power(x, y):
+    """np.power, with PyTorch's rule for integer negative exponents: 1 for a base of 1,
+    +-1 for -1, else 0 (numpy refuses them)."""
+    if x.dtype.kind in "iu" and np.dtype(y.dtype).kind in "iu":
+        neg = np.asarray(y < 0)
+        if neg.any():
+            ones = np.where(y % 2 == 0, 1, -1)
+            alt = np.where(x == 1, 1, np.where(x == -1, ones, 0))
+            return np.where(neg, alt, np.power(x, np.where(neg, 0, y))).astype(x.dtype)
+    return np.power(x, y)
+
+
 def pow(a, b):
     if isinstance(a, Tensor) and not isinstance(b, Tensor):
         return _pow_scalar_exponent(a, b)
@@ -142,7 +154,7 @@ def pow(a, b):
         return _pow_scalar_base(a, b)
     x, y, rd = _operands(a, b)
     with np.errstate(all="ignore"):
-        out = _broadcast_check(np.power, x, y, rd)
+        out = _broadcast_check(_power, x, y, rd)
 
     def backward(g, p, q, r):
         # PyTorch's pow_backward_self / pow_backward_exponent
@@ -178,7 +190,7 @@ def _pow_scalar_exponent(a, e):
 def _pow_scalar_base(c, a):
     rd = dtypes.result_type(c, a)
     with np.errstate(all="ignore"):
-        out = np.power(np.asarray(c, dtype=rd), a.data_.astype(rd, copy=False))
+        out = _power(np.asarray(c, dtype=rd), a.data_.astype(rd, copy=False))
 
     def backward(g, r):
         # PyTorch's pow_backward_exponent for a scalar base: g * (r * log(c)), masked to 0

@@ -84,29 +84,35 @@ def _normalize_key(key):
 
 
 def getitem(a, key):
-    """x[key], chaining PyTorch's per-dimension nodes for basic indexing."""
+    """x[key] the way PyTorch's indexing composes it: a lone slice is always a
+    SliceBackward0; in a tuple, ints select (SelectBackward0), None unsqueezes, slices
+    that cover the whole dimension are skipped and the others slice (SliceBackward0),
+    then list/tensor/mask indices apply together as one IndexBackward0. A key that
+    leaves the tensor unchanged (`x[...]`, `x[:, :]`) gives an alias."""
     a = as_tensor(a)
+    lone_slice = isinstance(key, slice)
     key = _normalize_key(key)
-    if any(isinstance(k, np.ndarray) for k in key):
-        return _advanced(a, key)
-    # expand the ellipsis
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    n_real = sum(k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_ else 1
+                 for k in key if k is not None and k is not Ellipsis and not isinstance(k, bool))
     if n_real > a.data_.ndim:
         raise errors.TorchIndexError(
             f"too many indices for tensor of dimension {a.data_.ndim}")
-    if Ellipsis in key:
-        i = key.index(Ellipsis)
+    ellipses = [i for i, k in enumerate(key) if k is Ellipsis]
+    if len(ellipses) > 1:
+        raise errors.TorchIndexError("an index can only have a single ellipsis ('...')")
+    if ellipses:
+        i = ellipses[0]
         key = key[:i] + (slice(None),) * (a.data_.ndim - n_real) + key[i + 1:]
     out = a
     dim = 0
+    advanced = []  # (dim, index array) applied last
     for k in key:
         if k is None:
             out = S.unsqueeze(out, dim)
             dim += 1
         elif isinstance(k, bool):
             out = S.unsqueeze(out, dim)
-            if not k:
-                out = narrow(out, dim, 0, 0)
+            advanced.append((dim, np.asarray([k])))
             dim += 1
         elif isinstance(k, int):
             size = out.data_.shape[dim]
@@ -114,31 +120,44 @@ def getitem(a, key):
                 raise errors.TorchIndexError(
                     f"index {k} is out of bounds for dimension {dim} with size {size}")
             out = select(out, dim, k)
+        elif isinstance(k, np.ndarray):
+            advanced.append((dim, k))
+            dim += k.ndim if k.dtype == np.bool_ else 1
         else:
             if k.step is not None and k.step <= 0:
                 raise errors.TorchValueError("step must be greater than zero")
-            x = out.data_
-            sk = (slice(None),) * dim + (k,)
-            out = S._view_of(record("SliceBackward0", x[sk], (out,),
-                                    _index_put_backward(x.shape, sk)), out)
+            size = out.data_.shape[dim]
+            # ATen skips a slice of a tuple key when it is literally [0:>=size:1]
+            whole = ((k.start or 0) == 0 and (k.stop is None or k.stop >= size)
+                     and (k.step or 1) == 1)
+            if lone_slice or not whole:
+                x = out.data_
+                sk = (slice(None),) * dim + (k,)
+                out = S._view_of(record("SliceBackward0", x[sk], (out,),
+                                        _index_put_backward(x.shape, sk)), out)
             dim += 1
+    if advanced:
+        return _advanced(out, advanced)
     if out is a:
-        x = a.data_
-        sk = (slice(None),)
-        out = S._view_of(record("AliasBackward0", x[...], (a,), lambda g: (g,)), a)
+        out = S._view_of(record("AliasBackward0", a.data_[...], (a,), lambda g: (g,)), a)
     return out
 
 
-def _advanced(a, key):
+def _advanced(a, indices):
+    """One IndexBackward0 for the list/tensor/mask indices, at their dims."""
     x = a.data_
+    key, dim = [], 0
+    for d, k in indices:
+        key += [slice(None)] * (d - dim) + [k]
+        dim = d + (k.ndim if k.dtype == np.bool_ else 1)
+    key = tuple(key)
     try:
         out = x[key]
     except IndexError as e:
         msg = str(e)
         if "boolean" in msg:
             raise errors.TorchIndexError(msg) from None
-        raise errors.TorchIndexError(
-            msg.replace("axis", "dimension").replace("is out of bounds for dimension", "is out of bounds for dimension")) from None
+        raise errors.TorchIndexError(msg.replace("axis", "dimension")) from None
     return record("IndexBackward0", np.array(out, copy=True), (a,), _index_put_backward(x.shape, key))
 
 

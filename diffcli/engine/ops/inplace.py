@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..grad_mode import is_grad_enabled
+from ..node import Node
 from ..tensor import Tensor, hang_retained
 
 
@@ -50,45 +51,131 @@ def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
     a._version[0] += 1
     if node is not None:
         if node.saved:
-            # the op's own output is now `a` at its new version; saved inputs that were
-            # `a` mean its original value
+            # the op's own output is now `a` at its new version; the saved `self` (the
+            # first saved slot that is `a`) means its original value. A second slot
+            # (`a.mul_(a)`: `other` is `a` too) stays `a` at the old version, so backward
+            # raises the version error, as PyTorch does.
             saved = list(node.saved)
             versions = list(node.saved_versions)
             for i, t in enumerate(saved):
                 if i in node.saved_outputs:
                     t.data_, t._version = a.data_, a._version
                     versions[i] = a._version[0]
-                elif t is a:
-                    saved[i], versions[i] = original, 0
+                elif t is a and original is not None:
+                    saved[i], versions[i], original = original, 0, None
             node.saved, node.saved_versions = tuple(saved), tuple(versions)
         old = a.grad_fn
         a.grad_fn = node
         a.requires_grad_flag = True
-        if a.retains_grad:
-            hang_retained(node, a)
         _propagate_to_base(a, old)
+        _refresh_views(a._base if a._base is not None else a)
+        if a.retains_grad:
+            hang_retained(a.grad_fn, a)
     return a
 
 
+def _region(view: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """For every element of `view` (a numpy view into `base`'s memory), the flat index of
+    the same element in `base`."""
+    isz = base.itemsize
+
+    def offsets(arr, start):
+        o = np.full(arr.shape, start // isz, dtype=np.int64)
+        for d, (n, st) in enumerate(zip(arr.shape, arr.strides)):
+            shape = [1] * arr.ndim
+            shape[d] = n
+            o = o + (np.arange(n, dtype=np.int64) * (st // isz)).reshape(shape)
+        return o
+
+    start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    base_off = offsets(base, 0).reshape(-1)
+    order = np.argsort(base_off, kind="stable")
+    return order[np.searchsorted(base_off[order], offsets(view, start))]
+
+
+def _gather(g: Tensor, idx: np.ndarray) -> Tensor:
+    """g (base-shaped) at the view's elements (differentiable)."""
+    from ..function import record
+    shape = g.data_.shape
+    return record("IndexBackward0", g.data_.reshape(-1)[idx], (g,),
+                  lambda gg: (_scatter(gg, idx, shape),))
+
+
+def _scatter(gv: Tensor, idx: np.ndarray, shape) -> Tensor:
+    """Zeros of the base's shape with gv at the view's elements (differentiable)."""
+    from ..function import record
+    out = np.zeros(int(np.prod(shape)), dtype=gv.data_.dtype)
+    np.add.at(out, idx.reshape(-1), gv.data_.reshape(-1))
+    return record("IndexPutBackward0", out.reshape(shape), (gv,), lambda gg: (_gather(gg, idx),))
+
+
+class CopySlices(Node):
+    """PyTorch's CopySlices: the base's grad_fn after an in-place op `fn` on one of its
+    views. Its edges are the base's previous history plus fn's other inputs; backward
+    passes the gradient through unchanged outside the view's elements and through fn's
+    formula inside them."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, base: Tensor, fn: Node, idx: np.ndarray):
+        from ..function import edge
+        shape = base.data_.shape
+        keep = np.ones(shape, dtype=base.data_.dtype)
+        keep.reshape(-1)[idx.reshape(-1)] = 0
+
+        def backward(g):
+            grads = fn.backward_fn(_gather(g, idx), *fn.unpack_saved())
+            outside = g * Tensor(keep)
+            inside = grads[0]
+            return (outside if inside is None else outside + _scatter(inside, idx, shape),
+                    ) + tuple(grads[1:])
+
+        super().__init__("CopySlices", (edge(base),) + tuple(fn.next_nodes[1:]), backward, (),
+                         ((shape, base.data_.dtype),) + tuple(fn.input_meta[1:]))
+        self.fn = fn
+
+    def release(self):
+        self.fn.release()
+
+
+def _as_strided_node(view: Tensor, base: Tensor) -> Node:
+    """A view's grad_fn after its base changed in place: AsStridedBackward0 over the
+    base's gradient edge, scattering the view's gradient into the base's shape."""
+    from ..function import edge
+    idx = _region(view.data_, base.data_)
+    shape = base.data_.shape
+    return Node("AsStridedBackward0", (edge(base),), lambda g: (_scatter(g, idx, shape),),
+                (), ((shape, base.data_.dtype),))
+
+
 def _propagate_to_base(view: Tensor, old_fn) -> None:
-    """An in-place op on a view changes its base's history too (CopySlices)."""
+    """An in-place op on a view changes its base's history too: the base gets CopySlices
+    over its old grad_fn (the view then gets AsStridedBackward0 over that, in
+    `_refresh_views`), as in PyTorch."""
     base = view._base
     if base is None or not is_grad_enabled():
         return
-    from ..function import record
-    view_fn = view.grad_fn
-    saved_old = Tensor(base.data_)
-    saved_old.grad_fn, saved_old.requires_grad_flag = base.grad_fn, base.requires_grad_flag
-    saved_old._accumulator = base._accumulator
+    base.grad_fn = CopySlices(base, view.grad_fn, _region(view.data_, base.data_))
+    base.requires_grad_flag = True
 
-    def backward(g):
-        return (g,)
-    # the base's new node routes gradient to its old history (a simplification of
-    # PyTorch's CopySlices, exact for elementwise updates of slices)
-    res = record("CopySlices", base.data_, (saved_old,), backward)
-    if res.grad_fn is not None:
-        base.grad_fn = res.grad_fn
-        base.requires_grad_flag = True
+
+def _refresh_views(base: Tensor) -> None:
+    """After an in-place op recorded a new grad_fn on `base` (directly or through a view),
+    every live view of it describes `base`'s new value: PyTorch regenerates their grad_fn
+    as AsStridedBackward0 over the base's history, and so do we (eagerly)."""
+    if base._views is None or base.grad_fn is None or not is_grad_enabled():
+        return
+    live = []
+    for ref in base._views:
+        v = ref()
+        if v is None:
+            continue
+        live.append(ref)
+        v.grad_fn = _as_strided_node(v, base)
+        v.requires_grad_flag = True
+        if v.retains_grad:
+            hang_retained(v.grad_fn, v)
+    base._views = live
 
 
 def apply(a: Tensor, fn, *args, **kwargs) -> Tensor:

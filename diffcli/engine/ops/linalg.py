@@ -91,7 +91,28 @@ def bmm(a, b):
     return record("BmmBackward0", out, (a, b), backward, (a, b))
 
 
+def _should_fold(a, b):
+    """ATen's should_fold: fold the larger (>= 3-D) operand into a matrix and call mm/mv
+    when the other one is 1-D or 2-D, if that needs no extra copy or the smaller operand
+    requires grad."""
+    a_larger = a.data_.ndim >= b.data_.ndim
+    big = a.data_ if a_larger else np.swapaxes(b.data_, -1, -2)
+    small = b if a_larger else a
+    if not (big.ndim >= 3 and small.data_.ndim <= 2):
+        return False
+    if small.requires_grad_flag:
+        return True
+    if a.data_.ndim == 2:
+        return False
+    if big.size == 0:
+        return True
+    st, sh = big.strides, big.shape
+    return all(st[i] == st[i + 1] * sh[i + 1] for i in range(big.ndim - 2))
+
+
 def matmul(a, b):
+    """ATen's _matmul_impl, op for op, so the graph shows PyTorch's nodes: dot, mv,
+    unsqueeze+mm+squeeze, mm, a fold into mm/mv, or expand+reshape+bmm."""
     a, b = as_tensor(a), as_tensor(b)
     da, db = a.data_.ndim, b.data_.ndim
     if da == 0 or db == 0:
@@ -111,34 +132,39 @@ def matmul(a, b):
                       lambda g: (S.unsqueeze(g, 0),))
     if da == 2 and db == 2:
         return mm(a, b)
-    if da >= 3 and db <= 2:
-        lead = a.data_.shape[:-1]
-        folded = S.reshape(a, -1, a.data_.shape[-1])
-        res = mm(folded, b) if db == 2 else mv(folded, b)
-        out_shape = lead + ((b.data_.shape[-1],) if db == 2 else ())
-        return S._unsafe_view(res, out_shape)
-    # general batched case
-    ba, bb = a.data_.shape[:-2] if da > 2 else (), b.data_.shape[:-2] if db > 2 else ()
+    if _should_fold(a, b):
+        transpose = db > da
+        t1 = S.transpose(b, -1, -2) if transpose else a
+        t2 = (S.t(a) if da == 2 else a) if transpose else b
+        out_shape = t1.data_.shape[:-1]
+        folded = S.reshape(t1, -1, t1.data_.shape[-1])
+        if t2.data_.ndim == 2:
+            out = S._unsafe_view(mm(folded, t2), out_shape + (t2.data_.shape[1],))
+            return S.contiguous(S.transpose(out, -1, -2)) if transpose else out
+        return S._unsafe_view(mv(folded, t2), out_shape)
+    n = a.data_.shape[-2] if da > 1 else 1
+    m1 = a.data_.shape[-1]
+    batch1 = a.data_.shape[:-2] if da > 2 else ()
+    m2 = b.data_.shape[-2] if db > 1 else b.data_.shape[0]
+    p = b.data_.shape[-1] if db > 1 else 1
+    batch2 = b.data_.shape[:-2] if db > 2 else ()
+    if da == 3 and db == 3 and batch1[0] != batch2[0]:
+        if batch1[0] == 1 and a.requires_grad_flag:
+            return matmul(S.squeeze(a, 0), b)
+        if batch2[0] == 1 and b.requires_grad_flag:
+            return matmul(a, S.squeeze(b, 0))
     try:
-        batch = np.broadcast_shapes(ba, bb)
+        batch = tuple(np.broadcast_shapes(batch1, batch2))
     except ValueError:
-        raise errors.broadcast_error(ba, bb) from None
-    if da == 1:
-        a2 = S.unsqueeze(a, 0)
+        raise errors.broadcast_error(batch1, batch2) from None
+    count = int(np.prod(batch, dtype=np.int64))
+    ea = S.reshape(S.expand(a, *(batch + (n, m1))), count, n, m1)
+    if db == 1:
+        eb = S.unsqueeze(S.reshape(S.expand(b, *(batch + (m2,))), count, m2), 2)
     else:
-        a2 = a
-    if a2.data_.shape[-1] != (b.data_.shape[-2] if db > 1 else b.data_.shape[0]):
-        raise errors.TorchRuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{int(np.prod(batch))}, {a2.data_.shape[-1]}] but got: "
-            f"[{int(np.prod(batch))}, {b.data_.shape[-2] if db > 1 else b.data_.shape[0]}].")
-    b2 = S.unsqueeze(b, -1) if db == 1 else b
-    n, m, p = a2.data_.shape[-2], a2.data_.shape[-1], b2.data_.shape[-1]
-    ea = S.reshape(S.expand(a2, *(batch + (n, m))), -1, n, m)
-    eb = S.reshape(S.expand(b2, *(batch + (m, p))), -1, m, p)
-    res = S._unsafe_view(bmm(ea, eb), batch + (n, p))
-    if da == 1:
-        res = S.squeeze(res, -2)
+        eb = S.reshape(S.expand(b, *(batch + (m2, p))), count, m2, p)
+    out_shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
+    res = bmm(ea, eb)
     if db == 1:
         res = S.squeeze(res, -1)
-    return res
+    return S._unsafe_view(res, out_shape)

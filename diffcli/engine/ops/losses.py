@@ -83,7 +83,8 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     return record("BinaryCrossEntropyBackward0", out, (p, t), backward, (p, t))
 
 
-def nll_loss(input, target, reduction="mean", ignore_index=-100):
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
     a, t = as_tensor(input), as_tensor(target)
     x = a.data_
     if t.data_.dtype.kind not in "iu":
@@ -95,47 +96,90 @@ def nll_loss(input, target, reduction="mean", ignore_index=-100):
     else:
         xx, tt = x, tgt
     c = xx.shape[1]
-    if ((tt < 0) | (tt >= c)).any() and not (tt == ignore_index).any():
-        bad = int(tt[(tt < 0) | (tt >= c)][0])
-        raise errors.TorchIndexError(f"Target {bad} is out of bounds.")
     valid = tt != ignore_index
+    bad = ((tt < 0) | (tt >= c)) & valid
+    if bad.any():
+        raise errors.TorchIndexError(f"Target {int(tt[bad][0])} is out of bounds.")
     safe = np.where(valid, tt, 0)
-    picked = -xx[np.arange(xx.shape[0]), safe] * valid
-    n = valid.sum()
+    # per-sample weight: the class weight of its target, 0 where ignored
+    w = valid.astype(x.dtype) if weight is None else as_tensor(weight).data_[safe] * valid
+    picked = -xx[np.arange(xx.shape[0]), safe] * w
+    total = w.sum()
     with np.errstate(all="ignore"):
         if reduction == "mean":
-            out = np.asarray(picked.sum() / n if n else np.nan, dtype=x.dtype)
+            out = np.asarray(picked.sum() / total, dtype=x.dtype)
         elif reduction == "sum":
             out = np.asarray(picked.sum(), dtype=x.dtype)
-        else:
+        elif reduction == "none":
             out = picked if x.ndim > 1 else picked.reshape(())
+        else:
+            raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")
     shape = x.shape
 
     def backward(g):
         gd = np.zeros(xx.shape, dtype=x.dtype)
-        gv = np.broadcast_to(g.data_, (xx.shape[0],)) if reduction == "none" else \
-            np.full(xx.shape[0], g.data_.item() / (n if reduction == "mean" else 1))
-        gd[np.arange(xx.shape[0]), safe] = -gv * valid
+        with np.errstate(all="ignore"):
+            if reduction == "none":
+                gv = -np.broadcast_to(g.data_, (xx.shape[0],))
+            else:
+                gg = g.data_.item()
+                gv = np.full(xx.shape[0], -(gg / total if reduction == "mean" else gg))
+            rows = np.arange(xx.shape[0])[valid]  # ignored targets get no gradient at all
+            gd[rows, safe[valid]] = (gv * w)[valid]
         return (Tensor(gd.reshape(shape)),)
     return record("NllLossBackward0", out, (a,), backward)
 
 
-def cross_entropy(input, target, reduction="mean", label_smoothing=0.0):
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    """PyTorch's composition: log_softmax, then nll_loss (class indices) or a weighted sum
+    (class probabilities); label smoothing adds the smoothing term as PyTorch builds it."""
+    from .arithmetic import mul_scalar
+    from .reductions import sum as tsum
     a, t = as_tensor(input), as_tensor(target)
     dim = 0 if a.data_.ndim == 1 else 1
+    n_classes = a.data_.shape[dim]
+    w = None if weight is None else as_tensor(weight)
+    if w is not None and a.data_.ndim > 1:
+        from .shape import view
+        w = view(w, *[n_classes if i == dim else 1 for i in range(a.data_.ndim)])
     ls = log_softmax(a, dim)
     if t.data_.dtype.kind == "f":
-        from .reductions import sum as tsum
-        loss = -tsum(ls * t) if reduction != "none" else None
-        if reduction == "mean":
-            n = a.data_.shape[0] if a.data_.ndim > 1 else 1
-            return loss / n if n != 1 else _div1(loss, 1)
+        if label_smoothing > 0:
+            t = Tensor(t.data_ * (1 - label_smoothing) + label_smoothing / n_classes)
+        prod = ls * t if w is None else ls * t * w
+        if reduction == "none":
+            return -tsum(prod, dim)
+        loss = -tsum(prod)
         if reduction == "sum":
             return loss
-        return -tsum(ls * t, dim)
-    return nll_loss(ls, t, reduction)
+        return _div1(loss, a.data_.size // n_classes)
+    nll = nll_loss(ls, t, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing <= 0:
+        return nll
+    ignored = t.data_ == ignore_index
+    smooth = -tsum(ls if w is None else ls * w, dim)
+    smooth = record("MaskedFillBackward0", np.where(ignored, 0.0, smooth.data_).astype(smooth.data_.dtype),
+                    (smooth,), lambda g: (where_zero(ignored, g),))
+    if reduction == "mean":
+        if weight is None:
+            total = Tensor(np.asarray((~ignored).sum()))
+        else:
+            total = Tensor(np.asarray(as_tensor(weight).data_[t.data_[~ignored]].sum()))
+        ret = tsum(smooth) / total
+    elif reduction == "sum":
+        ret = tsum(smooth)
+    else:
+        ret = smooth
+    return mul_scalar(nll, 1 - label_smoothing) + mul_scalar(ret, label_smoothing / n_classes)
+
+
+def where_zero(mask, g: Tensor) -> Tensor:
+    """g with zeros where `mask` (a numpy bool array) is set (differentiable)."""
+    from .arithmetic import where
+    return where(Tensor(np.asarray(mask)), 0.0, g)
 
 
 def _div1(x, n):
-    from .arithmetic import div
-    return record("DivBackward1", x.data_ / n, (x,), lambda g: (g / n,))
+    """`Tensor / int` inside an ATen composite: DivBackward1, one input."""
+    return record("DivBackward1", np.asarray(x.data_ / n), (x,), lambda g: (g / n,))

@@ -309,7 +309,7 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
         gb = _expand_back(g, shape, dims, kd)
         rb = _expand_back(r, shape, dims, kd)
         if p == 0:
-            return (Tensor(np.zeros_like(q.data_)),)
+            return (None,)  # PyTorch returns an undefined gradient: .grad stays None
         if p == 1:
             return (sign(q) * gb,)
         if p == 2:
@@ -348,6 +348,9 @@ def logsumexp(a, dim, keepdim=False):
 
 def softmax(a, dim=None, dtype=None):
     a = as_tensor(a)
+    if dtype is not None:
+        from .conversion import to_dtype
+        a = to_dtype(a, dtype)
     x = a.data_ if a.data_.dtype.kind == "f" else a.data_.astype(dtypes.DEFAULT_FLOAT)
     d = _softmax_dim(dim, x.ndim)
     with np.errstate(all="ignore"):
@@ -362,6 +365,9 @@ def softmax(a, dim=None, dtype=None):
 
 def log_softmax(a, dim=None, dtype=None):
     a = as_tensor(a)
+    if dtype is not None:
+        from .conversion import to_dtype
+        a = to_dtype(a, dtype)
     x = a.data_ if a.data_.dtype.kind == "f" else a.data_.astype(dtypes.DEFAULT_FLOAT)
     d = _softmax_dim(dim, x.ndim)
     with np.errstate(all="ignore"):
@@ -388,7 +394,7 @@ def _softmax_dim(dim, ndim):
 
 def cumsum(a, dim, dtype=None):
     a = as_tensor(a)
-    x = a.data_
+    x = a.data_ if dtype is None else a.data_.astype(dtypes.to_np(dtype))
     d = _wrap_dim(int(dim), x.ndim)
     out = np.cumsum(x, axis=d) if x.ndim else x.copy()
     if out.dtype.kind in "bi":

@@ -47,25 +47,47 @@ def _contiguous(x: np.ndarray) -> bool:
     return x.flags.c_contiguous or x.ndim <= 1 and x.strides in ((), (x.itemsize,)) or x.size <= 1
 
 
+def _reshaped_view(x: np.ndarray, shape):
+    """`x` as `shape` without copying, or None when the strides do not allow it (numpy's
+    rule is ATen's computeStride)."""
+    try:
+        return np.reshape(x, shape, copy=False)
+    except ValueError:
+        return None
+    except TypeError:  # numpy < 2.1 has no copy= argument
+        y = x.view()
+        try:
+            y.shape = shape
+        except AttributeError:
+            return None
+        return y
+
+
 def view(a, *shape):
     a = as_tensor(a)
     shape = _infer(_shape_arg(shape), a.data_.size)
     x = a.data_
-    if not _contiguous(x):
+    out = x.reshape(shape) if _contiguous(x) else _reshaped_view(x, shape)
+    if out is None:
         raise errors.TorchRuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
     src = x.shape
-    return _view_of(record("ViewBackward0", x.reshape(shape), (a,), lambda g: (reshape(g, src),)), a)
+    return _view_of(record("ViewBackward0", out, (a,), lambda g: (reshape(g, src),)), a)
 
 
 def reshape(a, *shape):
+    """A view when the strides allow one (ViewBackward0 for a contiguous input,
+    ReshapeAliasBackward0 otherwise), else a copy: UnsafeViewBackward0 over a clone."""
     a = as_tensor(a)
     shape = _infer(_shape_arg(shape), a.data_.size)
     x = a.data_
     src = x.shape
     if _contiguous(x):
         return _view_of(record("ViewBackward0", x.reshape(shape), (a,), lambda g: (reshape(g, src),)), a)
+    out = _reshaped_view(x, shape)
+    if out is not None:
+        return _view_of(record("ReshapeAliasBackward0", out, (a,), lambda g: (reshape(g, src),)), a)
     return record("UnsafeViewBackward0", np.ascontiguousarray(x).reshape(shape),
                   (clone(a),), lambda g: (reshape(g, src),))
 
@@ -190,10 +212,11 @@ def clone(a, memory_format=None):
 
 
 def contiguous(a):
+    """The tensor itself when already contiguous, else a row-major copy (CloneBackward0)."""
     a = as_tensor(a)
     if a.data_.flags.c_contiguous:
         return a
-    return clone(a)
+    return record("CloneBackward0", np.array(a.data_, order="C", copy=True), (a,), lambda g: (g,))
 
 
 def flip(a, *dims):

@@ -62,6 +62,7 @@ METHODS.update({
     "contiguous": S.contiguous, "to": C.to, "double": C.double, "float": C.float_,
     "long": C.long, "int": C.int_, "bool": C.bool_, "type_as": lambda a, b: C.to_dtype(a, b.data_.dtype),
     "view_as": lambda a, b: S.view(a, *b.data_.shape), "reshape_as": lambda a, b: S.reshape(a, *b.data_.shape),
+    "where": lambda a, condition, other: A.where(condition, a, other),  # x.where(cond, y)
 })
 
 # In-place variants `x.name_(...)`; `zero_`/`fill_` are their own ops.

@@ -23,13 +23,24 @@ def _erf(x):
     return v(x)
 
 
+_SQRT1_2 = math.sqrt(0.5)
+_GELU_BETA = 2.0 / math.sqrt(math.pi) * _SQRT1_2 * 0.5  # PyTorch's kBeta: 1/sqrt(2 pi)
+
+
 def _gelu(x):
-    return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))
+    return x * 0.5 * (1.0 + _erf(x * _SQRT1_2))
+
+
+def _erf_t(x: Tensor) -> Tensor:
+    """erf as a differentiable op (ErfBackward0), for gelu's backward formula."""
+    return record("ErfBackward0", _erf(x.data_), (x,),
+                  lambda g, p: (g * (2.0 / math.sqrt(math.pi)) * exp(p * p * -1.0),), (x,))
 
 
 def _gelu_grad(x: Tensor) -> Tensor:
-    cdf = 0.5 * (1.0 + Tensor(_erf(x.data_ / math.sqrt(2.0))))
-    pdf = exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
+    # PyTorch's GeluBackward: cdf + x * pdf, written in Tensor ops so it differentiates
+    cdf = 0.5 * (1.0 + _erf_t(x * _SQRT1_2))
+    pdf = _GELU_BETA * exp(x * x * -0.5)
     return cdf + x * pdf
 
 
@@ -61,9 +72,9 @@ UNARY = {
     "rsqrt": ("RsqrtBackward0", lambda a: 1.0 / np.sqrt(a), lambda g, x, y: -0.5 * g * y * y * y, "y", "-1/(2 x^1.5)"),
     "reciprocal": ("ReciprocalBackward0", lambda a: 1.0 / a, lambda g, x, y: -g * y * y, "y", "-1/x^2"),
     "abs": ("AbsBackward0", np.abs, lambda g, x, y: g * sign(x), "x", "sign(x)"),
-    "sign": ("SignBackward0", np.sign, _zero, "", "0"),
+    "sign": ("SignBackward0", lambda a: a.copy() if a.dtype == np.bool_ else np.sign(a), _zero, "", "0"),
     "sigmoid": ("SigmoidBackward0", lambda a: 1.0 / (1.0 + np.exp(-a)), lambda g, x, y: g * y * (1 - y), "y", "s(x)(1-s(x))"),
-    "relu": ("ReluBackward0", lambda a: np.maximum(a, 0) if a.dtype.kind != "f" else np.where(a > 0, a, 0.0 * a).astype(a.dtype), lambda g, x, y: where(y > 0, g, 0.0), "y", "1 if x > 0 else 0"),
+    "relu": ("ReluBackward0", lambda a: np.where(a < 0, 0, a).astype(a.dtype), lambda g, x, y: where(y > 0, g, 0.0), "y", "1 if x > 0 else 0"),
     "gelu": ("GeluBackward0", _gelu, lambda g, x, y: g * _gelu_grad(x), "x", "Phi(x) + x phi(x)"),
     "silu": ("SiluBackward0", lambda a: a / (1.0 + np.exp(-a)), lambda g, x, y: g * (sigmoid(x) * (1 + x * (1 - sigmoid(x)))), "x", "s(x)(1 + x(1-s(x)))"),
     "floor": ("FloorBackward0", np.floor, _zero, "", "0"),
@@ -150,7 +161,7 @@ def elu(a, alpha=1.0):
     a = as_tensor(a)
     x = a.data_
     with np.errstate(over="ignore"):
-        out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
+        out = np.where(x > 0, x, alpha * np.expm1(x))
 
     def backward(g, p):
         return (where(p > 0, g, g * alpha * exp(p)),)
