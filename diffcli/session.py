@@ -288,11 +288,11 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
 
     def value_at(overrides):
         from .lang import interpreter as I
-        run = execute_with(source, options, overrides, sink)
+        run = execute_with(source, options, overrides, sink, base.result.leaf_index)
         return float(np.sum(run.tensor(name).data_.astype(np.float64)))
 
     def grads_at(overrides, create_graph=False):
-        run = execute_with(source, options, overrides, sink)
+        run = execute_with(source, options, overrides, sink, base.result.leaf_index)
         t = run.tensor(name)
         ins = [run.env[n] for n, _ in leaves]
         out = _engine_call(lambda: autograd.grad([t.sum() if t.data_.size != 1 else t], ins,
@@ -354,11 +354,14 @@ def _row(name, order, a, n, atol, rtol):
     return CheckRow(name, order, max_abs, max_rel, ok, a, n)
 
 
-def execute_with(source, options, overrides, write):
-    """Re-run the script with some leaves' values replaced (for finite differences)."""
+def execute_with(source, options, overrides, write, leaf_index=None):
+    """Re-run the script with some leaves' values replaced (for finite differences): the
+    leaf each name is bound to at the end of the base run (`leaf_index`: which of the
+    leaves bound to that name it was)."""
     from .lang.interpreter import Interpreter
     script = source if isinstance(source, A.Script) else parse_source(source)
     interp = Interpreter(sets=options.sets, write=write, warn=lambda *a: None,
                          limits=options.limits, wrt=options.wrt)
-    interp.overrides = overrides
+    leaf_index = leaf_index or {}
+    interp.overrides = {n: (leaf_index.get(n, 0), v) for n, v in overrides.items()}
     return Run(interp.run(script), [])

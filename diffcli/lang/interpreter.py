@@ -94,6 +94,7 @@ class RunResult:
         self.last_assigned = interp.last_assigned
         self.retained = [(n, t) for n, t in interp.retained]
         self.trace = interp.trace
+        self.leaf_index = dict(interp.leaf_index)
 
 
 class Interpreter:
@@ -116,7 +117,8 @@ class Interpreter:
         self.line = 0
         self.trace = [] if trace else None
         self._warned = set()
-        self.overrides = {}            # name -> ndarray: leaf values replaced (finite differences)
+        self.overrides = {}            # name -> (k, ndarray): the value of the k-th leaf bound to
+        self.leaf_index = {}           # name, replaced (finite differences); name -> that k now
         self.builtins = self._builtins()
 
     # --- entry -------------------------------------------------------------------
@@ -338,9 +340,11 @@ class Interpreter:
                 self.order[name] = None
             self.last_assigned = name
             if isinstance(value, Tensor):
-                # only a leaf's first name takes an override: `y = a` must not reset `a`
-                if name in self.overrides and value.grad_fn is None and id(value) not in self.names:
-                    value.data_ = self.overrides.pop(name).astype(value.data_.dtype)
+                if value.grad_fn is None and id(value) not in self.names:
+                    # a new leaf (not `y = a` naming an old one): count it, maybe override it
+                    k = self.leaf_index[name] = self.leaf_index.get(name, -1) + 1
+                    if name in self.overrides and self.overrides[name][0] == k:
+                        value.data_ = self.overrides[name][1].astype(value.data_.dtype)
                 if name in self.wrt and value.grad_fn is None and value.data_.dtype.kind == "f":
                     value.requires_grad_flag = True
                 if id(value) not in self.names:

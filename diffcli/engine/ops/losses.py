@@ -83,6 +83,28 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     return record("BinaryCrossEntropyBackward0", out, (p, t), backward, (p, t))
 
 
+def _nll_layout(x: np.ndarray, tgt: np.ndarray):
+    """Input and target as (M, C) rows and (M,) labels, checking PyTorch's shape rules
+    for 1-D (C), 2-D (N, C) and K-dim (N, C, d1, ...) inputs."""
+    if x.ndim == 1:
+        if tgt.ndim == 1 and tgt.shape[0] != 1:
+            raise errors.TorchValueError(
+                f"For 1D input, 1D target must have size 1, but got target size: {tgt.shape[0]}")
+        return x[None, :], tgt.reshape(1)
+    batch = tgt.shape[0] if tgt.ndim else 0
+    if batch != x.shape[0]:
+        raise errors.TorchValueError(
+            f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({batch}).")
+    if x.ndim == 2 and tgt.ndim == 1:
+        return x, tgt
+    want = (x.shape[0],) + x.shape[2:]
+    if tgt.shape != want:
+        raise errors.TorchRuntimeError(
+            f"Expected target size [{', '.join(map(str, want))}], got "
+            f"[{', '.join(map(str, tgt.shape))}]")
+    return np.moveaxis(x, 1, -1).reshape(-1, x.shape[1]), tgt.reshape(-1)
+
+
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     a, t = as_tensor(input), as_tensor(target)
@@ -90,11 +112,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if t.data_.dtype.kind not in "iu":
         raise errors.TorchRuntimeError(
             f"expected scalar type Long but found {'Double' if t.data_.dtype == np.float64 else 'Float'}")
+    if reduction not in ("mean", "sum", "none"):
+        raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")
     tgt = t.data_
-    if x.ndim == 1:
-        xx, tt = x[None, :], tgt.reshape(1)
-    else:
-        xx, tt = x, tgt
+    xx, tt = _nll_layout(x, tgt)
     c = xx.shape[1]
     valid = tt != ignore_index
     bad = ((tt < 0) | (tt >= c)) & valid
@@ -103,30 +124,30 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     safe = np.where(valid, tt, 0)
     # per-sample weight: the class weight of its target, 0 where ignored
     w = valid.astype(x.dtype) if weight is None else as_tensor(weight).data_[safe] * valid
-    picked = -xx[np.arange(xx.shape[0]), safe] * w
+    rows = np.arange(xx.shape[0])
+    picked = -xx[rows, safe] * w
     total = w.sum()
     with np.errstate(all="ignore"):
         if reduction == "mean":
             out = np.asarray(picked.sum() / total, dtype=x.dtype)
         elif reduction == "sum":
             out = np.asarray(picked.sum(), dtype=x.dtype)
-        elif reduction == "none":
-            out = picked if x.ndim > 1 else picked.reshape(())
         else:
-            raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")
-    shape = x.shape
+            out = picked.reshape(tgt.shape if x.ndim > 1 else ())
 
     def backward(g):
         gd = np.zeros(xx.shape, dtype=x.dtype)
         with np.errstate(all="ignore"):
             if reduction == "none":
-                gv = -np.broadcast_to(g.data_, (xx.shape[0],))
+                gv = -g.data_.reshape(-1)
             else:
                 gg = g.data_.item()
                 gv = np.full(xx.shape[0], -(gg / total if reduction == "mean" else gg))
-            rows = np.arange(xx.shape[0])[valid]  # ignored targets get no gradient at all
-            gd[rows, safe[valid]] = (gv * w)[valid]
-        return (Tensor(gd.reshape(shape)),)
+            # ignored targets get no gradient at all
+            gd[rows[valid], safe[valid]] = (gv * w)[valid]
+        if x.ndim > 2:
+            gd = np.moveaxis(gd.reshape((x.shape[0],) + x.shape[2:] + (c,)), -1, 1)
+        return (Tensor(np.ascontiguousarray(gd).reshape(x.shape)),)
     return record("NllLossBackward0", out, (a,), backward)
 
 
