@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 import math
+import os
 import sys
 from typing import List, Optional
 
@@ -22,6 +23,9 @@ class _Group(TyperGroup):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         args = list(sys.argv[1:] if args is None else args)
+        if os.environ.get("NO_COLOR"):       # no-color.org: Typer's help then has no escapes at all
+            from typer import rich_utils
+            rich_utils.COLOR_SYSTEM = None
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.NoArgsIsHelpError as e:   # bare `diffcli`: the help, as Typer shows it
@@ -50,7 +54,10 @@ def _usage_error(e, args):
     text = f"error: UsageError: {message}"
     ctx = getattr(e, "ctx", None)
     if ctx is not None:
-        text += f"\nTry '{ctx.command_path} --help' for help."
+        path = ctx.command_path
+    else:
+        path = "diffcli" + (f" {args[0]}" if args and args[0] in ("grad", "graph", "run", "check") else "")
+    text += f"\nTry '{path} --help' for help."
     sys.stderr.write(text + "\n")
 
 
@@ -66,7 +73,7 @@ def _format_in(args):
     return None
 
 
-app = typer.Typer(cls=_Group, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(name="diffcli", cls=_Group, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="diffcli: run a small script on a PyTorch-exact autograd engine and show "
                        "gradients, graphs and grad_fn names.")
@@ -130,6 +137,7 @@ class _Fail(Exception):
 
 
 def _parse_sets(items):
+    from .lang.interpreter import variable
     from .session import parse_literal
     out = {}
     for item in items or []:
@@ -140,6 +148,10 @@ def _parse_sets(items):
         if not name.isidentifier():
             raise ValueError(f"--set {item!r}: {name!r} is not a valid name")
         out[name] = parse_literal(value.strip(), f"--set {name}")
+        try:
+            variable(out[name])               # a ragged list is refused here, not mid-run
+        except Exception as e:
+            raise ValueError(f"--set {name}: {e}") from None
     return out
 
 
@@ -279,15 +291,18 @@ def grad(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optio
         if of is None and run.result.called_backward:
             sys.stderr.write("note: the script calls backward()/grad() itself, so no backward was "
                              "added (give --of NAME to add one)\n")
+            if not isinstance(run.env.get(target), session.Tensor):
+                target = None         # the last assigned name is no tensor: report leaves only
         elif target is None:
             raise _Fail(ExitStatus.SCRIPT_FAILED, _err("ValueError", "the script assigns no name to "
                                                        "differentiate (give --of NAME)"), s)
         else:
             def do_backward():
                 gt = session.grad_tensors_value(grad_tensors, run, opts) if grad_tensors else None
-                session.run_backward(run, target, gt, retain_graph, create_graph, repeat, on_warning=warn)
+                session.run_backward(run, target, gt, retain_graph, create_graph, repeat, on_warning=warn,
+                                     explicit=of is not None)
             _script_errors(s, do_backward)
-        report = _script_errors(s, lambda: session.grad_report(run, target, names))
+        report = _script_errors(s, lambda: session.grad_report(run, target, names, explicit=of is not None))
         if fmt is GradFormat.json:
             sys.stdout.write(jsonout.grad_json(report) + "\n")
         elif fmt is GradFormat.tsv:
@@ -388,7 +403,13 @@ def check(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
             sys.stdout.write(jsonout.check_json(target, rows) + "\n")
         else:
             table.check_table(target, rows)
-        return ExitStatus.OK if all(r.ok for r in rows) else ExitStatus.SCRIPT_FAILED
+        bad = [f"{r.name} (order {r.order})" for r in rows if not r.ok]
+        if bad:
+            sys.stdout.flush()
+            _emit(fmt.value, _err("GradcheckError", f"analytic and finite-difference gradients of "
+                                  f"'{target}' differ for {', '.join(bad)}"), s, s.filename)
+            return ExitStatus.SCRIPT_FAILED
+        return ExitStatus.OK
     _run_command(fmt.value, body)
 
 

@@ -71,15 +71,21 @@ class Run:
                 out.append((name, v))
         return out
 
-    def tensor(self, name, node=None):
+    def tensor(self, name, explicit=True):
+        """The tensor bound to `name`: given with --of (`explicit`), or the last assigned."""
         v = self.result.env.get(name)
         if not isinstance(v, Tensor):
-            what = "not defined" if v is None and name not in self.result.env else f"a {type(v).__name__}, not a tensor"
-            raise ScriptError("NameError" if v is None else "TypeError", f"--of {name}: '{name}' is {what}")
+            from .lang.values import type_name
+            missing = v is None and name not in self.result.env
+            what = "not defined" if missing else f"a {type_name(v)}, not a tensor"
+            if explicit:
+                raise ScriptError("NameError" if missing else "TypeError", f"--of {name}: '{name}' is {what}")
+            raise ScriptError("TypeError", f"the last assigned name '{name}' is {what}, so there is "
+                              "nothing to differentiate (give --of NAME)")
         return v
 
 
-def execute(source, options: Options, write=None, on_warning=None) -> Run:
+def execute(source, options: Options, write=None, on_warning=None, retain_graphs=False) -> Run:
     script = parse_source(source)
     warnings = []
 
@@ -90,6 +96,7 @@ def execute(source, options: Options, write=None, on_warning=None) -> Run:
             on_warning(w)
     interp = Interpreter(sets=options.sets, write=write or sys.stdout.write, warn=warn,
                          limits=options.limits, wrt=options.wrt, trace=options.trace)
+    interp.retain_graphs = retain_graphs
     result = interp.run(script)
     return Run(result, warnings)
 
@@ -102,9 +109,9 @@ def _engine_call(fn, line=0):
 
 
 def run_backward(run: Run, target_name, grad_tensors=None, retain_graph=False,
-                 create_graph=False, repeat=1, on_warning=None):
+                 create_graph=False, repeat=1, on_warning=None, explicit=True):
     """`TARGET.backward(...)` as `diffcli grad` calls it, `repeat` times."""
-    target = run.tensor(target_name)
+    target = run.tensor(target_name, explicit)
     gt = None
     if grad_tensors is not None:
         gt = grad_tensors
@@ -172,8 +179,8 @@ class GradReport:
         self.wrt = wrt
 
 
-def grad_report(run: Run, target_name, wrt=()) -> GradReport:
-    target = run.tensor(target_name) if target_name else None
+def grad_report(run: Run, target_name, wrt=(), explicit=True) -> GradReport:
+    target = run.tensor(target_name, explicit) if target_name else None
     leaves = run.leaves()
     if wrt:
         by_name = dict(leaves)
@@ -274,7 +281,10 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
     name = target_name or base.result.last_assigned
     if name is None:
         raise ScriptError("ValueError", "the script assigns no name to differentiate (use --of)")
-    target = base.tensor(name)
+    target = base.tensor(name, explicit=target_name is not None)
+    if not target.requires_grad_flag:
+        raise ScriptError("ValueError", f"'{name}' does not require grad, so it has no gradient to "
+                          "check (give --of NAME)")
     leaves, seen = [], set()
     for n, t in base.leaves():      # a leaf bound to two names (`y = a`) is checked once
         if t.requires_grad_flag and t.data_.dtype.kind == "f" and id(t) not in seen \
@@ -364,4 +374,5 @@ def execute_with(source, options, overrides, write, leaf_index=None):
                          limits=options.limits, wrt=options.wrt)
     leaf_index = leaf_index or {}
     interp.overrides = {n: (leaf_index.get(n, 0), v) for n, v in overrides.items()}
+    interp.retain_graphs = True
     return Run(interp.run(script), [])

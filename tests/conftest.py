@@ -1,4 +1,4 @@
-"""Shared fixtures: replaying the PyTorch goldens of tests/goldens/ on diffcli's engine.
+"""Shared helpers: replaying the PyTorch goldens of tests/goldens/ on diffcli's engine.
 
 tests/goldens/record_ops.py runs snippets such as `a = T([0.5, 1.5]); torch.sin(a)` on
 PyTorch and stores what it saw in ops.json. `replay` runs the same snippet text on our
@@ -14,9 +14,8 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-import pytest
 
-from diffcli.engine import FUNCTIONS, Tensor, dtypes
+from diffcli.engine import FUNCTIONS, EngineError, Tensor, dtypes
 from diffcli.engine import autograd as _autograd
 
 GOLDENS = Path(__file__).parent / "goldens"
@@ -124,7 +123,12 @@ def replay(setup, expr, group, default_float=None) -> dict:
         exec(setup, ns)
         leaves = {k: v for k, v in ns.items() if isinstance(v, Tensor)}
         names = {id(v): k for k, v in leaves.items()}
-        out = eval(expr, ns)
+        try:
+            out = eval(expr, ns)
+        except EngineError as e:
+            rec["error"] = {"type": e.type_name, "message": e.message}
+            rec["warnings"] = [str(w.message) for w in caught]
+            return rec
         fn = out.grad_fn
         rec["output"] = {"values": values_of(out), "shape": list(out.shape),
                          "dtype": repr(out.dtype), "requires_grad": out.requires_grad,
@@ -154,8 +158,3 @@ def replay(setup, expr, group, default_float=None) -> dict:
 def load_ops_goldens() -> list[dict]:
     with open(GOLDENS / "ops.json") as f:
         return json.load(f)["records"]
-
-
-@pytest.fixture
-def replay_snippet():
-    return replay

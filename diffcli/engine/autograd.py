@@ -249,6 +249,14 @@ def _tensors(x):
     return list(x)
 
 
+def _root_runs(roots, restrict):
+    """With a single output, PyTorch's engine starts from that output's node itself (no
+    GraphRoot), which always executes: its retain_grad fires and its saved tensors are
+    freed even when no requested input lies below it."""
+    if len(roots) == 1 and roots[0][0] is not None:
+        restrict.add(roots[0][0])
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """torch.autograd.backward."""
     tensors = _tensors(tensors)
@@ -269,6 +277,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         collected = _collect(roots)
         # every target runs (a non-leaf input's grad_fn too), plus what leads to one
         restrict = _needed(collected[0], collected[1], targets)
+        _root_runs(roots, restrict)
     if create_graph:
         errors.warn_once(errors.CREATE_GRAPH_WARNING)
     _run(roots, retain_graph, create_graph, restrict=restrict, collected=collected)
@@ -297,6 +306,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     need = _needed(order, deps, targets)
     # A target node is only captured, not executed, unless another target lies below it.
     restrict = {n for n in order if any(c is not None and c in need for c in n.next_nodes)}
+    _root_runs(roots, restrict)
     captured = _run(roots, retain_graph, create_graph, capture=set(targets), accumulate=False,
                     restrict=restrict, collected=(order, deps))
     result = []

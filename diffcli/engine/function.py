@@ -58,11 +58,16 @@ def record(name, data, inputs, backward, saved=()):
         else:
             return out
         outputs = ()
-        if any(s is OUT for s in saved):
-            outputs = tuple(i for i, s in enumerate(saved) if s is OUT)
-            saved = tuple(output_shell(out) if s is OUT else s for s in saved)
-        meta = tuple(None if t is None else (t.data_.shape, t.data_.dtype) for t in inputs)
-        out.grad_fn = Node(name, tuple(edge(t) for t in inputs), backward, saved, meta, outputs)
+        for s in saved:
+            if s is OUT:
+                break
+        else:
+            s = None
+        if s is OUT:
+            outputs = tuple([i for i, s in enumerate(saved) if s is OUT])
+            saved = tuple([output_shell(out) if s is OUT else s for s in saved])
+        meta = tuple([None if t is None else (t.data_.shape, t.data_.dtype) for t in inputs])
+        out.grad_fn = Node(name, tuple([edge(t) for t in inputs]), backward, saved, meta, outputs)
         out.requires_grad_flag = True
     return out
 

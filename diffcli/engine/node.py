@@ -24,7 +24,7 @@ class Node:
         self.next_nodes = next_nodes          # tuple[Node | None]
         self.backward_fn = backward_fn        # (grad, *saved) -> tuple of grads per input
         self.saved = saved                    # tuple[Tensor]
-        self.saved_versions = tuple(t._version[0] for t in saved) if saved else ()
+        self.saved_versions = tuple([t._version[0] for t in saved]) if saved else ()
         self.saved_outputs = saved_outputs    # indices into `saved` holding output shells
         self.input_meta = input_meta          # tuple[(shape, dtype) | None] per input
         self.retained = None                  # weakrefs to tensors whose retain_grad() hangs here

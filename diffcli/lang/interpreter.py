@@ -118,6 +118,7 @@ class Interpreter:
         self.trace = [] if trace else None
         self._warned = set()
         self.overrides = {}            # name -> (k, ndarray): the value of the k-th leaf bound to
+        self.retain_graphs = False     # the script's own backward()/grad() keep the graph
         self.leaf_index = {}           # name, replaced (finite differences); name -> that k now
         self.builtins = self._builtins()
 
@@ -504,7 +505,7 @@ class Interpreter:
     def truth(self, v, node):
         return self.guard(node, lambda: bool(v))
 
-    def lookup(self, e, scope):
+    def lookup(self, e, scope, called=False):
         name = e.id
         if name in scope:
             return scope[name]
@@ -512,12 +513,17 @@ class Interpreter:
             return self.env[name]
         if name in self.builtins:
             return self.builtins[name]
-        if name in self.sets:
+        if name in self.sets and not called:
             v = self.guard(e, lambda: variable(self.sets[name]))
             self.bind(name, v, self.env)
             return v
-        raise ScriptError("NameError", f"name '{name}' is not defined (a free variable: give it a "
-                          f"value with --set {name}=VALUE)", e.line, e.column)
+        if name.startswith("__"):
+            hint = "names starting with '__' do not exist in diffcli scripts"
+        elif called:
+            hint = "diffcli scripts have no such function"
+        else:
+            hint = f"a free variable: give it a value with --set {name}=VALUE"
+        raise ScriptError("NameError", f"name '{name}' is not defined ({hint})", e.line, e.column)
 
     def binop(self, op, left, right, node):
         lt, rt = type(left), type(right)
@@ -613,7 +619,7 @@ class Interpreter:
                           "(or diffcli does not support it)", e.line, e.column)
 
     def call(self, e, scope):
-        fn = self.eval(e.func, scope)
+        fn = self.lookup(e.func, scope, called=True) if type(e.func) is A.Name else self.eval(e.func, scope)
         args = [self.eval(a, scope) for a in e.args]
         kwargs = {k: self.eval(v, scope) for k, v in e.kwargs}
         if isinstance(fn, UserFunction):
@@ -622,6 +628,12 @@ class Interpreter:
             raise ScriptError("TypeError", f"'{type_name(fn)}' object is not callable", e.line, e.column)
         if fn is engine.backward or fn is engine.grad or getattr(fn, "__name__", "") == "backward":
             self.called_backward = True
+            if self.retain_graphs:     # `check` differentiates the target again afterwards
+                at = 3 if fn is engine.grad else 2 if fn is engine.backward else 1
+                if len(args) > at:
+                    args[at] = True
+                else:
+                    kwargs["retain_graph"] = True
         if getattr(fn, "__name__", "") == "retain_grad" and isinstance(getattr(fn, "__self__", None), Tensor):
             t = fn.__self__
             name = self.names.get(id(t))

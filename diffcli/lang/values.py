@@ -123,6 +123,8 @@ def type_name(value) -> str:
         return "dtype"
     if isinstance(value, UserFunction):
         return "function"
+    if isinstance(value, TypeValue):
+        return "type"
     return type(value).__name__
 
 

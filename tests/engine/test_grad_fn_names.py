@@ -21,7 +21,12 @@ REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "torchref" / "refer
 
 # Bugs in files this suite's owner may not edit (reported, with reproducers); strict, so
 # a marker must go once its bug is fixed.
-KNOWN_FAILURES: dict[str, str] = {}
+KNOWN_FAILURES = {
+    "regressions/a.T on 1-D (deprecation warning)":
+        "tensor.py: Tensor.T does not warn for ndim != 2 as PyTorch does",
+    "regressions/a.T on 0-D (deprecation warning)":
+        "tensor.py: Tensor.T does not warn for 0-D tensors as PyTorch does",
+}
 FLOAT32_KNOWN_FAILURES = {
     **KNOWN_FAILURES,
     "dtype_and_conversion/float32 leaf * int64 constant":
@@ -37,7 +42,15 @@ def assert_close(ours, theirs, rtol=1e-12, what=""):
     np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * 1e-3, equal_nan=True, err_msg=what)
 
 
+def _rtol(rtol, dtype):
+    """float32 results (from explicit float32 snippets) match to float32 precision."""
+    return max(rtol, 2e-6) if dtype == "torch.float32" else rtol
+
+
 def check(ours: dict, golden: dict, rtol: float, values: bool = True):
+    if "error" in golden or "error" in ours:
+        assert ours.get("error") == golden.get("error")
+        return
     og, gg = ours["output"], golden["output"]
     assert og["grad_fn"] == gg["grad_fn"]
     assert ours["next_functions"] == golden["next_functions"]
@@ -47,6 +60,7 @@ def check(ours: dict, golden: dict, rtol: float, values: bool = True):
     assert ours["output_is_input"] == golden["output_is_input"]
     if not values:
         return
+    rtol = _rtol(rtol, gg["dtype"])  # gradients through a float32 output are float32-exact
     assert_close(og["values"], gg["values"], rtol, "output")
     if golden.get("grads") is None:
         assert ours["grads"] is None
@@ -59,7 +73,7 @@ def check(ours: dict, golden: dict, rtol: float, values: bool = True):
             continue
         assert mine is not None, f"{name}.grad is None"
         assert mine["shape"] == g["shape"] and mine["dtype"] == g["dtype"], name
-        assert_close(mine["values"], g["values"], rtol, f"{name}.grad")
+        assert_close(mine["values"], g["values"], _rtol(rtol, g["dtype"]), f"{name}.grad")
 
 
 def _param(rec):
@@ -78,9 +92,10 @@ def test_matches_pytorch_float64(golden):
 
 def test_goldens_cover_the_surprising_names():
     """The names REFERENCE.md calls out as surprising are all pinned by a record."""
-    by_expr = {(r["setup"], r["expr"]): r for r in RECORDS}
-    names = {r["output"]["grad_fn"] for r in RECORDS}
-    graphs = " ".join(r["graph"] for r in RECORDS)
+    records = [r for r in RECORDS if "error" not in r]
+    by_expr = {(r["setup"], r["expr"]): r for r in records}
+    names = {r["output"]["grad_fn"] for r in records}
+    graphs = " ".join(r["graph"] for r in records)
     for name in ("RsubBackward1", "ReciprocalBackward0", "PermuteBackward0", "TBackward0",
                  "SelectBackward0", "SliceBackward0", "IndexBackward0", "SumBackward0",
                  "SumBackward1", "MeanBackward0", "MeanBackward1", "ProdBackward0",
@@ -92,7 +107,7 @@ def test_goldens_cover_the_surprising_names():
     two_over_a = by_expr[("a = T([0.5, 1.5, 2.5])", "2 / a")]
     assert two_over_a["graph"] == "MulBackward0(ReciprocalBackward0(AccumulateGrad[a]), None)"
     assert any(r["next_functions"] and ["AccumulateGrad", 0] in r["next_functions"]
-               and [None, 0] in r["next_functions"] for r in RECORDS)
+               and [None, 0] in r["next_functions"] for r in records)
 
 
 def _reference_entries():

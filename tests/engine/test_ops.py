@@ -8,7 +8,9 @@ and the input domain (kept away from kinks and poles). Every case checks, in flo
              against central finite differences of sum(u * f(xs));
   order 2    `grad(out, xs, u, create_graph=True)` gives g; the gradient of
              sum_i (g_i * v_i).sum() against finite differences of that first-order
-             quantity (v_i random).
+             quantity (v_i random); then the same for out * out, whose second
+             derivative is non-zero even for linear ops, so every backward formula
+             must itself be differentiable.
 
 Unary ops run on shapes (), (3,), (2, 3); binary ops on those and on the broadcast
 pairs ((2,3),(3,)), ((3,1),(1,4)), ((2,3),()). `test_every_op_has_a_row` keeps the table
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -55,6 +57,13 @@ def spread(rng, shape):
     return vals.reshape(shape)
 
 
+def with_zero(rng, shape):
+    """Values away from zero, except one exact zero (a product's awkward point)."""
+    x = away_from_zero(0.5)(rng, shape)
+    x.reshape(-1)[rng.integers(x.size)] = 0.0
+    return x
+
+
 DEFAULT = uniform(-2.0, 2.0)
 POSITIVE = uniform(0.3, 2.5)
 UNIT = uniform(-0.85, 0.85)
@@ -73,11 +82,9 @@ class Row:
     shapes: list                      # list of tuples of input shapes
     domain: object = DEFAULT          # one sampler, or a tuple with one per input
     covers: tuple = ()                # FUNCTIONS names this row exercises
-    order: int = 2
+    order: int = 2                    # highest derivative order checked
     rtol: float = 1e-6
     fwd_rtol: float = 1e-12
-    diff: tuple | None = None         # indices of differentiable inputs (default: all)
-    tags: dict = field(default_factory=dict)
 
 
 ROWS: list[Row] = []
@@ -205,6 +212,13 @@ _lo, _hi = np.array([-1.0, 0.0, -0.1]), np.array([1.0, 0.5, 1.0])
 row("clamp(tensor bounds)", lambda a: F["clamp"](a, Tensor(_lo), Tensor(_hi)),
     lambda a: np.minimum(np.maximum(a, _lo), _hi), [((3,),), ((2, 3),)], domain=_off_bounds,
     covers=["clamp"])
+row("clamp(a, lo, hi) all differentiable", lambda a, lo, hi: F["clamp"](a, lo, hi),
+    lambda a, lo, hi: np.minimum(np.maximum(a, lo), hi),
+    [((3,), (3,), (3,)), ((2, 3), (3,), ()), ((2, 3), (2, 1), (2, 3))],
+    domain=(_off_bounds, uniform(-1.1, -0.9), uniform(0.9, 1.1)), covers=["clamp"])
+row("clamp(a, min=lo) differentiable bound", lambda a, lo: F["clamp"](a, min=lo),
+    lambda a, lo: np.maximum(a, lo), [((3,), (3,)), ((2, 3), ())],
+    domain=(_off_bounds, uniform(-1.1, -0.9)), covers=["clamp"])
 
 # ---------------------------------------------------------------------------------------
 # reductions, dim / keepdim variants
@@ -226,6 +240,8 @@ for _name, _fn, _ref, _shapes, _dom in [
         ("prod(1)", lambda a: F["prod"](a, 1), lambda a: np.prod(a, 1), MAT, away_from_zero(0.5)),
         ("prod(0, keepdim)", lambda a: F["prod"](a, 0, keepdim=True),
          lambda a: np.prod(a, 0, keepdims=True), [((3,),), ((2, 3),)], away_from_zero(0.5)),
+        ("prod() through a zero", lambda a: F["prod"](a), np.prod, [((3,),), ((2, 3),)], with_zero),
+        ("prod(1) through zeros", lambda a: F["prod"](a, 1), lambda a: np.prod(a, 1), MAT, with_zero),
         ("max()", lambda a: F["max"](a), np.max, RED_SHAPES, spread),
         ("min()", lambda a: F["min"](a), np.min, RED_SHAPES, spread),
         ("max(1).values", lambda a: F["max"](a, 1).values, lambda a: np.max(a, 1), MAT, spread),
@@ -465,10 +481,16 @@ def _forward(r, arrays):
         return r.fn(*[Tensor(np.array(a)) for a in arrays]).data_
 
 
-def _first_order(r, arrays, u):
-    """Gradients of sum(u * f) w.r.t. each input, by our engine (first order only)."""
+def _square(t):
+    return t * t
+
+
+def _first_order(r, arrays, u, head=None):
+    """Gradients of sum(u * head(f)) w.r.t. each input, by our engine (first order)."""
     xs = _leaves(arrays)
     out = r.fn(*xs)
+    if head is not None:
+        out = head(out)
     if not out.requires_grad:
         return [np.zeros_like(a) for a in arrays]
     gs = grad(out, xs, grad_outputs=Tensor(u), allow_unused=True)
@@ -517,11 +539,20 @@ def test_op(r: Row, shapes):
         want = np.zeros_like(g) if x.grad is None else x.grad.data_
         np.testing.assert_allclose(g, want, rtol=1e-14, atol=1e-14)
 
-    # second order: grad of sum_i <g_i, v_i> with create_graph, against differences of g
-    if r.order < 2:
-        return
+    # second order, of f and of f*f (the square makes even linear ops' backward formulas
+    # run on gradients that require grad, so they must record under create_graph)
+    if r.order >= 2:
+        for head in (None, _square):
+            _check_second_order(r, arrays, u, rng, head)
+
+
+def _check_second_order(r, arrays, u, rng, head):
+    """grad of sum_i <g_i, v_i>, g = grad(head(f), xs, u, create_graph=True), against
+    central differences of g."""
     xs = _leaves(arrays)
-    gs = grad(r.fn(*xs), xs, grad_outputs=Tensor(u), create_graph=True, allow_unused=True)
+    out = r.fn(*xs)
+    out = out if head is None else head(out)
+    gs = grad(out, xs, grad_outputs=Tensor(u), create_graph=True, allow_unused=True)
     vs = [rng.standard_normal(a.shape) for a in arrays]
     total = None
     for g, v in zip(gs, vs):
@@ -534,10 +565,11 @@ def test_op(r: Row, shapes):
         hs = [np.zeros_like(a) if h is None else h.data_
               for a, h in zip(arrays, grad(total, xs, allow_unused=True))]
     fd2 = _central_diff(
-        lambda arrs: float(sum(np.sum(g * v) for g, v in zip(_first_order(r, arrs, u), vs))),
+        lambda arrs: float(sum(np.sum(g * v) for g, v in zip(_first_order(r, arrs, u, head), vs))),
         arrays, 1e-5)
     for h, d in zip(hs, fd2):
-        np.testing.assert_allclose(h, d, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(h, d, rtol=1e-5, atol=1e-5,
+                                   err_msg=f"second order of {'f*f' if head else 'f'}")
 
 
 def test_every_op_has_a_row():
@@ -551,6 +583,13 @@ def test_every_op_has_a_row():
 
 # ---------------------------------------------------------------------------------------
 # a few property tests over random shapes
+
+def _reduce_to(g, shape):
+    """numpy's sum of a broadcast gradient back down to an operand's shape."""
+    g = g.sum(axis=tuple(range(g.ndim - len(shape)))) if g.ndim > len(shape) else g
+    axes = tuple(i for i, s in enumerate(shape) if s == 1 and g.shape[i] != 1)
+    return g.sum(axis=axes, keepdims=True).reshape(shape)
+
 
 def _broadcastable_pair():
     dims = st.lists(st.integers(1, 3), min_size=0, max_size=3)
@@ -575,12 +614,8 @@ def test_broadcast_gradients_reduce_to_operand_shapes(shapes, swap):
     u = rng.standard_normal(out.data_.shape)
     out.backward(Tensor(u))
 
-    def reduce_to(g, shape):
-        g = g.sum(axis=tuple(range(g.ndim - len(shape)))) if g.ndim > len(shape) else g
-        axes = tuple(i for i, s in enumerate(shape) if s == 1 and g.shape[i] != 1)
-        return g.sum(axis=axes, keepdims=True).reshape(shape)
-    np.testing.assert_allclose(ta.grad.data_, reduce_to(u * b, sa), rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(tb.grad.data_, reduce_to(u * a, sb), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(ta.grad.data_, _reduce_to(u * b, sa), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(tb.grad.data_, _reduce_to(u * a, sb), rtol=1e-12, atol=1e-12)
 
 
 @settings(max_examples=25, deadline=None)
@@ -602,19 +637,14 @@ def test_matmul_any_ranks(ra, rb, n, m, p, batch, ga):
     # closed form through numpy, with 1-D operands promoted as matmul does
     a2 = a[None, :] if ra == 1 else a
     b2 = b[:, None] if rb == 1 else b
-    u2 = np.matmul(a2, b2) * 0 + (u if ra > 1 and rb > 1 else
-                                  np.expand_dims(u, -1 if rb == 1 else -2) if ra == 1 or rb == 1 else u)
+    u2 = u.reshape(np.matmul(a2, b2).shape)  # put back the size-1 dims matmul removed
     da = np.matmul(u2, np.swapaxes(b2, -1, -2))
     db = np.matmul(np.swapaxes(a2, -1, -2), u2)
 
-    def reduce_to(g, shape):
-        g = g.sum(axis=tuple(range(g.ndim - len(shape)))) if g.ndim > len(shape) else g
-        axes = tuple(i for i, s in enumerate(shape) if s == 1 and g.shape[i] != 1)
-        return g.sum(axis=axes, keepdims=True).reshape(shape)
     if ga:
-        np.testing.assert_allclose(ta.grad.data_, reduce_to(da, a2.shape).reshape(sa),
+        np.testing.assert_allclose(ta.grad.data_, _reduce_to(da, a2.shape).reshape(sa),
                                    rtol=1e-10, atol=1e-10)
-    np.testing.assert_allclose(tb.grad.data_, reduce_to(db, b2.shape).reshape(sb),
+    np.testing.assert_allclose(tb.grad.data_, _reduce_to(db, b2.shape).reshape(sb),
                                rtol=1e-10, atol=1e-10)
 
 

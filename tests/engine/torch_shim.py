@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import io
+import json
 import math
+import os
+import pathlib
 import re
 import types
 import warnings
@@ -123,3 +127,39 @@ def run_snippet(code: str, ns=None):
     res["warnings"] = [{"category": w.category.__name__, "message": str(w.message)}
                        for w in caught]
     return res, ns
+
+
+# --- goldens and the reference catalogue ------------------------------------------------
+
+GOLDENS = pathlib.Path(__file__).resolve().parents[1] / "goldens" / "semantics.json"
+REFERENCE = pathlib.Path(os.environ.get("DIFFCLI_TORCHREF", "/work/shared/torchref/reference.json"))
+
+
+@functools.lru_cache(maxsize=None)
+def load_goldens() -> dict:
+    return json.loads(GOLDENS.read_text())
+
+
+def golden_scenarios(prefix: str) -> list:
+    return [s for s in load_goldens()["scenarios"] if s["id"].startswith(prefix)]
+
+
+def run_golden(scenario: dict) -> dict:
+    """Run a golden scenario's snippet on the engine, with the goldens' prelude."""
+    ns = base_ns()
+    exec(load_goldens()["prelude"], ns)
+    res, _ = run_snippet(scenario["code"], ns)
+    return res
+
+
+def outcome(res: dict):
+    """The comparable part of a run: (exception type, text) or None, stdout, warnings."""
+    exc = (res["exception"]["type"], res["exception"]["str"]) if res["raised"] else None
+    warns = [(w["category"], w["message"]) for w in res["warnings"]]
+    return exc, res["stdout"], warns
+
+
+def adapt(text: str) -> str:
+    """A float32-default PyTorch text as the float64-default engine prints it."""
+    return text.replace("torch.FloatTensor", "torch.DoubleTensor").replace(
+        "torch.float32", "torch.float64")

@@ -9,12 +9,13 @@ compare against the committed ops.json.
 Each snippet is (group, label, setup, expr), Python evaluated with
     T(v, dtype=None) = torch.tensor(v, requires_grad=True, dtype=dtype)   # a leaf variable
     C(v, dtype=None) = torch.tensor(v, dtype=dtype)                       # a constant
-    torch, F = torch.nn.functional, math
+    and `torch`, `F` (torch.nn.functional) and `math` in scope,
 under torch.set_default_dtype(torch.float64) (diffcli's default). The first groups repeat
 every supported row of ../shared/torchref/REFERENCE.md §1 (recorded there in float32), so
 values here are float64; the rest extend the coverage to every op of diffcli's table.
 
-For each snippet the record holds the output (values, shape, dtype, grad_fn), the
+A snippet whose expression raises records the exception's type and message instead.
+For each other snippet the record holds the output (values, shape, dtype, grad_fn), the
 grad_fn's next_functions, the whole backward graph as text, the leaf gradients after
 `out.backward()` (0-dim output) or `out.backward(g)` with a fixed upstream gradient g,
 and the warnings raised. g is ((arange(n) % 4) + 1) * 0.5 shaped like the output, except
@@ -500,6 +501,69 @@ SNIPPETS = [
     ('conversion', 'int constant * float leaf', 'a = T([0.5, 1.5, 2.5]); k = C([2, 3, -1])', 'k * a'),
     ('conversion', 'detach', 'a = T([0.5, 1.5, 2.5])', 'torch.detach(a)'),
     ('conversion', 'comparison', 'a = T([0.5, 1.5, 2.5])', 'a >= 1.5'),
+    # --- regressions: behaviours that once differed from PyTorch ---
+    ('regressions', 'norm(p=0): .grad stays None', 'a = T([[1.0, 0.0, 3.0], [0.5, 4.0, 0.0]])', 'a.norm(0)'),
+    ('regressions', 'softmax(dtype=float32)', 'a = T([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]])', 'torch.softmax(a, dim=1, dtype=torch.float32)'),
+    ('regressions', 'log_softmax(dtype=float32)', 'a = T([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]])', 'F.log_softmax(a, 0, dtype=torch.float32)'),
+    ('regressions', 'cumsum(dtype=float32)', 'a = T([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]])', 'torch.cumsum(a, 1, dtype=torch.float32)'),
+    ('regressions', 'contiguous() then view', 'a = T([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]])', 'a.t().contiguous().view(6)'),
+    ('regressions', 'x[-2:, 1] keeps its slice', 'x = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])', 'x[-2:, 1]'),
+    ('regressions', 'x[0:5, 1] skips its slice', 'x = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])', 'x[0:5, 1]'),
+    ('regressions', 'int ** negative int tensor', 'c = C([1, 2, -3, 0]); d = C([0, 2, -1, 1])', 'd ** c'),
+    ('regressions', '2 ** negative int tensor', 'c = C([1, 2, -3, 0])', '2 ** c'),
+    ('regressions', 'sign of bool', 'c = C([True, False])', 'torch.sign(c)'),
+    ('regressions', 'sum(dim=0) of 0-dim', 's = T(1.5)', 's.sum(0)'),
+    ('regressions', 'mean(()) ', 'a = T([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]])', 'a.mean(())'),
+    ('regressions', 'cross_entropy every target ignored', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]]); t = C([-100, -100])', 'F.cross_entropy(z, t)'),
+    ('regressions', 'cross_entropy weight', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]]); t = C([0, 2]); w = C([1.0, 2.0, 3.0])', 'F.cross_entropy(z, t, w)'),
+    ('regressions', 'cross_entropy weight, ignore_index', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0], [0.3, 0.2, 0.1]]); t = C([0, -100, 1]); w = C([1.0, 2.0, 3.0])', 'F.cross_entropy(z, t, weight=w)'),
+    ('regressions', 'cross_entropy weight none', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]]); t = C([0, 2]); w = C([1.0, 2.0, 3.0])', "F.cross_entropy(z, t, weight=w, reduction='none')"),
+    ('regressions', 'cross_entropy probabilities weight', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]]); t = C([[0.2, 0.8, 0.0], [0.0, 0.5, 0.5]]); w = C([1.0, 2.0, 3.0])', 'F.cross_entropy(z, t, weight=w)'),
+    ('regressions', 'cross_entropy probabilities label_smoothing', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]]); t = C([[0.2, 0.8, 0.0], [0.0, 0.5, 0.5]])', 'F.cross_entropy(z, t, label_smoothing=0.2)'),
+    ('regressions', 'cross_entropy label_smoothing none', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]]); t = C([0, 2])', "F.cross_entropy(z, t, label_smoothing=0.3, reduction='none')"),
+    ('regressions', 'cross_entropy label_smoothing sum', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]]); t = C([0, 2])', "F.cross_entropy(z, t, label_smoothing=0.3, reduction='sum')"),
+    ('regressions', 'cross_entropy label_smoothing weight ignore', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0], [0.3, 0.2, 0.1]]); t = C([0, -100, 1]); w = C([1.0, 2.0, 3.0])', 'F.cross_entropy(z, t, weight=w, label_smoothing=0.3)'),
+    ('regressions', 'cross_entropy (N, C, d)', 'z = T([[[1.0, 2.0], [0.5, 0.1], [-1.0, 3.0]]]); t = C([[0, 2]])', 'F.cross_entropy(z, t)'),
+    ('regressions', 'cross_entropy (N, C, d) none', 'z = T([[[1.0, 2.0], [0.5, 0.1], [-1.0, 3.0]]]); t = C([[0, 2]])', "F.cross_entropy(z, t, reduction='none')"),
+    ('regressions', 'nll_loss (N, C, d) non-contiguous', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]])', 'F.nll_loss(z[None].permute(0, 2, 1), C([[0, 2]]))'),
+    ('regressions', 'nll_loss (N, C, H, W)', 'z = T([[[[1.0, 2.0]], [[0.5, 0.1]], [[-1.0, 3.0]]]])', 'F.nll_loss(z, C([[[0, 2]]]))'),
+    ('regressions', 'nll_loss weight sum', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]]); t = C([0, 2]); w = C([1.0, 2.0, 3.0])', "F.nll_loss(z, t, w, reduction='sum')"),
+    ('regressions', 'clamp tensor bounds that require grad', 'a = T([-1.5, 0.5, 2.5, 0.0]); lo = T([-1.0, 0.0, 0.0, 0.5]); hi = T([1.0, 1.0, 1.0, 0.25])', 'torch.clamp(a, lo, hi)'),
+    ('regressions', 'clamp(min=tensor) broadcast, requires grad', 'a = T([-1.5, 0.5, 2.5]); lo = T([[-1.0], [0.0]])', 'torch.clamp(a, min=lo)'),
+    ('regressions', 'clamp(max=0-dim tensor) requires grad', 'a = T([-1.5, 0.5, 2.5]); hi = T(1.0)', 'torch.clamp(a, max=hi)'),
+    ('regressions', 'a.T on 1-D (deprecation warning)', 'a = T([1.0, -2.0, 3.0])', 'a.T'),
+    ('regressions', 'a.T on 0-D (deprecation warning)', 'a = T(1.5)', 'a.T'),
+    # --- op errors: PyTorch's exception type and message ---
+    ('op_errors', 'matmul 2D@2D mismatch', 'a = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])', 'a @ a'),
+    ('op_errors', 'matmul 3D@2D fold mismatch', 'a = T([[[1.0, 2.0, 3.0]], [[4.0, 5.0, 6.0]]]); b = T([[1.0, 2.0], [3.0, 4.0]])', 'a @ b'),
+    ('op_errors', 'matmul 2D@3D fold mismatch', 'a = T([[1.0, 2.0]]); b = T([[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]])', 'a @ b'),
+    ('op_errors', 'matmul 3D@3D batch mismatch', 'a = T([[[1.0, 2.0]], [[3.0, 4.0]]]); b = T([[[1.0], [2.0]], [[3.0], [4.0]], [[5.0], [6.0]]])', 'a @ b'),
+    ('op_errors', 'matmul with 0-dim', 'a = T([1.0, 2.0]); s = T(2.0)', 'a @ s'),
+    ('op_errors', 'relu of bool', 'c = C([True, False])', 'torch.relu(c)'),
+    ('op_errors', 'norm of int', 'c = C([1, 2])', 'c.norm()'),
+    ('op_errors', 'int tensor ** negative int', 'c = C([1, 2])', 'c ** -1'),
+    ('op_errors', 'binary_cross_entropy target dtype', 'p = T([0.5], dtype=torch.float32); t = C([1.0])', 'F.binary_cross_entropy(p, t)'),
+    ('op_errors', 'binary_cross_entropy input out of range', 'p = T([1.5]); t = C([1.0])', 'F.binary_cross_entropy(p, t)'),
+    ('op_errors', 'nll_loss target out of bounds', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]])', 'F.nll_loss(z, C([0, 3]))'),
+    ('op_errors', 'nll_loss float target', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]])', 'F.nll_loss(z, C([0.0, 2.0]))'),
+    ('op_errors', 'cross_entropy batch mismatch', 'z = T([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]])', 'F.cross_entropy(z, C([0, 1, 2]))'),
+    ('op_errors', 'cross_entropy 1D input, 1D target', 'z = T([1.0, 2.0, 0.5])', 'F.cross_entropy(z, C([0, 1]))'),
+    ('op_errors', 'nll_loss (N, C, d) target shape', 'z = T([[[1.0, 2.0], [0.5, 0.1], [-1.0, 3.0]]])', 'F.nll_loss(z, C([[0, 2, 1]]))'),
+    ('op_errors', 'mse_loss bad reduction', 'a = T([1.0, 2.0]); t = C([1.0, 0.0])', "F.mse_loss(a, t, reduction='bogus')"),
+    ('op_errors', 'view of a transpose', 'a = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])', 'a.t().view(6)'),
+    ('op_errors', 'reshape invalid size', 'a = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])', 'a.reshape(4)'),
+    ('op_errors', 'cat size mismatch', 'a = T([[1.0, 2.0, 3.0]]); b = T([[1.0, 2.0]])', 'torch.cat([a, b])'),
+    ('op_errors', 'stack size mismatch', 'a = T([1.0, 2.0, 3.0]); b = T([1.0, 2.0])', 'torch.stack([a, b])'),
+    ('op_errors', 'index out of range', 'x = T([1.0, 2.0, 3.0])', 'x[5]'),
+    ('op_errors', 'too many indices', 'x = T([1.0, 2.0, 3.0])', 'x[0, 1]'),
+    ('op_errors', 'broadcast mismatch', 'a = T([1.0, 2.0, 3.0]); b = T([1.0, 2.0])', 'a * b'),
+    ('op_errors', 'dim out of range', 'a = T([1.0, 2.0, 3.0])', 'a.sum(1)'),
+    ('op_errors', 'clamp without bounds', 'a = T([1.0, 2.0, 3.0])', 'torch.clamp(a)'),
+    ('op_errors', 't() of 3-D', 'a = T([[[1.0, 2.0]]])', 'a.t()'),
+    ('op_errors', 'permute wrong length', 'a = T([[1.0, 2.0]])', 'a.permute(1, 0, 2)'),
+    ('op_errors', 'expand incompatible', 'a = T([1.0, 2.0])', 'a.expand(3, 3)'),
+    ('op_errors', 'mean of int', 'c = C([1, 2])', 'c.mean()'),
+    ('op_errors', 'where non-bool condition', 'a = T([1.0, 2.0])', 'torch.where(a, a, a)'),
     # --- more edge points (upstream ones) ---
     ('edge_point_gradients', 'relu at -0.0', 'a = T([-0.0, 0.0])', 'torch.relu(a)'),
     ('edge_point_gradients', 'sign at -0.0', 'a = T([-0.0, 0.0])', 'a.sign()'),
@@ -611,7 +675,12 @@ def record(torch, F, group, label, setup, expr):
         exec(setup, ns)
         leaves = {k: v for k, v in ns.items() if isinstance(v, torch.Tensor)}
         names = {id(v): k for k, v in leaves.items()}
-        out = eval(expr, ns)
+        try:
+            out = eval(expr, ns)
+        except Exception as e:  # an op error: its type and PyTorch's message are the record
+            rec["error"] = {"type": type(e).__name__, "message": str(e)}
+            rec["warnings"] = [str(w.message) for w in caught]
+            return rec
         fn = out.grad_fn
         rec["output"] = {"values": _values(out), "shape": list(out.shape), "dtype": str(out.dtype),
                          "requires_grad": out.requires_grad, "is_leaf": out.is_leaf,

@@ -304,14 +304,25 @@ def clamp(a, min=None, max=None):
         if hi is not None:
             out = np.minimum(out, hi.data_)
 
-        def backward(g, p):
-            m = np.ones(np.broadcast_shapes(p.data_.shape, out.shape), dtype=bool)
-            if lo is not None:
-                m &= p.data_ >= lo.data_
-            if hi is not None:
-                m &= p.data_ <= hi.data_
-            return where(Tensor(m), g, 0.0), None, None
-        return record("ClampBackward0", out, (a, lo, hi), backward, (a,))
+        def backward(g, p, *bounds):
+            # PyTorch's clamp_backward_min_max: the input where it lies within the bounds,
+            # min where the input is below it (and min < max), max where above (or max < min)
+            lo_d = None if lo is None else lo.data_
+            hi_d = None if hi is None else hi.data_
+            x = p.data_
+            if lo_d is not None and hi_d is not None:
+                m_self = (x >= lo_d) & (x <= hi_d)
+                m_lo = (x < lo_d) & (lo_d < hi_d)
+                m_hi = (x > hi_d) | (hi_d < lo_d)
+            elif lo_d is not None:
+                m_self, m_lo, m_hi = x >= lo_d, x < lo_d, None
+            else:
+                m_self, m_lo, m_hi = x <= hi_d, None, x > hi_d
+            pick = lambda m, t: None if m is None or not t.requires_grad_flag else where(Tensor(m), g, 0.0)
+            return (pick(m_self, a), None if lo is None else pick(m_lo, lo),
+                    None if hi is None else pick(m_hi, hi))
+        saved = tuple(t for t in (a, lo, hi) if t is not None)
+        return record("ClampBackward0", out, (a, lo, hi), backward, saved)
     rd = dtypes.result_type(a, *(v for v in (min, max) if v is not None))
     out = a.data_.astype(rd, copy=False)
     if min is not None:

@@ -88,6 +88,8 @@ def _region(view: np.ndarray, base: np.ndarray) -> np.ndarray:
         return o
 
     start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    if base.flags.c_contiguous:  # memory order is flat order
+        return offsets(view, start)
     base_off = offsets(base, 0).reshape(-1)
     order = np.argsort(base_off, kind="stable")
     return order[np.searchsorted(base_off[order], offsets(view, start))]

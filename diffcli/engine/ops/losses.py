@@ -56,6 +56,10 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
             f"Using a target size ({t.shape}) that is different to the input size ({p.shape}) is deprecated. "
             "Please ensure they have the same size.")
     x = p.data_
+    if t.data_.dtype != x.dtype:
+        names = {"float64": "Double", "float32": "Float", "int64": "Long", "bool": "Bool"}
+        raise errors.TorchRuntimeError(
+            f"Found dtype {names[t.data_.dtype.name]} but expected {names[x.dtype.name]}")
     if ((x < 0) | (x > 1)).any():
         raise errors.TorchRuntimeError("all elements of input should be between 0 and 1")
     with np.errstate(divide="ignore"):
@@ -90,6 +94,9 @@ def _nll_layout(x: np.ndarray, tgt: np.ndarray):
         if tgt.ndim == 1 and tgt.shape[0] != 1:
             raise errors.TorchValueError(
                 f"For 1D input, 1D target must have size 1, but got target size: {tgt.shape[0]}")
+        if tgt.ndim == 1 and x.shape[0] != 1:
+            raise errors.TorchRuntimeError(
+                f"size mismatch (got input: [{x.shape[0]}], target: [{tgt.shape[0]}])")
         return x[None, :], tgt.reshape(1)
     batch = tgt.shape[0] if tgt.ndim else 0
     if batch != x.shape[0]:
@@ -107,13 +114,32 @@ def _nll_layout(x: np.ndarray, tgt: np.ndarray):
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
+    """PyTorch's nll_loss_nd: NllLossBackward0 for (C) and (N, C) inputs,
+    NllLoss2DBackward0 for (N, C, H, W); other K-dim inputs are made contiguous and viewed
+    as (N, C, 1, -1) first (and a 'none' result viewed back)."""
+    from . import shape as S
     a, t = as_tensor(input), as_tensor(target)
-    x = a.data_
     if t.data_.dtype.kind not in "iu":
+        names = {"float64": "Double", "float32": "Float", "bool": "Bool"}
         raise errors.TorchRuntimeError(
-            f"expected scalar type Long but found {'Double' if t.data_.dtype == np.float64 else 'Float'}")
+            f"expected target dtype to be Long or Byte, but got {names[t.data_.dtype.name]}")
     if reduction not in ("mean", "sum", "none"):
         raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")
+    x = a.data_
+    if x.ndim <= 2:
+        return _nll(a, t, weight, ignore_index, reduction, "NllLossBackward0")
+    _nll_layout(x, t.data_)  # shape checks
+    if x.ndim == 4:
+        return _nll(a, t, weight, ignore_index, reduction, "NllLoss2DBackward0")
+    n, c = x.shape[:2]
+    a4 = S.view(S.contiguous(a), n, c, 1, -1)
+    t3 = Tensor(np.ascontiguousarray(t.data_).reshape(n, 1, -1))
+    out = _nll(a4, t3, weight, ignore_index, reduction, "NllLoss2DBackward0")
+    return S.view(out, *t.data_.shape) if reduction == "none" else out
+
+
+def _nll(a, t, weight, ignore_index, reduction, name):
+    x = a.data_
     tgt = t.data_
     xx, tt = _nll_layout(x, tgt)
     c = xx.shape[1]
@@ -135,20 +161,22 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         else:
             out = picked.reshape(tgt.shape if x.ndim > 1 else ())
 
+    # d loss / d input is linear in the upstream gradient: g times a constant holding
+    # -w_i (over total weight for 'mean') at [i, target_i]; ignored targets get nothing
+    coef = np.zeros(xx.shape, dtype=x.dtype)
+    with np.errstate(all="ignore"):
+        scale = -(w[valid] / total if reduction == "mean" else w[valid])
+    coef[rows[valid], safe[valid]] = scale
+    if x.ndim > 2:
+        coef = np.moveaxis(coef.reshape((x.shape[0],) + x.shape[2:] + (c,)), -1, 1)
+    coef = Tensor(np.ascontiguousarray(coef).reshape(x.shape))
+
     def backward(g):
-        gd = np.zeros(xx.shape, dtype=x.dtype)
-        with np.errstate(all="ignore"):
-            if reduction == "none":
-                gv = -g.data_.reshape(-1)
-            else:
-                gg = g.data_.item()
-                gv = np.full(xx.shape[0], -(gg / total if reduction == "mean" else gg))
-            # ignored targets get no gradient at all
-            gd[rows[valid], safe[valid]] = (gv * w)[valid]
-        if x.ndim > 2:
-            gd = np.moveaxis(gd.reshape((x.shape[0],) + x.shape[2:] + (c,)), -1, 1)
-        return (Tensor(np.ascontiguousarray(gd).reshape(x.shape)),)
-    return record("NllLossBackward0", out, (a,), backward)
+        from .shape import unsqueeze
+        if reduction == "none" and x.ndim > 1:
+            g = unsqueeze(g, 1)
+        return (g * coef,)
+    return record(name, out, (a,), backward)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,

@@ -13,6 +13,9 @@ from ..tensor import Tensor, _wrap_dim
 from .arithmetic import where
 
 
+_TYPE_NAMES = {"float64": "Double", "float32": "Float", "int64": "Long", "bool": "Bool"}
+
+
 def _dims(dim, ndim):
     if dim is None:
         return None
@@ -103,20 +106,32 @@ def prod(a, dim=None, keepdim=False, dtype=None):
         name = "ProdBackward1"
 
     def backward(g, p, r):
-        gx = _expand_back(g, shape, None if axis is None else (axis,), keepdim)
-        data = p.data_
-        if not (data == 0).any():
-            rx = _expand_back(r, shape, None if axis is None else (axis,), keepdim)
-            return (gx * rx / p,)
-        # exclusive products, exact with zeros (first order only)
-        flat = data.reshape(-1) if axis is None else np.moveaxis(data, axis, -1)
-        ones = np.ones_like(flat[..., :1])
-        left = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
-        right = np.cumprod(np.concatenate([ones, flat[..., ::-1][..., :-1]], axis=-1), axis=-1)[..., ::-1]
-        ex = left * right
-        ex = ex.reshape(shape) if axis is None else np.moveaxis(ex, -1, axis)
-        return (gx * Tensor(ex),)
+        # PyTorch's prod_backward: g * (result / input) when no input is zero, else g times
+        # the product of the other elements, in Tensor ops so that it differentiates too
+        if not shape:
+            return (g,)
+        axes = None if axis is None else (axis,)
+        gx = _expand_back(g, shape, axes, keepdim)
+        if not (p.data_ == 0).any():
+            return (gx * (_expand_back(r, shape, axes, keepdim) / p),)
+        return (gx * _prod_of_others(p, axis),)
     return record(name, out, (a,), backward, (a, OUT))
+
+
+def _prod_of_others(p: Tensor, axis) -> Tensor:
+    """For each element, the product of the other elements along `axis` (of all others
+    for None): an n-by-n copy of each line with its diagonal set to 1, multiplied out."""
+    from .shape import expand, reshape, unsqueeze
+    if axis is None:
+        return reshape(_prod_of_others(reshape(p, -1), 0), p.data_.shape)
+    n = p.data_.shape[axis]
+    lines = unsqueeze(p, axis)  # dim axis + 1 runs over the others
+    full = list(lines.data_.shape)
+    full[axis] = n
+    eye_shape = [1] * len(full)
+    eye_shape[axis] = eye_shape[axis + 1] = n
+    eye = Tensor(np.eye(n, dtype=bool).reshape(eye_shape))
+    return prod(where(eye, 1.0, expand(lines, *full)), axis + 1)
 
 
 def _extreme(a, dim, keepdim, is_max):
@@ -284,6 +299,10 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
 def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
     a = as_tensor(a)
     x = a.data_
+    if x.dtype.kind != "f":
+        raise errors.TorchRuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+            f"Got {_TYPE_NAMES[x.dtype.name]}")
     if p in ("fro", None):
         p = 2
     dims = _dims(dim, x.ndim)
@@ -355,7 +374,7 @@ def softmax(a, dim=None, dtype=None):
     d = _softmax_dim(dim, x.ndim)
     with np.errstate(all="ignore"):
         e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
-        out = e / np.sum(e, axis=d, keepdims=True) if x.ndim else e
+        out = np.ascontiguousarray(e / np.sum(e, axis=d, keepdims=True)) if x.ndim else e
 
     def backward(g, y):
         s = sum(g * y, d, keepdim=True) if y.data_.ndim else g * y
@@ -373,7 +392,7 @@ def log_softmax(a, dim=None, dtype=None):
     with np.errstate(all="ignore"):
         if x.ndim:
             m = np.max(x, axis=d, keepdims=True)
-            out = x - m - np.log(np.sum(np.exp(x - m), axis=d, keepdims=True))
+            out = np.ascontiguousarray(x - m - np.log(np.sum(np.exp(x - m), axis=d, keepdims=True)))
         else:
             out = x - x
 

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, errors
 from ..function import OUT, as_tensor, record
 from ..tensor import Tensor
 from .arithmetic import where
@@ -44,6 +44,12 @@ def _gelu_grad(x: Tensor) -> Tensor:
     return cdf + x * pdf
 
 
+def _relu(a):
+    if a.dtype == np.bool_:
+        raise errors.TorchRuntimeError("Boolean inputs not supported for relu")
+    return np.where(a < 0, 0, a).astype(a.dtype)  # keeps -0.0 and nan, as PyTorch does
+
+
 def _zero(g, x, y):
     return g * 0
 
@@ -74,7 +80,7 @@ UNARY = {
     "abs": ("AbsBackward0", np.abs, lambda g, x, y: g * sign(x), "x", "sign(x)"),
     "sign": ("SignBackward0", lambda a: a.copy() if a.dtype == np.bool_ else np.sign(a), _zero, "", "0"),
     "sigmoid": ("SigmoidBackward0", lambda a: 1.0 / (1.0 + np.exp(-a)), lambda g, x, y: g * y * (1 - y), "y", "s(x)(1-s(x))"),
-    "relu": ("ReluBackward0", lambda a: np.where(a < 0, 0, a).astype(a.dtype), lambda g, x, y: where(y > 0, g, 0.0), "y", "1 if x > 0 else 0"),
+    "relu": ("ReluBackward0", _relu, lambda g, x, y: where(y > 0, g, 0.0), "y", "1 if x > 0 else 0"),
     "gelu": ("GeluBackward0", _gelu, lambda g, x, y: g * _gelu_grad(x), "x", "Phi(x) + x phi(x)"),
     "silu": ("SiluBackward0", lambda a: a / (1.0 + np.exp(-a)), lambda g, x, y: g * (sigmoid(x) * (1 + x * (1 - sigmoid(x)))), "x", "s(x)(1 + x(1-s(x)))"),
     "floor": ("FloorBackward0", np.floor, _zero, "", "0"),

@@ -1,0 +1,253 @@
+"""Errors (SPEC §3): `error: FILE:LINE:COL: TYPE: MESSAGE`, the source line and a caret,
+exit codes 0/1/2, `warning:` lines, never a Python traceback."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from diffcli.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+GRAD_NON_LEAF_WARNING = (
+    "UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+    ".grad attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at "
+    "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
+
+
+def cli(*args, input=None):
+    result = CliRunner().invoke(app, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.stderr
+    return result
+
+
+def script_file(tmp_path, text, name="demo.txt"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+# --- the error line, the source line, the caret -----------------------------------------
+
+def test_free_variable_error_says_how_to_give_it(tmp_path):
+    f = script_file(tmp_path, "x = 1.0\nw = 2.0\ny = x * q\n")
+    r = cli("grad", f)
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr == (f"error: {f}:3:9: NameError: name 'q' is not defined (a free variable: give it "
+                        "a value with --set q=VALUE)\n"
+                        "    y = x * q\n"
+                        "            ^\n")
+    assert cli("grad", f, "--set", "q=2").exit_code == 0
+
+
+def test_calling_an_unknown_function_is_not_a_free_variable():
+    r = cli("run", "-e", "y = open('x')")
+    assert r.stderr == ("error: <expr>:1:5: NameError: name 'open' is not defined (diffcli scripts have "
+                        "no such function)\n    y = open('x')\n        ^\n")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("x = 1.0\ny = (x +\n",
+     "error: F:2:5: SyntaxError: unexpected end of input — a '(' is not closed\n    y = (x +\n        ^\n"),
+    ("x = 1.0\ny = x ** * 2\n",
+     "error: F:2:10: SyntaxError: unexpected '*' — expected an expression\n    y = x ** * 2\n             ^\n"),
+    ("x = 1.0\nif x:\ny = 2\n",
+     "error: F:3:1: IndentationError: expected an indented block after 'if' statement on line 2\n"
+     "    y = 2\n    ^\n"),
+    ("x = 1.0\n\ty = 2\n",
+     "error: F:2:2: IndentationError: unexpected indent\n     y = 2\n     ^\n"),
+    ("f = lambda x: x\n",
+     "error: F:1:5: SyntaxError: 'lambda' is not supported in diffcli scripts\n    f = lambda x: x\n        ^\n"),
+])
+def test_syntax_errors_exit_2_with_caret(tmp_path, text, expected):
+    f = script_file(tmp_path, text)
+    for command in ("run", "grad", "graph", "check"):
+        r = cli(command, f)
+        assert (r.exit_code, r.stdout, r.stderr) == (2, "", expected.replace("F:", f"{f}:")), command
+
+
+def test_engine_errors_exit_1_with_pytorchs_type_and_message(tmp_path):
+    f = script_file(tmp_path, "a = ones(2, 3, requires_grad=True)\nb = ones(4, 5)\nc = a @ b\n")
+    r = cli("run", f)
+    assert (r.exit_code, r.stderr) == (1, f"error: {f}:3:5: RuntimeError: mat1 and mat2 shapes cannot be "
+                                          "multiplied (2x3 and 4x5)\n    c = a @ b\n        ^\n")
+    r = cli("run", "samples/inplace_leaf_error.txt")
+    assert r.exit_code == 1
+    assert r.stderr == ("error: samples/inplace_leaf_error.txt:4:1: RuntimeError: a leaf Variable that "
+                        "requires grad is being used in an in-place operation.\n    x.add_(1)\n    ^\n")
+    r = cli("run", "-e", "x = 1.0\ny = x * x\ny.backward()\ny.backward()")
+    assert r.exit_code == 1
+    assert r.stderr.startswith("error: <expr>:4:1: RuntimeError: Trying to backward through the graph a "
+                               "second time")
+    assert r.stderr.endswith("\n    y.backward()\n    ^\n")
+
+
+def test_python_level_errors_keep_pythons_type():
+    r = cli("run", "-e", "x = [1, 2][5]")
+    assert r.stderr == "error: <expr>:1:5: IndexError: list index out of range\n    x = [1, 2][5]\n        ^\n"
+    r = cli("run", "-e", "y = 1 / 0")
+    assert r.stderr == "error: <expr>:1:5: ZeroDivisionError: division by zero\n    y = 1 / 0\n        ^\n"
+    r = cli("run", "-e", "print(sin(1, 2, 3))")
+    assert r.stderr.startswith("error: <expr>:1:7: TypeError: sin() takes 1 positional argument but 3 were given")
+    r = cli("run", "-e", "range(3, foo=2)")
+    assert r.stderr.startswith("error: <expr>:1:1: TypeError: range() got an unexpected keyword argument 'foo'")
+
+
+def test_errors_in_a_function_point_into_the_function():
+    r = cli("run", "-e", "def f(x):\n    return x * q\ny = f(2.0)")
+    assert r.exit_code == 1
+    assert r.stderr.startswith("error: <expr>:2:16: NameError: name 'q' is not defined")
+
+
+def test_errors_in_the_backward_grad_adds_have_no_line():
+    r = cli("grad", "-e", "x = [1.0, 2.0]\ny = x * x")
+    assert r.stderr == "error: <expr>: RuntimeError: grad can be implicitly created only for scalar outputs\n"
+
+
+def test_control_characters_in_the_shown_line_keep_the_caret_aligned():
+    r = cli("run", "-e", "x = 1\x01 + 2")
+    assert r.exit_code == 2
+    assert r.stderr == ("error: <expr>:1:6: SyntaxError: invalid non-printable character U+0001\n"
+                        "    x = 1? + 2\n         ^\n")
+
+
+def test_script_errors_are_not_caught_across_limits():
+    r = cli("run", "-e", "try:\n    y = q\nexcept NameError as e:\n    print('caught:', e)")
+    assert (r.exit_code, r.stdout) == (0, "caught: name 'q' is not defined (a free variable: give it a "
+                                          "value with --set q=VALUE)\n")
+
+
+# --- exit codes for the command line and files ---------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (["grad", "-e", "x = 1.0", "--repeat", "0"],
+     "error: UsageError: Invalid value for '--repeat': 0 is not in the range 1<=x<=1000.\n"
+     "Try 'diffcli grad --help' for help.\n"),
+    (["grad", "-e", "x = 1.0", "--format", "xml"],
+     "error: UsageError: Invalid value for '--format' / '-f': 'xml' is not one of 'table', 'json', 'tsv'.\n"
+     "Try 'diffcli grad --help' for help.\n"),
+    (["graph", "-e", "x = 1.0", "-f", "tsv"],
+     "error: UsageError: Invalid value for '--format' / '-f': 'tsv' is not one of 'table', 'json', 'dot', "
+     "'mermaid', 'tree'.\nTry 'diffcli graph --help' for help.\n"),
+    (["grad", "-e", "x = 1.0", "--set", "a=foo"],
+     "error: UsageError: --set a: expected a number or a list literal such as 2.5 or [1, 2], got 'foo'\n"),
+    (["grad", "-e", "x = 1.0", "--set", "=1"], "error: UsageError: --set '=1': '' is not a valid name\n"),
+    (["grad", "-e", "x = 1.0", "--set", "a"], "error: UsageError: --set 'a': expected NAME=VALUE\n"),
+    (["grad", "-e", "x = 1.0", "--set", "a=[1, [2]]"], "error: UsageError: --set a: "),
+    (["grad", "-e", "x = 1.0", "--set", "a=__import__('os')"],
+     "error: UsageError: --set a: expected a number or a list literal such as 2.5 or [1, 2], got "
+     "\"__import__('os')\"\n"),
+    (["run", "-e", "x = 1.0", "--max-depth", "0"], "error: UsageError: --max-depth must be at least 1, got 0\n"),
+    (["run", "-e", "x = 1.0", "--max-elements", "-1"],
+     "error: UsageError: --max-elements must be at least 1, got -1\n"),
+    (["check", "-e", "x = 1.0\ny = x", "--eps", "-1"],
+     "error: UsageError: --eps must be a finite number greater than 0, got -1.0\n"),
+    (["check", "-e", "x = 1.0\ny = x", "--atol", "nan"],
+     "error: UsageError: --atol must be a finite number of at least 0, got nan\n"),
+    (["check", "-e", "x = 1.0\ny = x", "--order", "3"],
+     "error: UsageError: Invalid value for '--order': 3 is not in the range 1<=x<=2.\n"
+     "Try 'diffcli check --help' for help.\n"),
+    (["run", "-e", "x = 1.0", "--bogus"],
+     "error: UsageError: No such option '--bogus'.\nTry 'diffcli run --help' for help.\n"),
+    (["frobnicate"], "error: UsageError: No such command 'frobnicate'.\nTry 'diffcli --help' for help.\n"),
+    (["run", "-e"], "error: UsageError: Option '-e' requires an argument.\nTry 'diffcli run --help' for help.\n"),
+])
+def test_bad_command_lines_exit_2(args, message):
+    r = cli(*args)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == message if message.endswith("\n") else r.stderr.startswith(message)
+
+
+def test_missing_file_directory_and_binary_file_exit_2(tmp_path):
+    r = cli("run", str(tmp_path / "nope.txt"))
+    assert (r.exit_code, r.stderr) == (2, f"error: FileError: {tmp_path / 'nope.txt'}: no such file\n")
+    r = cli("grad", str(tmp_path))
+    assert (r.exit_code, r.stderr) == (2, f"error: FileError: {tmp_path}: is a directory\n")
+    binary = tmp_path / "b.bin"
+    binary.write_bytes(b"x = 1\n\x89PNG\r\n\x1a\n\xff\xfe")
+    r = cli("graph", str(binary))
+    assert (r.exit_code, r.stderr) == (2, f"error: FileError: {binary}:2: not UTF-8 text (byte 0x89 at "
+                                          "offset 6); is it a binary file?\n")
+    nul = tmp_path / "nul.txt"
+    nul.write_bytes(b"x = 1.0\ny = x\x00\n")
+    r = cli("check", str(nul))
+    assert (r.exit_code, r.stderr) == (2, f"error: FileError: {nul}:2: contains a NUL byte; is it a binary file?\n")
+    r = cli("run", "-", input=b"\xff\xfe\x00")
+    assert (r.exit_code, r.stderr) == (2, "error: FileError: <stdin>:1: contains a NUL byte; is it a binary file?\n")
+
+
+def test_unreadable_file_exits_2(tmp_path):
+    f = tmp_path / "secret.txt"
+    f.write_text("print(1)\n")
+    f.chmod(0)
+    try:
+        readable = os.access(f, os.R_OK)          # root reads anything
+        r = cli("run", str(f))
+        if readable:
+            assert (r.exit_code, r.stdout) == (0, "1\n")
+        else:
+            assert (r.exit_code, r.stderr) == (2, f"error: FileError: {f}: permission denied\n")
+    finally:
+        f.chmod(0o644)
+
+
+def test_empty_file_and_bom(tmp_path):
+    empty = script_file(tmp_path, "", "empty.txt")
+    assert cli("run", empty).exit_code == 0
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbfprint(2)\n")
+    assert cli("run", str(bom)).stdout == "2\n"
+
+
+def test_check_mismatch_exits_1_and_says_so_on_stderr():
+    r = cli("check", "-e", "x = 0.0\ny = relu(x)")
+    assert r.exit_code == 1 and "MISMATCH" in r.stdout
+    assert r.stderr == ("error: <expr>: GradcheckError: analytic and finite-difference gradients of 'y' "
+                        "differ for x (order 1)\n")
+
+
+# --- warnings ---------------------------------------------------------------------------------
+
+def test_warnings_are_warning_lines_once_per_source_line():
+    r = cli("run", "-e", "x = 1.0\nfor i in range(3):\n    y = x * 2\n    g = y.grad\nh = y.grad")
+    assert r.exit_code == 0 and r.stdout == ""
+    assert r.stderr == (f"warning: <expr>:4: {GRAD_NON_LEAF_WARNING}\n"
+                        f"warning: <expr>:5: {GRAD_NON_LEAF_WARNING}\n")
+
+
+def test_warnings_are_shown_again_on_each_command():
+    for _ in range(2):
+        r = cli("run", "-e", "x = 1.0\nf = float(x)")
+        assert r.stderr.startswith("warning: <expr>:2: UserWarning: Converting a tensor with "
+                                   "requires_grad=True to a scalar may lead to unexpected behavior.")
+
+
+# --- end to end: real processes, no traceback ------------------------------------------------------
+
+@pytest.mark.parametrize("args, stdin, code", [
+    (["run", "-e", "x = (1"], None, 2),
+    (["run", "-e", "y = q"], None, 1),
+    (["grad", "-"], "x = 1.0\nx.add_(1)\n", 1),
+    (["grad", "/no/such/file"], None, 2),
+    (["graph", "/"], None, 2),
+    (["check", "-e", "x = 0.0\ny = relu(x)"], None, 1),
+    (["grad", "-e", "x = 1.0", "--format", "xml"], None, 2),
+    (["run", "-e", "x = zeros(10**9)"], None, 1),
+    (["run", "-e", "def f(n):\n    return f(n)\nf(1)", "--max-depth", "100000"], None, 1),
+    (["run", "-e", "x = 1.0\ny = x * 2\nprint(y)"], None, 0),
+])
+def test_real_process_exit_codes_and_no_traceback(args, stdin, code):
+    p = subprocess.run([sys.executable, "-m", "diffcli", *args], input=stdin, capture_output=True,
+                       text=True, timeout=60, cwd=ROOT)
+    assert p.returncode == code, p.stderr
+    assert "Traceback" not in p.stderr and "InternalError" not in p.stderr
+    if code:
+        assert p.stderr.startswith("error: ") or "\nerror: " in p.stderr

@@ -1,0 +1,340 @@
+"""Fuzzing the command line (SPEC §4: any input, however malformed, gives a clear error and
+an exit code, never a traceback or a hang).
+
+Over 1,000 inputs per run, reproducible (hypothesis with `derandomize=True`): random
+bytes, token soup, random unicode, truncated and mutated samples, random option values,
+plus hand-picked pathological cases (10,000 nested parentheses, a 1 MB line, 10**10**10,
+NUL characters, binary and unreadable files...). Every run must end within a time bound
+with exit 0, or exit 1/2 and an `error:` message on stderr; never a traceback, never an
+`InternalError` (which marks a diffcli bug).
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from diffcli.cli import app  # noqa: E402
+
+from .samples import SAMPLES, sample_args  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_TEXTS = [(p.read_text(), sample_args(p)) for p in SAMPLES]
+FORMATS = {"run": [None], "grad": [None, "table", "json", "tsv"],
+           "graph": [None, "table", "json", "dot", "mermaid", "tree"], "check": [None, "table", "json"]}
+BOUND = 20.0          # seconds for one ordinary run; the pathological cases set their own
+COUNT = {"runs": 0}
+
+FUZZ = settings(derandomize=True, deadline=None, database=None, print_blob=True,
+                suppress_health_check=list(HealthCheck))
+
+
+class _Hang(BaseException):
+    """Raised by the alarm; a BaseException so that no `except Exception` in diffcli eats it."""
+
+
+@contextmanager
+def time_bound(seconds):
+    def on_alarm(signum, frame):
+        raise _Hang(f"no result after {seconds} s")
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def outcome_is_clean(args, input=None, seconds=BOUND):
+    """Run `diffcli ARGS` in process and check the contract; returns the result."""
+    COUNT["runs"] += 1
+    start = time.perf_counter()
+    with time_bound(seconds):
+        result = CliRunner().invoke(app, args, input=input)
+    elapsed = time.perf_counter() - start
+    shown = f"args={[a[:200] for a in args]!r} input={input[:200] if input else input!r}"
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        f"{shown}: {result.exception!r}"
+    assert elapsed < seconds, shown
+    err = result.stderr
+    assert "Traceback" not in err, f"{shown}\n{err}"
+    assert "InternalError" not in err, f"{shown}\n{err}"
+    assert result.exit_code in (0, 1, 2), f"{shown}: exit {result.exit_code}\n{err}"
+    if result.exit_code:
+        lines = err.splitlines()
+        text_error = any(line.startswith("error: ") for line in lines)
+        json_error = any(line.startswith('{"error": ') and "type" in json.loads(line)["error"]
+                         for line in lines)
+        assert text_error or json_error, f"{shown}: exit {result.exit_code} without an error message\n{err}"
+    return result
+
+
+# --- strategies ---------------------------------------------------------------------------
+
+TOKENS = ["(", ")", "[", "]", ":", ",", ".", "=", "+", "-", "*", "/", "**", "^", "@", "//", "%",
+          "\n", " ", "    ", "\t", "x", "y", "a", "b", "w", "0", "1", "2.5", ".5", "1e-3", "1e400",
+          "-1", "None", "True", "False", "'s'", '"t"', "grad", "backward", "sum", "torch.", "F.",
+          "for", "in", "range(3)", "range(10**9)", "with", "no_grad()", "def", "return", "try",
+          "except", "import", "from", "as", "lambda", "if", "elif", "else", "while", "not", "and",
+          "or", "is", "[:, 0]", "...", "requires_grad=True", ".grad", ".grad_fn", ".next_functions",
+          ".T", ".data", "x[0]", "tensor([1.,2.])", "zeros(2,3)", "ones(100000,1)", ".retain_grad()",
+          ".item()", ".backward()", "#", ";", "\\", "'''", '"""', "0x10", "1_000", "1j", "π", "\x00",
+          "break", "continue", "pass", "global", "del", "+=", "*=", "<<", "~", "print(", "sin(",
+          "exp(", "matmul(", "@ ones(2)", "__class__", ".__class__", "__import__('os')", "f'{x}'",
+          "{", "}", "\r\n", "\x0c", "\u00a0", "\U0001F600"]
+
+
+@st.composite
+def token_soup(draw):
+    return "".join(draw(st.lists(st.sampled_from(TOKENS), min_size=0, max_size=40)))
+
+
+@st.composite
+def mutated_sample(draw):
+    text, args = draw(st.sampled_from(SAMPLE_TEXTS))
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(["truncate", "insert", "delete", "shuffle", "duplicate", "flip",
+                                     "dedent", "indent"]))
+        n = len(text)
+        i = draw(st.integers(0, n))
+        if kind == "truncate":
+            text = text[:i]
+        elif kind == "insert":
+            text = text[:i] + draw(st.sampled_from(TOKENS)) + text[i:]
+        elif kind == "delete":
+            text = text[:i] + text[draw(st.integers(i, min(n, i + 20))):]
+        elif kind == "flip" and n:
+            i = min(i, n - 1)
+            text = text[:i] + chr(draw(st.integers(0, 0x2FF))) + text[i + 1:]
+        else:
+            lines = text.split("\n")
+            j = draw(st.integers(0, max(0, len(lines) - 1)))
+            if kind == "shuffle":
+                lines = draw(st.permutations(lines))
+            elif kind == "duplicate":
+                lines.insert(j, lines[j])
+            elif kind == "dedent":
+                lines[j] = lines[j].lstrip()
+            else:
+                lines[j] = "    " + lines[j]
+            text = "\n".join(lines)
+    keep_args = draw(st.booleans())
+    return text, (args if keep_args else [])
+
+
+def command_and_format():
+    return st.sampled_from([(c, f) for c, fs in FORMATS.items() for f in fs])
+
+
+def with_format(command, fmt, args):
+    return [command, *args] + (["--format", fmt] if fmt else [])
+
+
+# --- the generated inputs (1,050 runs) ------------------------------------------------------------
+
+@FUZZ
+@settings(max_examples=400)
+@given(mutated_sample(), command_and_format())
+def test_mutated_samples(sample, cf):
+    (text, args), (command, fmt) = sample, cf
+    outcome_is_clean(with_format(command, fmt, ["-e", text, *args]))
+
+
+@FUZZ
+@settings(max_examples=250)
+@given(token_soup(), command_and_format(), st.sampled_from([[], ["--set", "a=1", "--set", "x=[1, 2]"]]))
+def test_token_soup(text, cf, sets):
+    command, fmt = cf
+    outcome_is_clean(with_format(command, fmt, ["-e", text, *sets]))
+
+
+@FUZZ
+@settings(max_examples=150)
+@given(st.text(max_size=200), command_and_format())
+def test_random_unicode_text(text, cf):
+    command, fmt = cf
+    outcome_is_clean(with_format(command, fmt, ["-e", text]))
+
+
+@pytest.fixture(scope="module")
+def fuzz_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("fuzz")
+
+
+@FUZZ
+@settings(max_examples=150)
+@given(data=st.binary(max_size=300), cf=command_and_format(), via_stdin=st.booleans())
+def test_random_bytes_as_file_or_stdin(fuzz_dir, data, cf, via_stdin):
+    command, fmt = cf
+    if via_stdin:
+        outcome_is_clean(with_format(command, fmt, ["-"]), input=data)
+    else:
+        path = fuzz_dir / "bytes.bin"
+        path.write_bytes(data)
+        outcome_is_clean(with_format(command, fmt, [str(path)]))
+
+
+OPTION_VALUES = {
+    "--set": ["a=foo", "=1", "a", "a=", "a=[1,", "a=[[1],[2,3]]", "a=1e400", "a=-1e-400", "a=__import__('os')",
+              "1a=2", "a=1=2", "a=[]", "a=[1, 'x']", "a=True", "a=None", "a=(1, 2)"],
+    "--repeat": ["0", "-1", "abc", "1001", "1e3", "", "2"],
+    "--format": ["xml", "", "JSON", "table", "json"],
+    "--of": ["", "nope", "print", "__class__", "x", "torch", "1"],
+    "--wrt": ["", ",,,", "nope", "x,,x", "__class__"],
+    "--grad-tensors": ["", ")(", "[1,", "ones_like(x)", "x.__class__", "[[1]]", "1e400", "print(1)",
+                       "zeros(10**9)"],
+    "--max-elements": ["0", "-5", "x", "1", "99999999999999999999999"],
+    "--max-iterations": ["0", "1", "abc"],
+    "--max-statements": ["0", "1", "2"],
+    "--max-depth": ["0", "1", "-1"],
+    "--eps": ["0", "-1", "nan", "inf", "1e-300", "abc", "1"],
+    "--atol": ["-1", "nan", "inf", "0"],
+    "--rtol": ["-1", "nan", "0"],
+    "--order": ["0", "3", "2", "x"],
+    "--bogus": ["1"],
+}
+
+
+@FUZZ
+@settings(max_examples=100)
+@given(st.sampled_from(["run", "grad", "graph", "check"]),
+       st.lists(st.sampled_from(sorted(OPTION_VALUES)).flatmap(
+           lambda o: st.tuples(st.just(o), st.sampled_from(OPTION_VALUES[o]))), max_size=3))
+def test_random_option_values(command, options):
+    args = [command, "-e", "x = [1.0, 2.0]\ny = (x * x).sum()"]
+    for option, value in options:
+        args += [option, value]
+    outcome_is_clean(args)
+
+
+# --- pathological cases -------------------------------------------------------------------------------
+
+MB = 1024 * 1024
+PATHOLOGICAL = {
+    "10000 nested parentheses": ("x = " + "(" * 10000 + "1" + ")" * 10000, 2),
+    "10000 nested brackets": ("x = " + "[" * 10000 + "1" + "]" * 10000, 2),
+    "5000 nested calls": ("x = " + "sin(" * 5000 + "1.0" + ")" * 5000, 2),
+    "10000 unary minus": ("x = " + "-" * 10000 + "1.0\nprint(x)", 0),
+    "10000 powers": ("x = " + "1.0**" * 10000 + "1", 0),
+    "10000 attributes": ("x = torch" + ".sin" * 10000, 1),
+    "2000 indented blocks": ("".join(" " * i + "if True:\n" for i in range(2000)) + " " * 2000 + "pass\n", None),
+    "1 MB line of additions": ("x = 0" + " + 1" * (MB // 4) + "\nprint(x)", 0),
+    "1 MB comment": ("# " + "c" * MB + "\nprint(1)", 0),
+    "1 MB string": ("print(len('" + "s" * MB + "'))", 0),
+    "1 MB of semicolons": (";" * MB, 2),
+    "1e400": ("x = 1e400\ny = x * 2\nprint(y)", 0),
+    "1e-400": ("x = 1e-400\ny = x * 2\nprint(y)", 0),
+    "10**10**10": ("y = 10**10**10", 1),
+    "2**1000000": ("y = 2**1000000", 1),
+    "-2**1000000": ("y = -2**1000000.5", None),
+    "huge float text": ("x = 1" + "0" * 5000 + ".0\nprint(x)", 0),
+    "huge int literal": ("x = 1" + "0" * 5000, 2),
+    "huge int in a tensor": ("x = tensor(2**200)", 1),
+    "inf - inf": ("print(1e400 - 1e400, tensor(1e400) * 0)", 0),
+    "int from a huge string": ("x = int('9' * 5000)", 1),
+    "float overflow": ("x = 1e308 * 10.0\nprint(x)", 0),
+    "unicode identifier": ("x = 1.0\ny = x * π", 2),
+    "unicode string": ("print('ü€😀 \u202e backwards')", 0),
+    "unicode comment": ("# комментарий 😀\nx = 1.0\ny = x * 2", 0),
+    "non-breaking space": ("x = 1.0\u00a0+ 1", 2),
+    "BOM in text": ("\ufeffx = 1.0", None),
+    "NUL": ("x = 1.0\x00", 2),
+    "NUL in a string": ("print('a\x00b')", None),
+    "form feed": ("\x0cx = 1.0\nprint(x)", None),
+    "CRLF": ("x = 2.0\r\ny = x * x\r\nprint(y)\r\n", 0),
+    "CR only": ("x = 2.0\ry = x * x\rprint(y)", None),
+    "lone backslash": ("x = 1 \\", 2),
+    "unterminated string": ("print('abc", 2),
+    "unterminated triple string": ("print('''abc", 2),
+    "empty": ("", 0),
+    "only whitespace": ("   \n\t\n  ", None),
+    "only comments": ("# a\n# b\n", 0),
+    "huge tensor": ("x = zeros(100000000)", 1),
+    "huge broadcast": ("x = ones(100000, 1) * ones(1, 100000)", 1),
+    "endless loop": ("while True:\n    pass", 1),
+    "long range": ("for i in range(10**12):\n    pass", 1),
+    "recursion": ("def f(n):\n    return f(n + 1)\nf(0)", 1),
+    "mutual recursion": ("def f(n):\n    return g(n)\ndef g(n):\n    return f(n)\nf(0)", 1),
+    "list doubling": ("x = [0]\nfor i in range(100):\n    x = x + x", 1),
+    "string doubling": ("x = 'ab'\nfor i in range(100):\n    x = x + x", 1),
+    "int squaring": ("x = int(3)\nfor i in range(100):\n    x = x * x", 1),
+    "tensor doubling": ("x = ones(1)\nfor i in range(100):\n    x = cat([x, x])", 1),
+    "graph a million nodes long": ("x = 1.0\ny = x\nfor i in range(300000):\n    y = y + 1", 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PATHOLOGICAL))
+@pytest.mark.parametrize("command", ["run", "grad"])
+def test_pathological_scripts(name, command):
+    text, expected = PATHOLOGICAL[name]
+    r = outcome_is_clean([command, "-e", text], seconds=40)
+    if command == "run" and expected is not None:
+        assert r.exit_code == expected, r.stderr[:500]
+
+
+def test_pathological_files(tmp_path):
+    files = {
+        "empty.txt": b"",
+        "binary.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)),
+        "latin1.txt": "x = 1.0 # caf\xe9".encode("latin-1"),
+        "utf16.txt": "x = 1.0\n".encode("utf-16"),
+        "nul.txt": b"x = 1.0\n\x00\n",
+        "bom.txt": b"\xef\xbb\xbfx = 2.0\ny = x * x\n",
+        "big.txt": b"x = 1.0\n" + b"# pad\n" * (MB // 6),
+    }
+    expected = {"empty.txt": 0, "binary.png": 2, "latin1.txt": 2, "utf16.txt": 2, "nul.txt": 2,
+                "bom.txt": 0, "big.txt": 0}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+        for command in ("run", "grad", "graph", "check"):
+            r = outcome_is_clean([command, str(tmp_path / name)])
+            if command == "run":
+                assert r.exit_code == expected[name], (name, r.stderr)
+    for path in (tmp_path, tmp_path / "missing.txt", Path("/dev/null")):
+        r = outcome_is_clean(["run", str(path)])
+        assert r.exit_code == (0 if str(path) == "/dev/null" else 2)
+    locked = tmp_path / "locked.txt"
+    locked.write_text("print(1)\n")
+    locked.chmod(0)
+    try:
+        r = outcome_is_clean(["run", str(locked)])
+        assert r.exit_code == (0 if os.access(locked, os.R_OK) else 2)   # root may read it anyway
+    finally:
+        locked.chmod(0o644)
+
+
+@pytest.mark.parametrize("args", [
+    ["grad", "-e", "x = 1.0", "--repeat", "0"],
+    ["grad", "-e", "x = 1.0", "--format", "xml"],
+    ["grad", "-e", "x = 1.0", "--set", "a=foo"],
+    ["grad", "-e", "x = 1.0", "--set", "=1"],
+    ["grad", "-e", "x = 1.0", "--set", "a=[1, [2]]"],
+    ["check", "-e", "x = 1.0\ny = x", "--eps", "nan"],
+    ["run", "-e", "x = 1.0", "--max-iterations", "-1"],
+    ["run", "samples/card.txt", "-e", "x = 1"],
+    ["run"],
+    ["nope"],
+    ["grad", "--of"],
+])
+def test_bad_option_values_exit_2(args, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert outcome_is_clean(args).exit_code == 2
+    assert outcome_is_clean(args + ["--format", "json"]).exit_code == 2
+
+
+def test_more_than_a_thousand_inputs_ran():
+    """Runs last in this module (pytest keeps file order): the count of checked runs."""
+    if COUNT["runs"] == 0:
+        pytest.skip("run the whole module to count")
+    assert COUNT["runs"] >= 1000, COUNT["runs"]

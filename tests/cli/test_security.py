@@ -1,0 +1,305 @@
+"""Security (SPEC §4, README "Security"): a script cannot reach host code. Escape attempts
+are refused with a clear error (exit 1, or 2 for syntax), and an audit checks that every
+value a script can reach, and every attribute it can read on it, is on a whitelist."""
+from __future__ import annotations
+
+import builtins
+import math
+import re
+import types
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from diffcli import engine
+from diffcli.cli import app
+from diffcli.engine import dtypes
+from diffcli.engine.node import Node
+from diffcli.engine.ops import reductions
+from diffcli.engine.tensor import Size, Tensor
+from diffcli.lang import ast as A
+from diffcli.lang import values
+from diffcli.lang.errors import ScriptError
+from diffcli.lang.interpreter import Interpreter
+from diffcli.lang.parse import parse
+
+PACKAGE = Path(__file__).resolve().parents[2] / "diffcli"
+SETUP = "x = 1.0\ny = x * 2\n"
+
+
+def run(script, *args):
+    result = CliRunner().invoke(app, ["run", "-e", SETUP + script, *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.stderr and "InternalError" not in result.stderr
+    return result
+
+
+def refused(script, type_name, message, code=1):
+    r = run(script)
+    assert r.exit_code == code, r.stdout + r.stderr
+    first = r.stderr.splitlines()[0]
+    assert f" {type_name}: " in first, first
+    assert message in first, first
+    return first
+
+
+DUNDER = "is not allowed in diffcli scripts"
+
+
+@pytest.mark.parametrize("script, type_name, message", [
+    ("print(x.__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print(().__class__.__bases__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print(print.__self__)", "AttributeError", f"access to '__self__' {DUNDER}"),
+    ("print(print.__call__)", "AttributeError", f"access to '__call__' {DUNDER}"),
+    ("print(range.__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print(len.__self__)", "AttributeError", f"access to '__self__' {DUNDER}"),
+    ("print(x.backward.__func__)", "AttributeError", f"access to '__func__' {DUNDER}"),
+    ("print(x.sum.__self__)", "AttributeError", f"access to '__self__' {DUNDER}"),
+    ("print(y.grad_fn.next_functions[0][0].variable.__class__)", "AttributeError",
+     f"access to '__class__' {DUNDER}"),
+    ("print(y.grad_fn.__class__.__mro__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print(type(x).__subclasses__)", "AttributeError", f"access to '__subclasses__' {DUNDER}"),
+    ("print(type(x).__subclasses__())", "AttributeError", f"access to '__subclasses__' {DUNDER}"),
+    ("print(torch.__dict__)", "AttributeError", f"access to '__dict__' {DUNDER}"),
+    ("print(math.__loader__)", "AttributeError", f"access to '__loader__' {DUNDER}"),
+    ("print(torch.autograd.grad.__globals__)", "AttributeError", f"access to '__globals__' {DUNDER}"),
+    ("print(torch.sin.__code__)", "AttributeError", f"access to '__code__' {DUNDER}"),
+    ("print(x.shape.__class__.__bases__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print(torch.no_grad().__enter__)", "AttributeError", f"access to '__enter__' {DUNDER}"),
+    ("print(range(3).__iter__)", "AttributeError", f"access to '__iter__' {DUNDER}"),
+    ("print(x.__dict__)", "AttributeError", f"access to '__dict__' {DUNDER}"),
+    ("try:\n    z = 1 / 0\nexcept Exception as e:\n    print(e.__traceback__)", "AttributeError",
+     f"access to '__traceback__' {DUNDER}"),
+    ("__import__('os')", "NameError",
+     "name '__import__' is not defined (names starting with '__' do not exist in diffcli scripts)"),
+    ("print(__builtins__)", "NameError", "name '__builtins__' is not defined"),
+    ("open('/etc/passwd')", "NameError", "name 'open' is not defined (diffcli scripts have no such function)"),
+    ("with open('/etc/passwd') as f:\n    pass", "NameError", "name 'open' is not defined"),
+    ("eval('1')", "NameError", "name 'eval' is not defined"),
+    ("exec('x=1')", "NameError", "name 'exec' is not defined"),
+    ("compile('1', 'f', 'eval')", "NameError", "name 'compile' is not defined"),
+    ("getattr(x, 'data')", "NameError", "name 'getattr' is not defined"),
+    ("setattr(x, 'data', 1)", "NameError", "name 'setattr' is not defined"),
+    ("globals()", "NameError", "name 'globals' is not defined"),
+    ("vars(x)", "NameError", "name 'vars' is not defined"),
+    ("dir(x)", "NameError", "name 'dir' is not defined"),
+    ("breakpoint()", "NameError", "name 'breakpoint' is not defined"),
+    ("print(object)", "NameError", "name 'object' is not defined"),
+    ("import os", "ModuleNotFoundError", "No module named 'os'"),
+    ("import sys", "ModuleNotFoundError", "No module named 'sys'"),
+    ("import importlib", "ModuleNotFoundError", "No module named 'importlib'"),
+    ("from os import path", "ModuleNotFoundError", "No module named 'os'"),
+    ("import torch.utils", "ModuleNotFoundError", "No module named 'torch.utils'"),
+    ("from torch import _C", "ImportError", "cannot import name '_C' from 'torch'"),
+    ("from math import __loader__", "ImportError", "cannot import name '__loader__' from 'math'"),
+    ("print('{0.__class__}'.format(x))", "AttributeError", "'str' object has no attribute 'format'"),
+    ("print(str(x).join)", "AttributeError", "'str' object has no attribute 'join'"),
+    ("print([].append)", "AttributeError", "'list' object has no attribute 'append'"),
+    ("print(int.from_bytes)", "AttributeError", "'type' object has no attribute 'from_bytes'"),
+    ("print(torch.float64.np)", "AttributeError", "'dtype' object has no attribute 'np'"),
+    ("print(x.data_)", "AttributeError", "'Tensor' object has no attribute 'data_'"),
+    ("print(x._grad)", "AttributeError", "'Tensor' object has no attribute '_grad'"),
+    ("print(x.numpy())", "AttributeError", "'Tensor' object has no attribute 'numpy'"),
+    ("print(y.grad_fn.backward_fn)", "AttributeError", "'MulBackward0' object has no attribute 'backward_fn'"),
+    ("print(y.grad_fn.saved)", "AttributeError", "'MulBackward0' object has no attribute 'saved'"),
+    ("print(y.grad_fn._name)", "AttributeError", "'MulBackward0' object has no attribute '_name'"),
+    ("print(torch.engine)", "AttributeError", "module 'torch' has no attribute 'engine'"),
+    ("print(torch.Size.__mro__)", "AttributeError", f"access to '__mro__' {DUNDER}"),
+    ("print(type(x)(1))", "TypeError", "'type' object is not callable"),
+    ("torch.sin = print", "AttributeError", "cannot set attribute 'sin' of 'module' object"),
+    ("import math\nmath.pi = 3", "AttributeError", "cannot set attribute 'pi' of 'module' object"),
+    ("F.relu = 1", "AttributeError", "cannot set attribute 'relu' of 'module' object"),
+    ("y.grad_fn.variable = x", "AttributeError", "cannot set attribute 'variable' of 'MulBackward0' object"),
+    ("x.grad_fn = y.grad_fn", "AttributeError", "cannot set attribute 'grad_fn' of 'Tensor' object"),
+    ("x.__class__ = int", "AttributeError", "cannot set attribute '__class__' of 'Tensor' object"),
+    ("torch['sin']", "TypeError", "'module' object is not subscriptable"),
+])
+def test_escape_attempts_are_refused(script, type_name, message):
+    refused(script, type_name, message)
+
+
+@pytest.mark.parametrize("script, message", [
+    ("f = lambda a: a", "'lambda' is not supported in diffcli scripts"),
+    ("class A:\n    pass", "'class' is not supported in diffcli scripts"),
+    ("global x", "'global' is not supported in diffcli scripts"),
+    ("del x", "'del' is not supported in diffcli scripts"),
+    ("d = {'a': 1}", "'{' is not supported: scripts have no dicts or sets"),
+    ("print(f'{x.__class__}')", "f-strings are not supported"),
+    ("raise ValueError('x')", "'raise' is not supported in diffcli scripts"),
+    ("async def f():\n    pass", "'async' is not supported in diffcli scripts"),
+])
+def test_constructs_outside_the_grammar_are_syntax_errors(script, message):
+    refused(script, "SyntaxError", message, code=2)
+
+
+def test_the_single_readable_dunder_is_a_type_name():
+    r = run("print(type(x).__name__, type(print).__name__, type(torch).__name__, type(y.grad_fn).__name__)")
+    assert r.stdout == "Tensor function module MulBackward0\n"
+    assert run("print(hasattr(x, '__class__'), hasattr(x, 'grad'))").stdout == "False True\n"
+
+
+def test_reachable_pytorch_surface_still_works():
+    r = run("print(y.grad_fn.next_functions[0][0].variable is x, y.grad_fn.name(), x.shape.numel())\n"
+            "print(len([1, 2]), float(2), int(2.5), abs(-2), str(3), type(2).__name__)")
+    assert r.exit_code == 0
+    assert r.stdout == "True MulBackward0 1\n2 2.0 2 2 3 int\n"
+
+
+def test_command_line_values_are_literals_only(tmp_path):
+    marker = tmp_path / "pwned"
+    for value in (f"__import__('os').system('touch {marker}')", f"open('{marker}', 'w')"):
+        r = CliRunner().invoke(app, ["grad", "-e", "y = a * 2", "--set", f"a={value}"])
+        assert r.exit_code == 2 and r.stderr.startswith("error: UsageError: --set a: expected a number")
+        r = CliRunner().invoke(app, ["grad", "-e", "x = [1.0]\ny = x * 2", "--grad-tensors", value])
+        assert r.exit_code == 1 and "NameError: --grad-tensors: name " in r.stderr
+    assert not marker.exists()
+
+
+def test_grad_tensors_expression_is_evaluated_with_the_same_whitelists():
+    r = CliRunner().invoke(app, ["grad", "-e", "x = [1.0]\ny = x * 2", "--grad-tensors",
+                                 "ones_like(y.__class__)"])
+    assert r.exit_code == 1
+    assert "AttributeError: --grad-tensors: access to '__class__' is not allowed" in r.stderr
+    r = CliRunner().invoke(app, ["grad", "-e", "x = [1.0]\ny = x * 2", "--grad-tensors", "__import__('os')"])
+    assert r.exit_code == 1 and "NameError: --grad-tensors: name '__import__' is not defined" in r.stderr
+
+
+# --- the audit: everything reachable is whitelisted ---------------------------------------
+
+_DANGEROUS_BUILTINS = {getattr(builtins, n) for n in (
+    "eval", "exec", "compile", "open", "getattr", "setattr", "delattr", "globals", "locals", "vars",
+    "dir", "__import__", "input", "breakpoint", "help", "memoryview", "object", "type", "super",
+    "classmethod", "staticmethod", "property", "exit", "quit", "id", "hash", "iter", "next")
+    if hasattr(builtins, n)}
+_ALLOWED_PY_CALLABLES = {float, int, bool, list, tuple, enumerate, zip, len}
+
+
+def _allowed_callable(v) -> bool:
+    if v in _ALLOWED_PY_CALLABLES:
+        return True
+    if v in _DANGEROUS_BUILTINS:
+        return False
+    if isinstance(v, types.BuiltinFunctionType):            # math.sin & co.
+        return getattr(v, "__module__", None) == "math"
+    if isinstance(v, (types.FunctionType, type)):
+        module = getattr(v, "__module__", "") or ""
+        return module.startswith("diffcli.")
+    return False
+
+
+def _walk_namespace(ns, seen):
+    for name, v in ns.members.items():
+        assert not name.startswith("__"), (ns.name, name)
+        if isinstance(v, values.Namespace):
+            if id(v) not in seen:
+                seen.add(id(v))
+                _walk_namespace(v, seen)
+        elif isinstance(v, (int, float, dtypes.DType)):
+            pass
+        else:
+            assert callable(v) and _allowed_callable(v), (ns.name, name, v)
+
+
+def test_every_builtin_and_namespace_member_is_an_allowed_value():
+    interp = Interpreter()
+    seen = set()
+    for name, v in interp.builtins.items():
+        assert not name.startswith("__"), name
+        if isinstance(v, values.Namespace):
+            _walk_namespace(v, seen)
+        elif isinstance(v, (int, float)):
+            pass
+        else:
+            assert callable(v) and _allowed_callable(v), (name, v)
+    assert seen                                           # the walk reached torch.nn.functional etc.
+    for ns in values.MODULES.values():
+        _walk_namespace(ns, seen)
+    assert isinstance(values.MATH.members["sin"], types.BuiltinFunctionType)
+
+
+def _sample_values():
+    interp = Interpreter(write=lambda s: None)
+    interp.run(parse("import torch\nx = 1.0\nv = tensor([1.0, 2.0], requires_grad=True)\ny = x * 2\n"
+                     "m = v.max(0)\ns = v.shape\nd = v.dtype\nt = type(v)\nn = torch.no_grad()\n"
+                     "def f(a):\n    return a\n"
+                     "try:\n    z = 1 / 0\nexcept Exception as e:\n    err = e\n"
+                     "r = range(3)\nen = enumerate([1])\nl = [1]\ntp = (1,)\nst = 'a'\ni = int(1)\n"
+                     "fl = float(1)\nb = True\nmeth = v.sum\n"))
+    env = interp.env
+    extra = {"AccumulateGrad": env["y"].grad_fn.next_functions[0][0], "print": interp.builtins["print"],
+             "range_fn": interp.builtins["range"], "len": len, "torch": values.TORCH, "math": values.MATH,
+             "F": values.MODULES["torch.nn.functional"], "sin": engine.FUNCTIONS["sin"],
+             "grad_fn": env["y"].grad_fn, "None": None}
+    return interp, {**{k: env[k] for k in env if k != "torch"}, **extra}
+
+
+def _allowed_attributes(v):
+    if isinstance(v, Tensor):
+        return values.TENSOR_ATTRS | values.TENSOR_METHODS
+    if isinstance(v, Node):
+        return values.NODE_ATTRS
+    if isinstance(v, values.Namespace):
+        return set(v.members)
+    if isinstance(v, values.TypeValue):
+        return {"__name__"}
+    if isinstance(v, reductions.ReturnTypes):
+        return {"values", "indices"}
+    if isinstance(v, Size):
+        return {"numel"}
+    if isinstance(v, dtypes.DType):
+        return {"is_floating_point"}
+    if isinstance(v, values.ExceptionValue):
+        return {"args"}
+    return set()
+
+
+_PROBES = ["__class__", "__dict__", "__globals__", "__code__", "__self__", "__func__", "__module__",
+           "__builtins__", "__subclasses__", "__bases__", "__mro__", "__init__", "__call__", "__reduce__",
+           "__getattribute__", "_name", "_grad", "data_", "np", "name", "mro", "format", "join", "f_globals",
+           "gi_frame", "im_func", "func_globals", "saved", "backward_fn", "closure", "node", "members",
+           "message", "type_name", "real", "start", "count", "index", "append", "keys"]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_no_attribute_outside_the_whitelists_is_readable():
+    interp, samples = _sample_values()
+    checked = 0
+    for label, v in samples.items():
+        names = set(_PROBES) | {n for n in dir(v) if isinstance(n, str)}
+        allowed = _allowed_attributes(v)
+        for name in sorted(names):
+            node = A.Attribute(A.Name("o"), name)
+            try:
+                interp.attribute(v, node)
+            except ScriptError as e:
+                assert e.type_name == "AttributeError", (label, name, e)
+                continue
+            finally:
+                checked += 1
+            assert name in allowed, f"{label}.{name} is readable but not whitelisted"
+    assert checked > 2000
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_whitelisted_tensor_attributes_return_plain_values():
+    interp, samples = _sample_values()
+    v = samples["v"]
+    for name in sorted(values.TENSOR_ATTRS):
+        try:
+            got = interp.attribute(v, A.Attribute(A.Name("o"), name))
+        except ScriptError as e:                  # listed, but the engine lacks it (`mT`)
+            assert e.type_name == "AttributeError", (name, e)
+            continue
+        assert got is None or isinstance(got, (Tensor, Node, bool, int, Size, dtypes.DType)), (name, got)
+
+
+def test_no_eval_exec_or_compile_of_script_text_in_the_package():
+    pattern = re.compile(r"(?<![\w.])(?<!def )(eval|exec|compile|__import__|execfile)\s*\(")
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if pattern.search(code):
+                offenders.append(f"{path.relative_to(PACKAGE)}:{n}: {line.strip()}")
+    assert offenders == []
