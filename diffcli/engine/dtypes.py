@@ -61,6 +61,14 @@ def canonical(arr: np.ndarray) -> np.ndarray:
     return arr.astype(np.float64)
 
 
+def promote(a: np.dtype, b: np.dtype) -> np.dtype:
+    """torch.promote_types: a float beats any int (int64 * float32 is float32)."""
+    ca, cb = category(a), category(b)
+    if ca != cb:
+        return a if ca > cb else b
+    return np.promote_types(a, b)
+
+
 def result_type(*operands) -> np.dtype:
     """PyTorch's type promotion: dimensioned tensors > 0-d tensors > Python scalars,
     a lower group only wins when its category (bool < int < float) is higher."""
@@ -82,7 +90,7 @@ def result_type(*operands) -> np.dtype:
             continue
         d = g[0]
         for e in g[1:]:
-            d = np.promote_types(d, e)
+            d = promote(d, e)
         if result is None or category(d) > category(result):
             result = d
     return result

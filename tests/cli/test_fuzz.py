@@ -143,24 +143,21 @@ def with_format(command, fmt, args):
 
 # --- the generated inputs (1,050 runs) ------------------------------------------------------------
 
-@FUZZ
-@settings(max_examples=400)
+@settings(FUZZ, max_examples=400)
 @given(mutated_sample(), command_and_format())
 def test_mutated_samples(sample, cf):
     (text, args), (command, fmt) = sample, cf
     outcome_is_clean(with_format(command, fmt, ["-e", text, *args]))
 
 
-@FUZZ
-@settings(max_examples=250)
+@settings(FUZZ, max_examples=250)
 @given(token_soup(), command_and_format(), st.sampled_from([[], ["--set", "a=1", "--set", "x=[1, 2]"]]))
 def test_token_soup(text, cf, sets):
     command, fmt = cf
     outcome_is_clean(with_format(command, fmt, ["-e", text, *sets]))
 
 
-@FUZZ
-@settings(max_examples=150)
+@settings(FUZZ, max_examples=150)
 @given(st.text(max_size=200), command_and_format())
 def test_random_unicode_text(text, cf):
     command, fmt = cf
@@ -172,8 +169,7 @@ def fuzz_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("fuzz")
 
 
-@FUZZ
-@settings(max_examples=150)
+@settings(FUZZ, max_examples=150)
 @given(data=st.binary(max_size=300), cf=command_and_format(), via_stdin=st.booleans())
 def test_random_bytes_as_file_or_stdin(fuzz_dir, data, cf, via_stdin):
     command, fmt = cf
@@ -206,8 +202,7 @@ OPTION_VALUES = {
 }
 
 
-@FUZZ
-@settings(max_examples=100)
+@settings(FUZZ, max_examples=100)
 @given(st.sampled_from(["run", "grad", "graph", "check"]),
        st.lists(st.sampled_from(sorted(OPTION_VALUES)).flatmap(
            lambda o: st.tuples(st.just(o), st.sampled_from(OPTION_VALUES[o]))), max_size=3))

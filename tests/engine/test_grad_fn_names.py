@@ -27,12 +27,7 @@ KNOWN_FAILURES = {
     "regressions/a.T on 0-D (deprecation warning)":
         "tensor.py: Tensor.T does not warn for 0-D tensors as PyTorch does",
 }
-FLOAT32_KNOWN_FAILURES = {
-    **KNOWN_FAILURES,
-    "dtype_and_conversion/float32 leaf * int64 constant":
-        "dtypes.result_type promotes int64 with float32 to float64 (numpy's rule); PyTorch "
-        "keeps float32",
-}
+FLOAT32_KNOWN_FAILURES = {**KNOWN_FAILURES}
 
 
 def assert_close(ours, theirs, rtol=1e-12, what=""):
