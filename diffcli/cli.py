@@ -62,15 +62,17 @@ def _usage_error(e, args):
 
 
 def _format_in(args):
-    """The --format the command line asked for, if it can be told."""
+    """The --format the command line asked for (the last one wins, as in Click), if it can
+    be told without Click's help (it failed)."""
+    fmt = None
     for i, a in enumerate(args):
         if a in ("-f", "--format") and i + 1 < len(args):
-            return args[i + 1]
-        if a.startswith("--format="):
-            return a.split("=", 1)[1]
-        if a.startswith("-f") and not a.startswith("--") and len(a) > 2:
-            return a[2:]
-    return None
+            fmt = args[i + 1]
+        elif a.startswith("--format="):
+            fmt = a.split("=", 1)[1]
+        elif a.startswith("-f") and not a.startswith("--") and len(a) > 2:
+            fmt = a[2:]
+    return fmt
 
 
 app = typer.Typer(name="diffcli", cls=_Group, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -172,15 +174,14 @@ def _options(sets, wrt=(), trace=False, max_elements=10_000_000, max_iterations=
 
 def _run_command(fmt, body):
     """Run `body()`, rendering any failure on stderr with the right exit code."""
-    from .lang.errors import ScriptError
-    from .render.errors import error_text
-    from .render.jsonout import error_json
-    from .source import SourceError
     import warnings
 
     from .engine import errors as engine_errors
+    from .lang.errors import ScriptError
+    from .source import SourceError
     status = ExitStatus.OK
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    recursion_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(recursion_limit, 20000))
     engine_errors.reset_warn_once()          # each command is one "process" for warn-once
     try:
         with warnings.catch_warnings():
@@ -213,6 +214,8 @@ def _run_command(fmt, body):
         _emit(fmt, ScriptError("InternalError", f"{type(e).__name__}: {e} (this is a diffcli bug)"),
               None, "")
         status = ExitStatus.SCRIPT_FAILED
+    finally:
+        sys.setrecursionlimit(recursion_limit)
     try:
         sys.stdout.flush()
     except BrokenPipeError:

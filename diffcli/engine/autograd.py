@@ -8,6 +8,7 @@ grad mode on only under create_graph, so first order records nothing.
 from __future__ import annotations
 
 import gc
+import heapq
 
 import numpy as np
 
@@ -140,7 +141,11 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
         if node is not None:
             buffers[node] = buffers[node] + g if node in buffers else g
     captured = {}
-    ready = [n for n in order if n not in deps and n in buffers]
+    # ready nodes run newest first (PyTorch's ready queue orders by sequence number), so
+    # errors, retained grads and partial accumulation happen in PyTorch's order
+    ready = [(-n.seq, i, n) for i, n in enumerate(order) if n not in deps and n in buffers]
+    heapq.heapify(ready)
+    tie = len(ready)
     executed = []
     prev_mode = grad_mode._state[0]
     grad_mode._state[0] = bool(create_graph)
@@ -148,8 +153,9 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
     gc.disable()
     try:
         pop_buffer = buffers.pop
+        heappop, heappush = heapq.heappop, heapq.heappush
         while ready:
-            node = ready.pop()
+            node = heappop(ready)[2]
             g = pop_buffer(node, None)
             run_it = restrict is None or node in restrict
             if capture is not None and node in capture:
@@ -180,7 +186,8 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 c = deps[nxt] - 1
                 deps[nxt] = c
                 if c == 0:
-                    ready.append(nxt)
+                    tie += 1
+                    heappush(ready, (-nxt.seq, tie, nxt))
     finally:
         grad_mode._state[0] = prev_mode
         if gc_was_enabled:

@@ -12,14 +12,20 @@ as its grad_fn, which is what create_graph needs.
 """
 from __future__ import annotations
 
+import itertools
+import sys
+
 from . import errors
+
+_sequence = itertools.count()
 
 
 class Node:
     __slots__ = ("_name", "next_nodes", "backward_fn", "saved", "saved_versions",
-                 "saved_outputs", "input_meta", "retained", "released", "__weakref__")
+                 "saved_outputs", "input_meta", "retained", "released", "seq", "__weakref__")
 
     def __init__(self, name, next_nodes, backward_fn, saved, input_meta, saved_outputs=()):
+        self.seq = next(_sequence)            # creation order: the engine runs newest first
         self._name = name
         self.next_nodes = next_nodes          # tuple[Node | None]
         self.backward_fn = backward_fn        # (grad, *saved) -> tuple of grads per input
@@ -75,4 +81,5 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         super().__init__("AccumulateGrad", (), None, (), ())
+        self.seq = sys.maxsize  # as in PyTorch: a ready AccumulateGrad runs first
         self.variable = variable

@@ -36,6 +36,8 @@ class Tensor:
 
     # --- construction -------------------------------------------------------------
     def __init__(self, data, requires_grad: bool = False):
+        if data.__class__ is not np.ndarray:  # numpy ops give scalars for 0-d results
+            data = np.asarray(data)
         self.data_ = data
         self.requires_grad_flag = requires_grad
         self.grad_fn = None

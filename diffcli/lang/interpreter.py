@@ -281,7 +281,7 @@ class Interpreter:
     def exec_for(self, s, scope):
         it = self.eval(s.iter, scope)
         if isinstance(it, range) and not _can_leave_early(s.body):
-            self.check_iterations(len(it), s.iter)
+            self.check_iterations(_length(it), s.iter)
         if isinstance(it, Tensor):
             it = [it[i] for i in range(len(it))]
         if not isinstance(it, (list, tuple, range, Size, dict, str, zip, enumerate)):
@@ -383,6 +383,14 @@ class Interpreter:
         elif kind is A.Attribute:
             obj = self.eval(target.obj, scope)
             if isinstance(obj, Tensor) and target.name in TENSOR_SETTABLE:
+                # PyTorch's checks, until the engine's setters make them (Tensor.data accepts a
+                # Python int and stores an object array that then cannot print)
+                if target.name == "data" and not isinstance(value, Tensor):
+                    raise ScriptError("TypeError", "Variable data has to be a tensor, but got "
+                                      f"{type_name(value)}", target.line, target.column)
+                if target.name == "requires_grad" and not isinstance(value, bool):
+                    raise ScriptError("RuntimeError", "requires_grad must be a bool",
+                                      target.line, target.column)
                 self.guard(target, lambda: setattr(obj, target.name, value))
             else:
                 raise ScriptError("AttributeError",
@@ -491,7 +499,7 @@ class Interpreter:
             raise ScriptError(err.type_name, err.message, node.line, node.column) from None
         except (_Return, _Break, _Continue):
             raise
-        except RecursionError:
+        except (RecursionError, BrokenPipeError):   # the CLI ends quietly on a closed pipe
             raise
         except MemoryError:
             raise ScriptError("MemoryError", "out of memory (lower tensor sizes or --max-elements)",
@@ -535,8 +543,8 @@ class Interpreter:
         elif op == "+" and lt in _SEQUENCES and rt is lt:
             self.check_length(len(left) + len(right), _SEQUENCE_NAMES[lt], node)
         elif lt is Tensor or rt is Tensor:
-            self.check_size(growth_estimate("matmul" if op == "@" else "add", None, (left, right), {}),
-                            node)
+            self.check_size(growth_estimate("matmul" if op == "@" else "add", None, (left, right), {},
+                                            self.limits.max_elements), node)
         fn = _BINOPS[op]
         return self.guard(node, lambda: fn(left, right))
 
@@ -552,7 +560,7 @@ class Interpreter:
             r = self.guard(e, lambda: left in right)
             return r if op == "in" else not r
         if type(left) is Tensor or type(right) is Tensor:
-            self.check_size(growth_estimate("eq", None, (left, right), {}), e)
+            self.check_size(growth_estimate("eq", None, (left, right), {}, self.limits.max_elements), e)
         return self.guard(e, lambda: _CMPOPS[op](left, right))
 
     def listcomp(self, e, scope):
@@ -566,7 +574,7 @@ class Interpreter:
             g = e.generators[i]
             it = self.eval(g.iter, _Chain(local, scope))
             if isinstance(it, range):
-                self.check_iterations(len(it), g.iter)
+                self.check_iterations(_length(it), g.iter)
             for v in it:
                 self.tick(g)
                 self.assign(g.target, v, local)
@@ -643,7 +651,8 @@ class Interpreter:
         if fn is list or fn is tuple:
             fn = self._sequence_builtin(fn, e)
         else:
-            self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs), e)
+            self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
+                                            self.limits.max_elements), e)
         result = self.guard(e, lambda: fn(*args, **kwargs), callee)
         if isinstance(result, Tensor):
             self.check_size(result.data_.size, e)
@@ -666,7 +675,7 @@ class Interpreter:
         """`list(...)`/`tuple(...)` that stop at --max-elements instead of eating memory."""
         def make(it=()):
             if isinstance(it, (range, list, tuple, str, Size)):
-                self.check_length(len(it), kind.__name__, node)
+                self.check_length(_length(it), kind.__name__, node)
                 return kind(it)
             out = []
             for v in it:
@@ -776,6 +785,14 @@ _SEQUENCE_NAMES = {list: "list", tuple: "tuple", str: "string"}
 MAX_INT_BITS = 1 << 16
 
 
+def _length(seq):
+    """len(), also of a range too long for a C ssize_t (`range(10**30)`)."""
+    try:
+        return len(seq)
+    except OverflowError:
+        return (seq.stop - seq.start + seq.step - (1 if seq.step > 0 else -1)) // seq.step
+
+
 def _callee_name(func):
     """The name a call was written with (`sin` in `torch.sin(x)`), for error messages."""
     if isinstance(func, A.Name):
@@ -828,10 +845,11 @@ _MATMULS = {"matmul", "mm", "bmm", "mv", "dot"}
 _CATS = {"cat", "concat", "concatenate", "stack"}
 
 
-def growth_estimate(name, owner, args, kwargs):
+def growth_estimate(name, owner, args, kwargs, cap):
     """How many elements the op `name` (a function, or a method of the tensor `owner`)
     would produce, for the ops that can make a tensor larger than their inputs:
-    broadcasting, matrix products, outer, cat/stack, expand, repeat. None if unknown."""
+    broadcasting, matrix products, outer, cat/stack, expand, repeat. None if unknown or
+    surely within `cap` (the common case, decided without working out shapes)."""
     if name in _CATS:
         seq = args[0] if args else kwargs.get("tensors")
         if isinstance(seq, (list, tuple)):
@@ -847,11 +865,18 @@ def growth_estimate(name, owner, args, kwargs):
         dims = [shape[i - len(sizes) + len(shape)] if s == -1 and i - len(sizes) + len(shape) >= 0
                 else max(s, 0) for i, s in enumerate(sizes)]
         return _numel(dims)
+    # the result of a broadcast, outer or matrix product has at most the product of the
+    # operands' sizes: below the cap, nothing more to work out
+    bound, count = 1, 0
+    for t in (owner, *args, *kwargs.values()) if kwargs else (owner, *args):
+        if type(t) is Tensor:
+            bound *= t.data_.size
+            count += 1
+    if count < 2 or 0 < bound <= cap:     # (an empty operand of a matrix product does not
+        return None                       # bound its result: (n, 0) @ (0, m) is n x m)
     tensors = [owner] if isinstance(owner, Tensor) else []
     tensors += [a for a in args if isinstance(a, Tensor)]
     tensors += [v for v in kwargs.values() if isinstance(v, Tensor)]
-    if len(tensors) < 2:
-        return None
     if name == "outer":
         return tensors[0].data_.size * tensors[1].data_.size
     if name in _MATMULS:

@@ -26,5 +26,5 @@ def error_text(err, source=None) -> str:
 
 
 def warning_text(w, filename) -> str:
-    where = f"{filename}:{w.line}: " if w.line else ""
+    where = f"{filename}:{w.line}: " if w.line else (f"{filename}: " if filename else "")
     return f"warning: {where}{w.category}: {w.message}"

@@ -186,7 +186,7 @@ def test_create_graph_gives_gradients_a_grad_fn():
         "name   value        requires_grad   grad\n"
         "────────────────────────────────────────────────────────────────────────\n"
         "x      tensor(3.)   True            tensor(27., grad_fn=<CopyBackwards>)\n")
-    assert r.stderr.startswith("warning: UserWarning: Using backward() with create_graph=True")
+    assert r.stderr.startswith("warning: <expr>: UserWarning: Using backward() with create_graph=True")
 
 
 def test_grad_tensors_as_literal_and_as_expression():

@@ -251,3 +251,14 @@ def test_real_process_exit_codes_and_no_traceback(args, stdin, code):
     assert "Traceback" not in p.stderr and "InternalError" not in p.stderr
     if code:
         assert p.stderr.startswith("error: ") or "\nerror: " in p.stderr
+
+
+def test_a_closed_pipe_ends_quietly():
+    p = subprocess.Popen([sys.executable, "-m", "diffcli", "run", "-e",
+                          "for i in range(1000000):\n    print(i)", "--max-statements", "10000000"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    assert p.stdout.readline() == b"0\n"
+    p.stdout.close()                                   # like `| head -1`
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 1
+    assert err == ""
