@@ -3,7 +3,13 @@
     from diffcli.engine import tensor, grad, no_grad
     a = tensor(2.0, requires_grad=True); (a * a).backward(); a.grad  # tensor(4.)
 """
-from . import dtypes
+import numpy as _np
+
+# IEEE semantics as PyTorch: 1/0 is inf, 0/0 nan, with no warnings. Set once here rather
+# than in an errstate context around every op (which costs a microsecond per op).
+_np.seterr(all="ignore")
+
+from . import dtypes  # noqa: E402
 from .autograd import backward, grad
 from .errors import EngineError
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled

@@ -14,6 +14,14 @@ from ..tensor import Tensor
 
 def _operands(a, b):
     """Both operands as Tensors in the promoted dtype, plus the result dtype."""
+    if type(a) is Tensor:  # fast paths: same dtypes, or a float tensor and a Python number
+        da = a.data_.dtype
+        tb = type(b)
+        if tb is Tensor:
+            if b.data_.dtype is da:
+                return a, b, da
+        elif (tb is float or tb is int) and da.kind == "f":
+            return a, Tensor(np.array(b, da)), da
     rd = dtypes.result_type(a, b)
     if rd is None:
         raise errors.TorchTypeError(
@@ -30,8 +38,7 @@ def _data(t, rd):
 
 def _broadcast_check(fn, x, y, rd):
     try:
-        with np.errstate(all="ignore"):
-            return fn(_data(x, rd), _data(y, rd))
+        return fn(_data(x, rd), _data(y, rd))
     except ValueError:
         raise errors.broadcast_error(x.data_.shape, y.data_.shape) from None
 
