@@ -75,7 +75,8 @@ def _format_in(args):
     return fmt
 
 
-app = typer.Typer(name="diffcli", cls=_Group, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(name="diffcli", cls=_Group, add_completion=False, no_args_is_help=True,
+                  pretty_exceptions_enable=False,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="diffcli: run a small script on a PyTorch-exact autograd engine and show "
                        "gradients, graphs and grad_fn names.")

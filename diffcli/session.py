@@ -85,7 +85,7 @@ class Run:
         return v
 
 
-def execute(source, options: Options, write=None, on_warning=None, retain_graphs=False) -> Run:
+def execute(source, options: Options, write=None, on_warning=None) -> Run:
     script = parse_source(source)
     warnings = []
 
@@ -96,7 +96,6 @@ def execute(source, options: Options, write=None, on_warning=None, retain_graphs
             on_warning(w)
     interp = Interpreter(sets=options.sets, write=write or sys.stdout.write, warn=warn,
                          limits=options.limits, wrt=options.wrt, trace=options.trace)
-    interp.retain_graphs = retain_graphs
     result = interp.run(script)
     return Run(result, warnings)
 
@@ -297,7 +296,6 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
         raise ScriptError("ValueError", f"'{name}' depends on no leaf that requires grad")
 
     def value_at(overrides):
-        from .lang import interpreter as I
         run = execute_with(source, options, overrides, sink, base.result.leaf_index)
         return float(np.sum(run.tensor(name).data_.astype(np.float64)))
 
@@ -374,5 +372,5 @@ def execute_with(source, options, overrides, write, leaf_index=None):
                          limits=options.limits, wrt=options.wrt)
     leaf_index = leaf_index or {}
     interp.overrides = {n: (leaf_index.get(n, 0), v) for n, v in overrides.items()}
-    interp.retain_graphs = True
+    interp.retain_graphs = True    # the script's own backward() must not free what check differentiates
     return Run(interp.run(script), [])

@@ -18,14 +18,6 @@ from .node import AccumulateGrad
 from .tensor import Tensor
 
 
-def _as_list(x):
-    if x is None:
-        return []
-    if isinstance(x, (list, tuple)):
-        return list(x)
-    return [x]
-
-
 def _tensor_or_tensors(x, n):
     """PyTorch's `_tensor_or_tensors_to_tuple`: None -> n Nones, a Tensor -> (x,), anything
     else is iterated (so a Python float raises "'float' object is not iterable")."""
@@ -33,11 +25,7 @@ def _tensor_or_tensors(x, n):
         return [None] * n
     if isinstance(x, Tensor):
         return [x]
-    if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
-        if isinstance(x, str):
-            return list(x)
-        raise errors.TorchTypeError(errors.NOT_ITERABLE.format(t=type(x).__name__))
-    return list(x)
+    return _tensors(x)
 
 
 def _root_grads(tensors, grads, create_graph):
@@ -146,7 +134,6 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
     ready = [(-n.seq, i, n) for i, n in enumerate(order) if n not in deps and n in buffers]
     heapq.heapify(ready)
     tie = len(ready)
-    executed = []
     prev_mode = grad_mode._state[0]
     grad_mode._state[0] = bool(create_graph)
     gc_was_enabled = gc.isenabled()
@@ -170,8 +157,12 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 continue
             grads = None
             if run_it and g is not None:
-                grads = node.backward_fn(g, *node.unpack_saved())
-                executed.append(node)
+                # PyTorch computes (and unpacks saved tensors for) only outputs that lead
+                # somewhere; a node run only for its retain_grad computes nothing
+                if restrict is None or _feeds(node, restrict, capture):
+                    grads = node.backward_fn(g, *node.unpack_saved())
+                if not retain_graph:  # freed as soon as the node has run, as in PyTorch
+                    node.release()
             i = -1
             for nxt in node.next_nodes:
                 i += 1
@@ -192,10 +183,14 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
         grad_mode._state[0] = prev_mode
         if gc_was_enabled:
             gc.enable()
-    if not retain_graph:
-        for node in executed:
-            node.release()
     return captured
+
+
+def _feeds(node, restrict, capture):
+    for nxt in node.next_nodes:
+        if nxt is not None and (nxt in restrict or capture is not None and nxt in capture):
+            return True
+    return False
 
 
 def _fit(gi, meta):

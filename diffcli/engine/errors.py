@@ -186,6 +186,7 @@ def broadcast_error(a_shape, b_shape) -> TorchRuntimeError:
 # --- warnings -----------------------------------------------------------------
 
 _warning_sink = None
+_warned_once = set()
 
 
 def set_warning_sink(sink):
@@ -195,12 +196,10 @@ def set_warning_sink(sink):
     return previous
 
 
-_warned_once = set()
-
-
 def warn_once(message: str, category: str = "UserWarning") -> None:
-    """PyTorch's TORCH_WARN_ONCE: emitted the first time per process (per message).
-    `reset_warn_once()` forgets, for hosts that run several scripts in one process."""
+    """PyTorch's TORCH_WARN_ONCE (the create_graph warning, float() of a tensor requiring
+    grad): emitted the first time per process. A host that runs several scripts in one
+    process calls `reset_warn_once()` before each, so each behaves like a fresh process."""
     if message in _warned_once:
         return
     _warned_once.add(message)

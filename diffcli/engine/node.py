@@ -71,7 +71,8 @@ class Node:
             self.released = True
 
     def __repr__(self):
-        return f"<{self._name} object at {hex(id(self))}>"
+        # SPEC §1 "Printing": no address (PyTorch adds ` at 0x...`), so output is reproducible
+        return f"<{self._name} object>"
 
 
 class AccumulateGrad(Node):

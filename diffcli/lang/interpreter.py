@@ -15,7 +15,7 @@ from .. import engine
 from ..engine import errors as engine_errors
 from ..engine import function as engine_function
 from ..engine.node import Node
-from ..engine.ops import creation, inplace, reductions
+from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
 from .errors import ScriptError
@@ -118,6 +118,7 @@ class Interpreter:
         self.trace = [] if trace else None
         self._warned = set()
         self.overrides = {}            # name -> (k, ndarray): the value of the k-th leaf bound to
+        self._leaves_early = {}        # id(For node) -> its body can break/return
         self.retain_graphs = False     # the script's own backward()/grad() keep the graph
         self.leaf_index = {}           # name, replaced (finite differences); name -> that k now
         self.builtins = self._builtins()
@@ -247,6 +248,14 @@ class Interpreter:
                               "torch.nn.functional, torch.autograd and math)", node.line, node.column)
         return mod
 
+    def can_leave_early(self, loop):
+        """Whether a loop's body holds a `break` or `return` (then it may stop early, and its
+        length is no reason to refuse it up front). Cached per loop for this run."""
+        found = self._leaves_early.get(id(loop))
+        if found is None:
+            found = self._leaves_early[id(loop)] = _has_break_or_return(loop.body)
+        return found
+
     def check_iterations(self, n, node):
         """A loop that will certainly run past --max-iterations fails before it starts."""
         if self.iterations + n > self.limits.max_iterations:
@@ -280,14 +289,9 @@ class Interpreter:
 
     def exec_for(self, s, scope):
         it = self.eval(s.iter, scope)
-        if isinstance(it, range) and not _can_leave_early(s.body):
+        if isinstance(it, range) and not self.can_leave_early(s):
             self.check_iterations(_length(it), s.iter)
-        if isinstance(it, Tensor):
-            it = [it[i] for i in range(len(it))]
-        if not isinstance(it, (list, tuple, range, Size, dict, str, zip, enumerate)):
-            raise ScriptError("TypeError", f"'{type_name(it)}' object is not iterable",
-                              s.iter.line, s.iter.column)
-        for v in it:
+        for v in self.iterate(it, s.iter):
             self.tick(s)
             self.assign(s.target, v, scope)
             try:
@@ -296,6 +300,25 @@ class Interpreter:
                 break
             except _Continue:
                 continue
+
+    def iterate(self, it, node):
+        """The items of a value a script loops over; errors (a 0-d tensor, an int...) are
+        ScriptErrors at `node`, also when they happen mid-way (inside zip, enumerate)."""
+        if isinstance(it, Tensor):
+            tensor = it
+            if not tensor.data_.ndim:
+                raise ScriptError("TypeError", "iteration over a 0-d tensor", node.line, node.column)
+            it = (tensor[i] for i in range(len(tensor)))
+        elif not isinstance(it, (list, tuple, range, Size, str, zip, enumerate)):
+            raise ScriptError("TypeError", f"'{type_name(it)}' object is not iterable",
+                              node.line, node.column)
+        items = iter(it)
+        end = object()
+        while True:
+            v = self.guard(node, lambda: next(items, end))
+            if v is end:
+                return
+            yield v
 
     def exec_try(self, s, scope):
         try:
@@ -358,12 +381,16 @@ class Interpreter:
         if kind is A.Name:
             self.bind(target.id, value, scope)
         elif kind in (A.TupleLit, A.ListLit):
-            try:
-                values = list(value) if not isinstance(value, Tensor) else [value[i] for i in range(len(value))]
-            except TypeError:
+            want = len(target.items)
+            if not isinstance(value, (Tensor, list, tuple, range, Size, str, zip, enumerate)):
                 raise ScriptError("TypeError", f"cannot unpack non-iterable {type_name(value)} object",
-                                  target.line, target.column) from None
-            if len(values) != len(target.items):
+                                  target.line, target.column)
+            values = []
+            for v in self.iterate(value, target):   # at most one more than wanted: no huge lists
+                values.append(v)
+                if len(values) > want:
+                    break
+            if len(values) != want:
                 raise ScriptError("ValueError", f"too many values to unpack (expected {len(target.items)})"
                                   if len(values) > len(target.items) else
                                   f"not enough values to unpack (expected {len(target.items)}, got {len(values)})",
@@ -575,7 +602,7 @@ class Interpreter:
             it = self.eval(g.iter, _Chain(local, scope))
             if isinstance(it, range):
                 self.check_iterations(_length(it), g.iter)
-            for v in it:
+            for v in self.iterate(it, g.iter):
                 self.tick(g)
                 self.assign(g.target, v, local)
                 if all(self.truth(self.eval(c, _Chain(local, scope)), c) for c in g.conds):
@@ -891,25 +918,18 @@ def growth_estimate(name, owner, args, kwargs, cap):
     return None if shape is None else _numel(shape)
 
 
-def _can_leave_early(body, _cache={}):
-    """Whether a loop body holds a `break` or `return` (then the loop may stop early and
-    its length is no reason to refuse it up front)."""
-    key = id(body[0]) if body else None
-    if key in _cache:
-        return _cache[key][1]
+def _has_break_or_return(body):
+    """Whether statements hold a `break` or `return` (outside nested `def`s)."""
     stack = list(body)
-    found = False
-    while stack and not found:
+    while stack:
         n = stack.pop()
         if isinstance(n, (A.Break, A.Return)):
-            found = True
-        elif isinstance(n, A.Node) and not isinstance(n, A.FuncDef):
+            return True
+        if isinstance(n, A.Node) and not isinstance(n, A.FuncDef):
             for f in n.__dataclass_fields__:
                 v = getattr(n, f)
                 if isinstance(v, list):
                     stack.extend(x for x in v if isinstance(x, (A.Stmt, A.ExceptHandler)))
                 elif isinstance(v, A.Stmt):
                     stack.append(v)
-    if key is not None:
-        _cache[key] = (body[0], found)   # keeps the node alive, so its id stays unique
-    return found
+    return False

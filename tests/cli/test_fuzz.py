@@ -1,13 +1,13 @@
 """Fuzzing the command line (SPEC §4: any input, however malformed, gives a clear error and
 an exit code, never a traceback or a hang).
 
-Over 1,000 inputs per run, reproducible (hypothesis with `derandomize=True`): random
-bytes, token soup, random unicode, truncated and mutated samples, random option values,
-plus hand-picked pathological cases (10,000 nested parentheses, a 1 MB line, 10**10**10,
-NUL characters, binary and unreadable files...). Every run must end within a time bound
-with exit 0, or exit 1/2 and an `error:` message on stderr; never a traceback, never an
-`InternalError` (which marks a diffcli bug). `DIFFCLI_FUZZ_SCALE=20` multiplies the
-generated inputs for a longer hunt.
+Over 1,200 inputs per run, reproducible (hypothesis with `derandomize=True`): random
+bytes, token soup, random unicode, truncated and mutated samples, random programs over
+every op and method, random option values; plus hand-picked pathological cases (10,000
+nested parentheses, a 1 MB line, 10**10**10, NUL characters, binary and unreadable
+files...). Every run must end within a time bound with exit 0, or exit 1/2 and an
+`error:` message on stderr; never a traceback, never an `InternalError` (which marks a
+diffcli bug). `DIFFCLI_FUZZ_SCALE=20` multiplies the generated inputs for a longer hunt.
 """
 from __future__ import annotations
 
@@ -25,7 +25,9 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
+from diffcli import engine  # noqa: E402
 from diffcli.cli import app  # noqa: E402
+from diffcli.lang import values  # noqa: E402
 
 from .samples import SAMPLES, sample_args  # noqa: E402
 
@@ -135,6 +137,52 @@ def mutated_sample(draw):
     return text, (args if keep_args else [])
 
 
+FUNCTIONS = sorted(engine.FUNCTIONS)
+METHODS = sorted(values.TENSOR_METHODS)
+ATTRIBUTES = sorted(values.TENSOR_ATTRS)
+ATOMS = ["a", "b", "v", "m", "c", "i", "1", "0", "-1", "2.5", "0.0", "1e400", "None", "True", "'s'",
+         "[1, 2]", "[[1.0], [2.0]]", "(1, 2)", "range(3)", "torch.float32", "[]", "()", "float('nan')",
+         "-0.0", "1e-320", "2**63", "10**20", "print", "torch", "v.grad_fn", "math.sin", "sin",
+         "no_grad()", "torch.Size([2, 3])", "[v, v]", "[[1, 2], [3]]", "[None]", "v.T", "m.t()", "v[0]",
+         "zeros(0)", "ones(0, 3)", "tensor([])", "tensor(3)", "tensor(True)"]
+PRELUDE = ("import torch\nimport math\na = [1.0, -2.0, 3.0]\nb = 0.5\n"
+           "v = tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\nm = ones(2, 3)\nc = tensor([1, 2])\n"
+           "i = int(2)\n")
+
+
+def expressions():
+    """Random calls of every op and method on odd arguments: the engine's and the
+    interpreter's error paths, not just the parser's."""
+    def extend(inner):
+        args = st.lists(inner, max_size=3).map(", ".join)
+        kw = st.sampled_from(["", ", dim=0", ", keepdim=True", ", requires_grad=True",
+                              ", dtype=torch.float32", ", -1"])
+        return st.one_of(
+            st.tuples(st.sampled_from(FUNCTIONS), args, kw).map(lambda t: f"{t[0]}({t[1]}{t[2]})"),
+            st.tuples(inner, st.sampled_from(METHODS), args).map(lambda t: f"{t[0]}.{t[1]}({t[2]})"),
+            st.tuples(inner, st.sampled_from(ATTRIBUTES)).map(lambda t: f"{t[0]}.{t[1]}"),
+            st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "@", "**", "//", "%", "<", "==",
+                                              "and", "or", "in", "is"]), inner).map(
+                lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            st.tuples(inner, st.sampled_from(["0", "-1", ":", "1:", "::2", "..., 0", "None", "[0, 1]",
+                                              "a > 0", ":, 0", "10", "0.5", "True"])).map(
+                lambda t: f"{t[0]}[{t[1]}]"))
+    return st.recursive(st.sampled_from(ATOMS), extend, max_leaves=6)
+
+
+@st.composite
+def random_program(draw):
+    lines = []
+    for _ in range(draw(st.integers(1, 4))):
+        e = draw(expressions())
+        template = draw(st.sampled_from([
+            "x = {e}", "print({e})", "{e}", "x = {e}\nx.sum().backward()", "x += {e}", "v.data = {e}",
+            "m[0] = {e}", "for q in {e}:\n    print(q)", "with {e}:\n    pass", "p, q = {e}",
+            "v.grad = {e}", "v.requires_grad = {e}", "y = [k for k in {e}]"]))
+        lines.append(template.format(e=e))
+    return PRELUDE + "\n".join(lines)
+
+
 def command_and_format():
     return st.sampled_from([(c, f) for c, fs in FORMATS.items() for f in fs])
 
@@ -162,6 +210,13 @@ def test_token_soup(text, cf, sets):
 @settings(FUZZ, max_examples=150 * SCALE)
 @given(st.text(max_size=200), command_and_format())
 def test_random_unicode_text(text, cf):
+    command, fmt = cf
+    outcome_is_clean(with_format(command, fmt, ["-e", text]))
+
+
+@settings(FUZZ, max_examples=200 * SCALE)
+@given(random_program(), command_and_format())
+def test_random_programs(text, cf):
     command, fmt = cf
     outcome_is_clean(with_format(command, fmt, ["-e", text]))
 
@@ -271,6 +326,10 @@ PATHOLOGICAL = {
     "string doubling": ("x = 'ab'\nfor i in range(100):\n    x = x + x", 1),
     "int squaring": ("x = int(3)\nfor i in range(100):\n    x = x * x", 1),
     "tensor doubling": ("x = ones(1)\nfor i in range(100):\n    x = cat([x, x])", 1),
+    "unpacking a huge tensor": ("p, q = zeros(10**7)", 1),
+    "unpacking a huge range": ("p, q = range(10**30)", 1),
+    "looping over a number": ("y = [k for k in 5]", 1),
+    "looping over a 0-d tensor": ("for k in tensor(1.0):\n    pass", 1),
     "graph 100000 nodes long": ("x = 1.0\ny = x\nfor i in range(100000):\n    y = y * 1.0", 0),
 }
 

@@ -4,7 +4,6 @@ value a script can reach, and every attribute it can read on it, is on a whiteli
 from __future__ import annotations
 
 import builtins
-import math
 import re
 import types
 from pathlib import Path

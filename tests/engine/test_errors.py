@@ -17,7 +17,7 @@ import json
 
 import pytest
 
-from .torch_shim import REFERENCE, adapt, golden_scenarios, outcome, run_golden
+from .torch_shim import REFERENCE, adapt, golden_scenarios, normalise, outcome, run_golden
 
 UNSUPPORTED = {
     "numpy() on tensor requiring grad": "the engine's Tensor has no numpy() method",
@@ -59,7 +59,7 @@ def _param(case):
 
 def _expected(ref):
     exc = (ref["exception"]["type"], adapt(ref["exception"]["str"])) if ref["raised"] else None
-    return exc, adapt(ref["stdout"])
+    return exc, normalise(adapt(ref["stdout"]))
 
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])

@@ -94,6 +94,12 @@ def base_ns():
     return ns
 
 
+def normalise(text: str) -> str:
+    """Addresses out of reprs: PyTorch's `<MulBackward0 object at 0x7f..>` and the engine's
+    `<MulBackward0 object>` (SPEC §1 Printing: no address) both become the latter."""
+    return ADDR_RE.sub("0x<ADDR>", text).replace(" object at 0x<ADDR>>", " object>")
+
+
 def exc_info(e):
     if isinstance(e, errors.EngineError):
         return {"type": e.type_name, "str": str(e)}
@@ -123,7 +129,7 @@ def run_snippet(code: str, ns=None):
         finally:
             errors.set_warning_sink(prev)
             engine.set_grad_enabled(True)  # a snippet that raised inside no_grad
-    res["stdout"] = ADDR_RE.sub("0x<ADDR>", buf.getvalue())
+    res["stdout"] = normalise(buf.getvalue())
     res["warnings"] = [{"category": w.category.__name__, "message": str(w.message)}
                        for w in caught]
     return res, ns
@@ -156,7 +162,7 @@ def outcome(res: dict):
     """The comparable part of a run: (exception type, text) or None, stdout, warnings."""
     exc = (res["exception"]["type"], res["exception"]["str"]) if res["raised"] else None
     warns = [(w["category"], w["message"]) for w in res["warnings"]]
-    return exc, res["stdout"], warns
+    return exc, normalise(res["stdout"]), warns
 
 
 def adapt(text: str) -> str:

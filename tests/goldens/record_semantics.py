@@ -347,6 +347,44 @@ g, = torch.autograd.grad(y, x, create_graph=True)
 g.sum().backward()
 print(num(x.grad))
 """),
+    ("execution order: newest node first", """
+x = T([0.5]); v1 = x.abs(); v1.retain_grad(); t = x * 1
+t.reshape(-1)[0:1].mul_(t.reshape(-1)[-1:].sin())
+try:
+    (t + v1).backward()
+except RuntimeError as e:
+    print(e)
+print(v1.grad, x.grad)
+a = T(1.0); b = T(2.0)
+p = a * 3; q = b.exp(); r = (p + q) * a
+r.backward()
+print(a.grad, num(b.grad))
+"""),
+    ("nodes are freed as they run: a retry after an error", """
+x = T([1.0, 2.0]); h = x * 1; y = h.sin(); z = y.exp().sum(); h.add_(1)
+for k in range(2):
+    try:
+        z.backward()
+    except RuntimeError as e:
+        print(str(e)[:70])
+print(x.grad)
+"""),
+    ("a single output's node always runs", """
+x = T(2.0); z = T(1.0); y = x.exp(); y.retain_grad()
+y.backward(inputs=[z], retain_graph=True)
+print(y.grad, x.grad, z.grad)
+y.backward(inputs=[z])
+print(y.grad)
+try:
+    y.backward(inputs=[z])
+except RuntimeError as e:
+    print(e)
+x2 = T(2.0); z2 = T(1.0); y2 = x2.exp(); y2.retain_grad()
+torch.autograd.backward([y2, y2 * 1], inputs=[z2], retain_graph=True)
+print(y2.grad, x2.grad)
+print(torch.autograd.grad(y2, [z2], allow_unused=True))
+print(torch.autograd.grad(y2, [z2], allow_unused=True))
+"""),
     # torch.autograd.grad
     ("grad returns a tuple and leaves grad alone", """
 x = T([1.0, 2.0]); z = T(3.0)

@@ -64,10 +64,9 @@ def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
                 elif t is a and original is not None:
                     saved[i], versions[i], original = original, 0, None
             node.saved, node.saved_versions = tuple(saved), tuple(versions)
-        old = a.grad_fn
         a.grad_fn = node
         a.requires_grad_flag = True
-        _propagate_to_base(a, old)
+        _propagate_to_base(a)
         _refresh_views(a._base if a._base is not None else a)
         if a.retains_grad:
             hang_retained(a.grad_fn, a)
@@ -150,7 +149,7 @@ def _as_strided_node(view: Tensor, base: Tensor) -> Node:
                 (), ((shape, base.data_.dtype),))
 
 
-def _propagate_to_base(view: Tensor, old_fn) -> None:
+def _propagate_to_base(view: Tensor) -> None:
     """An in-place op on a view changes its base's history too: the base gets CopySlices
     over its old grad_fn (the view then gets AsStridedBackward0 over that, in
     `_refresh_views`), as in PyTorch."""
