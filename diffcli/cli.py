@@ -291,6 +291,7 @@ def grad(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optio
                         max_statements=max_statements, max_depth=max_depth)
         warn = _warner(fmt.value, s.filename)
         run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
+        _known_names(run, s, of=of, wrt=names)
         target = of or run.result.last_assigned
         if of is None and run.result.called_backward:
             sys.stderr.write("note: the script calls backward()/grad() itself, so no backward was "
@@ -317,6 +318,15 @@ def grad(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optio
     _run_command(fmt.value, body)
 
 
+def _known_names(run, source, of=None, wrt=()):
+    """--of and --wrt must name something the script defines: else a command-line error."""
+    for opt, names in (("--of", [of] if of else []), ("--wrt", list(wrt))):
+        for name in names:
+            if name not in run.env:
+                raise _Fail(ExitStatus.USAGE, _err("UsageError", f"{opt} {name}: the script defines "
+                                                   f"no name '{name}'"), source)
+
+
 def _err(type_name, message):
     from .lang.errors import ScriptError
     return ScriptError(type_name, message)
@@ -338,6 +348,7 @@ def graph(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
                         max_statements=max_statements, max_depth=max_depth)
         warn = _warner(fmt.value, s.filename)
         run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
+        _known_names(run, s, of=of)
         target = of or (run.result.last_assigned if backward else None)
         if backward:
             if target is None:

@@ -148,9 +148,12 @@ def test_wrt_selects_leaves_in_order_and_makes_them_require_grad():
     r = cli("grad", "-e", script, "--wrt", "c,x", "-f", "tsv")
     assert r.stdout.splitlines()[1:] == ["y\ttarget\t[]\t6.0\t", "c\tleaf\t[]\t3.0\t2.0",
                                          "x\tleaf\t[]\t2.0\t3.0"]
-    r = cli("grad", "-e", script, "--wrt", "nope")
+    r = cli("grad", "-e", script, "--wrt", "nope")      # a name the script lacks: usage error
+    assert r.exit_code == 2
+    assert r.stderr == "error: <expr>: UsageError: --wrt nope: the script defines no name 'nope'\n"
+    r = cli("grad", "-e", script, "--wrt", "y")         # defined, but not a leaf
     assert r.exit_code == 1
-    assert r.stderr == "error: <expr>: NameError: --wrt nope: 'nope' is not a named leaf tensor of the script\n"
+    assert r.stderr == "error: <expr>: NameError: --wrt y: 'y' is not a named leaf tensor of the script\n"
 
 
 BACKWARD_TWICE = ("RuntimeError: Trying to backward through the graph a second time (or directly access "
