@@ -350,7 +350,10 @@ def graph(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
         run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
         _known_names(run, s, of=of)
         target = of or (run.result.last_assigned if backward else None)
-        if backward:
+        if backward and of is None and run.result.called_backward:
+            sys.stderr.write("note: the script calls backward()/grad() itself, so no backward was "
+                             "added (give --of NAME to add one)\n")
+        elif backward:
             if target is None:
                 raise _Fail(ExitStatus.SCRIPT_FAILED, _err("ValueError", "nothing to differentiate (give --of NAME)"), s)
             _script_errors(s, lambda: session.run_backward(run, target, retain_graph=True, on_warning=warn))

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import engine
 from .engine import autograd, errors as engine_errors
+from .engine.node import AccumulateGrad
 from .engine.tensor import Tensor
 from .lang import ast as A
 from .lang.errors import ScriptError
@@ -193,6 +194,9 @@ def grad_report(run: Run, target_name, wrt=(), explicit=True) -> GradReport:
 # --- graph --------------------------------------------------------------------------
 
 class GraphNode:
+    """One row of `diffcli graph`: an autograd node (or a leaf/constant input) with the
+    tensor it produced, as a Tensor whose value is the one at creation time."""
+
     def __init__(self, id_, tensor, name, inputs, next_functions):
         self.id = id_
         self.tensor = tensor
@@ -210,55 +214,77 @@ class GraphNode:
 
 
 def build_graph(run: Run, target_name=None):
-    """Tensors of the run that are part of the autograd graph, inputs first."""
-    names = run.result.names
+    """The autograd graph of the run, one row per node, inputs first: grad_fn nodes
+    (with the value their op produced), leaves (AccumulateGrad) and named constants."""
     trace = run.result.trace or []
-    producer = {}
-    for out, inputs in trace:
-        if out.grad_fn is not None:
-            producer[id(out)] = (out, inputs)
-    # current bindings win for names (a rebinding `x = x + 1` names the new tensor)
+    made = {}                                  # node -> (output tensor, inputs, value)
+    for out, inputs, node, value in trace:
+        if node is not None:
+            made[node] = (out, inputs, value)
+    names = {}                                 # id(tensor) -> name; current bindings win
     for name in run.result.order:
         v = run.result.env.get(name)
         if isinstance(v, Tensor):
             names[id(v)] = name
-    roots = []
+    named_fn = {v.grad_fn: n for n in run.result.order
+                for v in [run.result.env.get(n)] if isinstance(v, Tensor) and v.grad_fn is not None}
+
+    def key(x):                                # a row is a Node, or a leaf/constant Tensor
+        if isinstance(x, Tensor):
+            if x.grad_fn is not None:
+                return x.grad_fn
+            return x._accumulator() if x._accumulator is not None and x._accumulator() else x
+        return x
+
+    def children(k):
+        if isinstance(k, AccumulateGrad) or isinstance(k, Tensor):
+            return []
+        kids = [n for n in k.next_nodes if n is not None]
+        info = made.get(k)
+        if info is not None:                   # named constant inputs, for the picture
+            for t in info[1]:
+                if isinstance(t, Tensor) and not t.requires_grad_flag and id(t) in names:
+                    kids.append(t)
+        return kids
+
     if target_name:
-        roots = [run.tensor(target_name)]
+        roots = [key(run.tensor(target_name))]
     else:
-        roots = [out for out, _ in trace if out.grad_fn is not None]
-        roots += [v for _, v in run.leaves() if v.requires_grad_flag]
-    # walk from the roots through producers (explicit stack, no recursion)
-    seen = {}
-    order = []
-    stack = [(t, False) for t in reversed(roots)]
-    while stack:
-        t, expanded = stack.pop()
-        if expanded:
-            if id(t) not in seen:
-                seen[id(t)] = t
-                order.append(t)
+        roots = [node for _, _, node, _ in trace if node is not None]
+        roots += [key(v) for _, v in run.leaves() if v.requires_grad_flag]
+    order, seen = [], set()
+    for root in roots:                         # iterative post-order DFS
+        if root in seen:
             continue
-        if id(t) in seen:
-            continue
-        stack.append((t, True))
-        p = producer.get(id(t))
-        if p is not None:
-            for inp in reversed(p[1]):
-                if isinstance(inp, Tensor) and id(inp) not in seen and _in_graph(inp, names):
-                    stack.append((inp, False))
-    ids = {id(t): i for i, t in enumerate(order)}
-    nodes = []
-    for i, t in enumerate(order):
-        p = producer.get(id(t))
-        inputs = [ids[id(x)] for x in (p[1] if p else ()) if isinstance(x, Tensor) and id(x) in ids]
-        nf = [None if n is None else n.name() for n, _ in t.grad_fn.next_functions] if t.grad_fn else []
-        nodes.append(GraphNode(i, t, names.get(id(t)), inputs, nf))
-    return nodes
-
-
-def _in_graph(t, names):
-    return t.requires_grad_flag or id(t) in names
+        stack = [(root, iter(children(root)))]
+        seen.add(root)
+        while stack:
+            k, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                order.append(k)
+            elif nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, iter(children(nxt))))
+    ids = {k: i for i, k in enumerate(order)}
+    rows = []
+    for i, k in enumerate(order):
+        if isinstance(k, Tensor):
+            t, name, nf = k, names.get(id(k)), []
+        elif isinstance(k, AccumulateGrad):
+            t, name, nf = k.variable, names.get(id(k.variable)), []
+        else:
+            out, _, value = made.get(k, (None, None, None))
+            t = Tensor(value if value is not None else np.zeros(()))
+            t.grad_fn, t.requires_grad_flag = k, True
+            live = out if out is not None and out.grad_fn is k else None
+            if live is not None:
+                t._grad, t.retains_grad = live._grad, live.retains_grad
+            name = named_fn.get(k) or (names.get(id(live)) if live is not None else None)
+            nf = [None if n is None else n.name() for n in k.next_nodes]
+        rows.append(GraphNode(i, t, name, [ids[c] for c in children(k) if c in ids], nf))
+    return rows
 
 
 # --- check --------------------------------------------------------------------------

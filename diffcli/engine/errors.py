@@ -33,6 +33,13 @@ class TorchValueError(EngineError):
     type_name = "ValueError"
 
 
+class TorchNotImplementedError(TorchRuntimeError):
+    """A kernel PyTorch lacks for a dtype (`"abs_cpu" not implemented for 'Bool'`). As in
+    Python, NotImplementedError is a RuntimeError: `except RuntimeError` catches it."""
+
+    type_name = "NotImplementedError"
+
+
 class LimitError(EngineError):
     """A safety cap was exceeded (tensor size, memory, loop count...)."""
 
@@ -138,6 +145,11 @@ def dtype_scalar_name(dtype) -> str:
     """c10's ScalarType name (`'Double'`, `'Long'`)."""
     return {"float64": "Double", "float32": "Float", "int64": "Long",
             "bool": "Bool"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
+
+
+def not_implemented(kernel: str, dtype) -> TorchNotImplementedError:
+    """PyTorch's text for a CPU kernel that has no version for `dtype`."""
+    return TorchNotImplementedError(f'"{kernel}" not implemented for \'{dtype_scalar_name(dtype)}\'')
 
 
 def node_display_name(name: str) -> str:

@@ -50,7 +50,7 @@ TRACE = [None]  # a list to append (output, inputs) of every op to, for `diffcli
 def record(name, data, inputs, backward, saved=()):
     out = Tensor(data)
     if TRACE[0] is not None:
-        TRACE[0].append((out, inputs))
+        return _traced(out, name, data, inputs, backward, saved)
     if _grad_state[0]:
         for t in inputs:
             if t is not None and t.requires_grad_flag:
@@ -70,6 +70,18 @@ def record(name, data, inputs, backward, saved=()):
         out.grad_fn = Node(name, tuple([edge(t) for t in inputs]), backward, saved, meta, outputs)
         out.requires_grad_flag = True
     return out
+
+
+def _traced(out, name, data, inputs, backward, saved):
+    """record() for `diffcli graph`: also log (output, inputs, node, value at creation)."""
+    trace = TRACE[0]
+    TRACE[0] = None
+    try:
+        res = record(name, data, inputs, backward, saved)
+    finally:
+        TRACE[0] = trace
+    trace.append((res, inputs, res.grad_fn, np.array(res.data_, copy=True)))
+    return res
 
 
 def output_shell(out: Tensor) -> Tensor:

@@ -54,6 +54,29 @@ def _zero(g, x, y):
     return g * 0
 
 
+def _zeros_like(t: Tensor) -> Tensor:
+    """PyTorch's zeros_like(grad) in a formula: a constant, so it never requires grad."""
+    return Tensor(np.zeros_like(t.data_))
+
+
+def threshold_backward(g: Tensor, y: Tensor, threshold: float = 0.0) -> Tensor:
+    """PyTorch's threshold_backward(grad, self, threshold): g where y > threshold, else 0.
+    Recorded (ThresholdBackwardBackward0, saving y) so that relu's gradient requires grad
+    under create_graph as PyTorch's does: d/dg is this op again, d/dy is zero."""
+    out = np.where(y.data_ > threshold, g.data_, 0).astype(g.data_.dtype)
+    return record("ThresholdBackwardBackward0", out, (g, y),
+                  lambda gg, s: (threshold_backward(gg, s, threshold), _zeros_like(gg)), (y,))
+
+
+def leaky_relu_backward(g: Tensor, x: Tensor, negative_slope: float) -> Tensor:
+    """PyTorch's leaky_relu_backward (LeakyReluBackwardBackward0, saving x): g where
+    x > 0, else g * negative_slope; d/dg is this op again, d/dx is zero."""
+    gd = g.data_
+    out = np.where(x.data_ > 0, gd, gd * negative_slope).astype(gd.dtype)
+    return record("LeakyReluBackwardBackward0", out, (g, x),
+                  lambda gg, s: (leaky_relu_backward(gg, s, negative_slope), _zeros_like(gg)), (x,))
+
+
 # name: (grad_fn, forward, backward(g, x, y), saves, formula)
 UNARY = {
     "sin": ("SinBackward0", np.sin, lambda g, x, y: g * cos(x), "x", "cos(x)"),
@@ -80,7 +103,7 @@ UNARY = {
     "abs": ("AbsBackward0", np.abs, lambda g, x, y: g * sign(x), "x", "sign(x)"),
     "sign": ("SignBackward0", lambda a: a.copy() if a.dtype == np.bool_ else np.sign(a), _zero, "", "0"),
     "sigmoid": ("SigmoidBackward0", lambda a: 1.0 / (1.0 + np.exp(-a)), lambda g, x, y: g * y * (1 - y), "y", "s(x)(1-s(x))"),
-    "relu": ("ReluBackward0", _relu, lambda g, x, y: where(y > 0, g, 0.0), "y", "1 if x > 0 else 0"),
+    "relu": ("ReluBackward0", _relu, lambda g, x, y: threshold_backward(g, y), "y", "1 if x > 0 else 0"),
     "gelu": ("GeluBackward0", _gelu, lambda g, x, y: g * _gelu_grad(x), "x", "Phi(x) + x phi(x)"),
     "silu": ("SiluBackward0", lambda a: a / (1.0 + np.exp(-a)), lambda g, x, y: g * (sigmoid(x) * (1 + x * (1 - sigmoid(x)))), "x", "s(x)(1 + x(1-s(x)))"),
     "floor": ("FloorBackward0", np.floor, _zero, "", "0"),
@@ -89,7 +112,24 @@ UNARY = {
     "trunc": ("TruncBackward0", np.trunc, _zero, "", "0"),
 }
 
-_FLOAT_ONLY = {"floor", "ceil", "round", "trunc", "abs", "sign", "relu"}
+# ops that keep an integer or bool input's dtype (the others compute in the default float)
+_KEEP_DTYPE = {"floor", "ceil", "round", "trunc", "abs", "sign", "relu"}
+
+# PyTorch's CPU kernels that have no version for some dtypes: name -> (kernel, numpy
+# dtype kinds refused); they raise NotImplementedError with the kernel's name
+_NO_KERNEL = {
+    "abs": ("abs_cpu", "b"), "floor": ("floor_vml_cpu", "b"), "ceil": ("ceil_vml_cpu", "b"),
+    "round": ("round_vml_cpu", "b"), "trunc": ("trunc_vml_cpu", "b"),
+    "gelu": ("GeluKernelImpl", "biu"), "silu": ("silu_cpu", "biu"),
+    "softplus": ("softplus_cpu", "biu"), "elu": ("elu_cpu", "biu"),
+    "leaky_relu": ("leaky_relu_cpu", "biu"),
+}
+
+
+def _check_kernel(name, x: np.ndarray) -> None:
+    refused = _NO_KERNEL.get(name)
+    if refused is not None and x.dtype.kind in refused[1]:
+        raise errors.not_implemented(refused[0], x.dtype)
 
 
 def _make(name):
@@ -98,7 +138,9 @@ def _make(name):
     def op(a):
         a = as_tensor(a)
         x = a.data_
-        if x.dtype.kind != "f" and name not in _FLOAT_ONLY:
+        if name in _NO_KERNEL:
+            _check_kernel(name, x)
+        if x.dtype.kind != "f" and name not in _KEEP_DTYPE:
             x = x.astype(dtypes.DEFAULT_FLOAT)
         with np.errstate(all="ignore"):
             out = np.asarray(forward(x))
@@ -127,10 +169,14 @@ sigmoid = _make("sigmoid"); relu = _make("relu"); gelu_exact = _make("gelu"); si
 floor = _make("floor"); ceil = _make("ceil"); round_ = _make("round"); trunc = _make("trunc")
 
 
-def round(a, decimals=0):
-    if decimals == 0:
+def round(a, decimals=None):
+    """`round(a)` is RoundBackward0; any `decimals=` (even 0) is PyTorch's round.decimals
+    overload, RoundBackward1, with no integer kernel."""
+    if decimals is None:
         return round_(a)
     a = as_tensor(a)
+    if a.data_.dtype.kind != "f":
+        raise errors.not_implemented("round_vml_cpu" if decimals == 0 else "round_cpu", a.data_.dtype)
     return record("RoundBackward1", np.round(a.data_, decimals), (a,), lambda g: (g * 0,))
 
 
@@ -139,6 +185,7 @@ def gelu(a, approximate="none"):
         return gelu_exact(a)
     a = as_tensor(a)
     x = a.data_
+    _check_kernel("gelu", x)
     inner = _SQRT_2_PI * (x + 0.044715 * x ** 3)
     out = 0.5 * x * (1 + np.tanh(inner))
 
@@ -153,6 +200,7 @@ def gelu(a, approximate="none"):
 def softplus(a, beta=1.0, threshold=20.0):
     a = as_tensor(a)
     x = a.data_
+    _check_kernel("softplus", x)
     bx = x * beta
     with np.errstate(over="ignore"):
         out = np.where(bx > threshold, x, np.log1p(np.exp(np.minimum(bx, threshold))) / beta)
@@ -166,6 +214,7 @@ def softplus(a, beta=1.0, threshold=20.0):
 def elu(a, alpha=1.0):
     a = as_tensor(a)
     x = a.data_
+    _check_kernel("elu", x)
     with np.errstate(over="ignore"):
         out = np.where(x > 0, x, alpha * np.expm1(x))
 
@@ -177,8 +226,7 @@ def elu(a, alpha=1.0):
 def leaky_relu(a, negative_slope=0.01):
     a = as_tensor(a)
     x = a.data_
+    _check_kernel("leaky_relu", x)
     out = np.where(x > 0, x, x * negative_slope).astype(x.dtype)
-
-    def backward(g, p):
-        return (where(p > 0, g, g * negative_slope),)
-    return record("LeakyReluBackward0", out, (a,), backward, (a,))
+    return record("LeakyReluBackward0", out, (a,),
+                  lambda g, p: (leaky_relu_backward(g, p, negative_slope),), (a,))

@@ -1,0 +1,333 @@
+"""A lean driver for the diffscript LALR parser: the fast path of `diffcli.lang.parse`.
+
+It runs the very tables Lark built from ``grammar/diffscript.lark`` (its parse table,
+its lexer's compiled terminal regex and keyword map) and the very transformer
+callbacks, but without Lark's per-token machinery:
+
+- the lexer is one anchored scan over the text with Lark's own terminal regex, and
+  does the work of `parse._Indenter` (indentation, bracket matching) as it goes;
+- the shift/reduce loop keeps states as ints, one dict of actions per state, and a
+  precomputed (size, goto symbol, kind, callback) per rule.
+
+It handles only scripts that parse. On anything else, an unexpected token, a character
+no terminal matches, bad indentation or brackets, or an error raised by a callback, it
+raises, and `parse` runs Lark's own parser on the same text, which words the error. So
+this module never decides what an error says; it only has to agree with Lark on every
+script that parses, which the tests check (`tests/lang/test_parse.py`).
+"""
+from __future__ import annotations
+
+from functools import partial
+
+from lark import Token, Tree
+
+__all__ = ["FastParser", "build"]
+
+# What the lexer does with a terminal, as bit flags.
+_IGNORE = 1      # %ignore'd: skipped
+_COUNT_NL = 2    # may contain newlines: count them
+_KEYWORDS = 4    # may be a keyword (Lark's "unless" callback): look the text up
+_NEWLINE = 8     # the Indenter's newline terminal
+_OPEN = 16       # an opening bracket
+_CLOSE = 32      # a closing bracket
+
+# How a rule's reduction builds its value.
+_SAME = 0        # `?rule: item`: the single child is the value
+_CALL = 1        # callback(children)
+_LIST = 2        # a `_helper` rule: the children list, which the rule above splices in
+_GENERIC = 3     # splice helpers, then callback or list, maybe keeping a single child
+
+
+def build(lark, max_depth: int):
+    """A FastParser for `lark` (a Lark LALR parser with an Indenter postlexer and an
+    inline transformer), or None when its configuration is one this driver does not
+    reproduce exactly; `max_depth` is the Indenter's bracket-nesting cap."""
+    try:
+        return FastParser(lark, max_depth)
+    except _Unsupported:
+        return None
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _require(condition: bool) -> None:
+    if not condition:
+        raise _Unsupported
+
+
+class FastParser:
+    """Built once per Lark parser; `parse` keeps all its state in locals (thread-safe)."""
+
+    def __init__(self, lark, max_depth: int):
+        options = lark.options
+        _require(options.parser == "lalr" and options.lexer == "basic")
+        _require(not options.maybe_placeholders and not options.propagate_positions)
+        _require(not options.lexer_callbacks and not options.g_regex_flags)
+        self._init_lexer(lark, max_depth)
+        self._init_table(lark)
+
+    # ------------------------------------------------------------- set-up
+    def _init_lexer(self, lark, max_depth: int) -> None:
+        postlex = lark.options.postlex
+        lexer = lark.parser.lexer.lexer       # the BasicLexer behind the PostLexConnector
+        scanner = lexer.scanner               # builds Lark's regex and callbacks if not yet
+        _require(len(scanner._mres) == 1)
+        self._regex = scanner._mres[0]
+
+        keywords = {}
+        kinds = {}
+        for name, callback in lexer.callback.items():
+            _require(type(callback).__name__ == "UnlessCallback")
+            for term in callback.scanner.terminals:
+                _require(term.pattern.type == "str" and not term.pattern.flags)
+                keywords[term.pattern.value] = term.name
+            kinds[name] = _KEYWORDS
+        for term in lexer.terminals:
+            kind = kinds.get(term.name, 0)
+            if term.name in lexer.ignore_types:
+                _require(not kind)
+                kind |= _IGNORE
+            if term.name in lexer.newline_types:
+                kind |= _COUNT_NL
+            if term.name == postlex.NL_type:
+                kind |= _NEWLINE
+            if term.name in postlex.OPEN_PAREN_types:
+                kind |= _OPEN
+            if term.name in postlex.CLOSE_PAREN_types:
+                kind |= _CLOSE
+            kinds[term.name] = kind
+        self._kinds = kinds
+        self._keywords = keywords
+        self._pairs = dict(postlex._PAIRS)
+        _require(set(self._pairs) == set(postlex.CLOSE_PAREN_types))
+        self._tab_len = postlex.tab_len
+        self._indent_type = postlex.INDENT_type
+        self._dedent_type = postlex.DEDENT_type
+        self._max_depth = max_depth
+
+    def _init_table(self, lark) -> None:
+        from lark.parsers.lalr_analysis import Shift
+
+        table = lark.parser.parser.parser.parse_table
+        _require(len(table.start_states) == 1)
+        (start,) = table.start_states
+        self._start = table.start_states[start]
+        self._end = table.end_states[start]
+        _require(sorted(table.states) == list(range(len(table.states))))
+        builder = lark.options.transformer
+        tree_class = lark.options.tree_class or Tree
+
+        rules: list = []
+        index: dict = {}
+        actions = []
+        for state in range(len(table.states)):
+            row = {}
+            for symbol, (action, arg) in table.states[state].items():
+                if action is Shift:
+                    row[symbol] = arg
+                else:
+                    if arg not in index:
+                        index[arg] = len(rules)
+                        rules.append(_rule_plan(arg, builder, tree_class))
+                    row[symbol] = ~index[arg]
+            actions.append(row)
+        self._actions = actions
+        self._rules = rules
+
+    # -------------------------------------------------------------- lexing
+    def tokens(self, text: str) -> list:
+        """The token stream the Indenter would hand the parser (without $END)."""
+        kinds = self._kinds
+        keywords = self._keywords
+        pairs = self._pairs
+        tab_len = self._tab_len
+        max_depth = self._max_depth
+        new = str.__new__
+
+        out = []
+        append = out.append
+        line, line_start, pos = 1, 0, 0
+        brackets: list = []
+        indents = [0]
+        first = True
+        last = None
+        for match in iter(self._regex.scanner(text).match, None):
+            start = pos
+            pos = match.end()
+            typ = match.lastgroup
+            kind = kinds[typ]
+            value = match.group()
+            if kind & _IGNORE:
+                if kind & _COUNT_NL:
+                    newlines = value.count("\n")
+                    if newlines:
+                        line += newlines
+                        line_start = start + value.rindex("\n") + 1
+                continue
+            token = new(Token, value)
+            token.value = value
+            token.start_pos = start
+            token.line = line
+            token.column = start - line_start + 1
+            if kind & _COUNT_NL:
+                newlines = value.count("\n")
+                if newlines:
+                    line += newlines
+                    line_start = start + value.rindex("\n") + 1
+            token.end_line = line
+            token.end_column = pos - line_start + 1
+            token.end_pos = pos
+            token.type = keywords.get(value, typ) if kind & _KEYWORDS else typ
+            last = token
+            if not kind:
+                if first:
+                    first = False
+                    if token.line == 1 and token.column > 1:
+                        raise SyntaxError("the first line is indented")
+                append(token)
+                continue
+            if kind & _NEWLINE:
+                if brackets:
+                    continue
+                append(token)
+                indent_str = value.rsplit("\n", 1)[1]
+                indent = indent_str.count(" ") + indent_str.count("\t") * tab_len
+                if indent > indents[-1]:
+                    indents.append(indent)
+                    append(_borrow(self._indent_type, indent_str, token))
+                    continue
+                while indent < indents[-1]:
+                    indents.pop()
+                    append(_borrow(self._dedent_type, indent_str, token))
+                if indent != indents[-1]:
+                    raise SyntaxError("unindent does not match any outer indentation level")
+                continue
+            if first:
+                first = False
+                if token.line == 1 and token.column > 1:
+                    raise SyntaxError("the first line is indented")
+            if kind & _CLOSE:
+                if not brackets or brackets.pop() != pairs[token.type]:
+                    raise SyntaxError("unmatched bracket")
+            elif kind & _OPEN:
+                if len(brackets) >= max_depth:
+                    raise SyntaxError("brackets nested too deeply")
+                brackets.append(value)
+            append(token)
+        if pos != len(text):
+            raise SyntaxError("no terminal matches here")
+        while len(indents) > 1:
+            indents.pop()
+            append(_borrow(self._dedent_type, "", last))
+        return out
+
+    # ------------------------------------------------------------- parsing
+    def parse(self, text: str):
+        """The transformer's value for `text`; raises on anything but a clean parse."""
+        tokens = self.tokens(text)
+        actions = self._actions
+        rules = self._rules
+        state = self._start
+        states = [state]
+        values: list = []
+        push_state = states.append
+        push_value = values.append
+        for token in tokens:
+            typ = token.type
+            code = actions[state][typ]
+            while code < 0:
+                size, origin, kind, callback, include = rules[~code]
+                if kind == _SAME:
+                    state = states[-1] = actions[states[-2]][origin]
+                else:
+                    state = _reduce(states, values, size, origin, kind, callback, include, actions)
+                code = actions[state][typ]
+            push_state(code)
+            push_value(token)
+            state = code
+        end = self._end
+        while True:
+            code = actions[state]["$END"]
+            if code >= 0:
+                raise SyntaxError("unexpected end of input")
+            size, origin, kind, callback, include = rules[~code]
+            if kind == _SAME:
+                state = states[-1] = actions[states[-2]][origin]
+            else:
+                state = _reduce(states, values, size, origin, kind, callback, include, actions)
+            if state == end:
+                return values[-1]
+
+
+def _reduce(states, values, size, origin, kind, callback, include, actions) -> int:
+    if size:
+        children = values[-size:]
+        del values[-size:]
+        del states[-size:]
+    else:
+        children = []
+    if kind == _CALL:
+        value = callback(children)
+    elif kind == _LIST:
+        value = children
+    else:
+        value = _generic(children, callback, include)
+    values.append(value)
+    state = actions[states[-1]][origin]
+    states.append(state)
+    return state
+
+
+def _generic(children: list, callback, include):
+    """Lark's ChildFilterLALR_NoPlaceholders (and ExpandSingleChild) on `children`."""
+    positions, single = include
+    filtered: list = []
+    for i, expand in positions:
+        if expand:
+            if filtered:
+                filtered += children[i]
+            else:  # left recursion: extend the helper's own list
+                filtered = children[i]
+        else:
+            filtered.append(children[i])
+    if single and len(filtered) == 1:
+        return filtered[0]
+    return filtered if callback is None else callback(filtered)
+
+
+def _borrow(kind: str, value: str, where: Token) -> Token:
+    token = str.__new__(Token, value)
+    token.type, token.value = kind, value
+    token.start_pos, token.line, token.column = where.start_pos, where.line, where.column
+    token.end_line, token.end_column, token.end_pos = where.end_line, where.end_column, where.end_pos
+    return token
+
+
+def _rule_plan(rule, builder, tree_class) -> tuple:
+    """(size, goto symbol, kind, callback, include) for reducing by `rule`, as Lark's
+    ParseTreeBuilder would build the value (keep_all_tokens, no placeholders)."""
+    name = rule.origin.name
+    options = rule.options
+    expansion = rule.expansion
+    keep_all = options.keep_all_tokens
+    positions = [(i, not sym.is_term and sym.name.startswith("_"))
+                 for i, sym in enumerate(expansion)
+                 if keep_all or not (sym.is_term and sym.filter_out)]
+    filtering = len(positions) < len(expansion) or any(expand for _, expand in positions)
+    single = bool(options.expand1 and not rule.alias)
+    method_name = rule.alias or options.template_source or name
+    method = getattr(builder, method_name, None)
+    _require(method is None or getattr(method, "visit_wrapper", None) is None)
+    if name.startswith("_"):  # a helper: always spliced into the rule above, as a list
+        _require(method is None and not single)
+        callback = None
+    else:
+        callback = method if method is not None else partial(tree_class, method_name)
+    size = len(expansion)
+    if single and size == 1 and not filtering:
+        return size, name, _SAME, None, None
+    if not filtering and not single:
+        return size, name, (_LIST if callback is None else _CALL), callback, None
+    return size, name, _GENERIC, callback, (positions, single)
