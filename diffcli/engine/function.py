@@ -51,24 +51,36 @@ def record(name, data, inputs, backward, saved=()):
     out = Tensor(data)
     if TRACE[0] is not None:
         return _traced(out, name, data, inputs, backward, saved)
-    if _grad_state[0]:
-        for t in inputs:
-            if t is not None and t.requires_grad_flag:
-                break
+    if not _grad_state[0]:
+        return out
+    # one pass over the inputs: the edges (next_functions) and each input's shape/dtype
+    edges = []
+    meta = []
+    wanted = False
+    for t in inputs:
+        if t is None:
+            edges.append(None)
+            meta.append(None)
+            continue
+        if t.requires_grad_flag:
+            wanted = True
+            fn = t.grad_fn
+            edges.append(fn if fn is not None else edge(t))
         else:
-            return out
-        outputs = ()
+            edges.append(None)
+        d = t.data_
+        meta.append((d.shape, d.dtype))
+    if not wanted:
+        return out
+    outputs = ()
+    if saved:
         for s in saved:
             if s is OUT:
+                outputs = tuple([i for i, s in enumerate(saved) if s is OUT])
+                saved = tuple([output_shell(out) if s is OUT else s for s in saved])
                 break
-        else:
-            s = None
-        if s is OUT:
-            outputs = tuple([i for i, s in enumerate(saved) if s is OUT])
-            saved = tuple([output_shell(out) if s is OUT else s for s in saved])
-        meta = tuple([None if t is None else (t.data_.shape, t.data_.dtype) for t in inputs])
-        out.grad_fn = Node(name, tuple([edge(t) for t in inputs]), backward, saved, meta, outputs)
-        out.requires_grad_flag = True
+    out.grad_fn = Node(name, tuple(edges), backward, saved, tuple(meta), outputs)
+    out.requires_grad_flag = True
     return out
 
 

@@ -97,8 +97,7 @@ def mul(a, b):
 
 def mul_scalar(a, s):
     """Tensor.mul(Scalar) as PyTorch's formulas use it: MulBackward1, one input."""
-    with np.errstate(all="ignore"):
-        out = a.data_ * s
+    out = a.data_ * s
     return record("MulBackward1", out.astype(a.data_.dtype, copy=False), (a,),
                   lambda g: (mul_scalar(g, s),))
 
@@ -160,8 +159,7 @@ def pow(a, b):
     if not isinstance(a, Tensor):
         return _pow_scalar_base(a, b)
     x, y, rd = _operands(a, b)
-    with np.errstate(all="ignore"):
-        out = _broadcast_check(_power, x, y, rd)
+    out = _broadcast_check(_power, x, y, rd)
 
     def backward(g, p, q, r):
         # PyTorch's pow_backward_self / pow_backward_exponent
@@ -179,11 +177,11 @@ def pow(a, b):
 def _pow_scalar_exponent(a, e):
     if isinstance(e, bool):
         e = int(e)
-    rd = dtypes.result_type(a, e)
+    da = a.data_.dtype
+    rd = da if da.kind == "f" and e.__class__ in (float, int) else dtypes.result_type(a, e)
     if a.data_.dtype.kind in "iub" and isinstance(e, int) and e < 0:
         raise errors.TorchRuntimeError("Integers to negative integer powers are not allowed.")
-    with np.errstate(all="ignore"):
-        out = np.power(a.data_.astype(rd, copy=False), np.asarray(e, dtype=rd))
+    out = np.power(a.data_.astype(rd, copy=False), np.asarray(e, dtype=rd))
 
     def backward(g, p):
         # PyTorch's pow_backward: zeros for a zero exponent, else g * (e * p^(e-1))
@@ -196,8 +194,7 @@ def _pow_scalar_exponent(a, e):
 
 def _pow_scalar_base(c, a):
     rd = dtypes.result_type(c, a)
-    with np.errstate(all="ignore"):
-        out = _power(np.asarray(c, dtype=rd), a.data_.astype(rd, copy=False))
+    out = _power(np.asarray(c, dtype=rd), a.data_.astype(rd, copy=False))
 
     def backward(g, r):
         # PyTorch's pow_backward_exponent for a scalar base: g * (r * log(c)), masked to 0
@@ -290,12 +287,13 @@ def where(cond, a, b):
         raise errors.broadcast_error(cond.data_.shape, np.broadcast_shapes(x.data_.shape, y.data_.shape)
                                      if x.data_.ndim and y.data_.ndim else x.data_.shape) from None
 
-    def backward(g):
+    def backward(g, c):
         zero = Tensor(np.zeros((), dtype=g.data_.dtype))
-        return where(cond, g, zero), where(cond, zero, g)
+        return where(c, g, zero), where(c, zero, g)
 
+    # PyTorch saves the condition (so a second backward without retain_graph raises)
     return record("WhereBackward0", out, (None if _scalar(a) else x, None if _scalar(b) else y),
-                  backward)
+                  backward, (cond,))
 
 
 def clamp(a, min=None, max=None):
