@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from diffcli.engine import FUNCTIONS, EngineError, Tensor, dtypes
+from diffcli.engine import FUNCTIONS, EngineError, Tensor, dtypes, errors
 from diffcli.engine import autograd as _autograd
 
 GOLDENS = Path(__file__).parent / "goldens"
@@ -118,6 +118,7 @@ def replay(setup, expr, group, default_float=None) -> dict:
     """Run one snippet on diffcli's engine; a record shaped like the recorder's."""
     ns = snippet_namespace(default_float)
     rec = {}
+    errors.reset_warn_once()  # warn-once warnings (x.T on 1-D...) as in the recorder's run
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         exec(setup, ns)

@@ -62,6 +62,8 @@ VIEW_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used 
 INT_REQUIRES_GRAD_CTOR = "Only Tensors of floating point and complex dtype can require gradients"
 INT_REQUIRES_GRAD_METHOD = "only Tensors of floating point dtype can require gradients"
 INT_REQUIRES_GRAD_ATTR = "only Tensors of floating point and complex dtype can require gradients"
+REQUIRES_GRAD_NOT_BOOL = "requires_grad must be a bool"
+DATA_NOT_TENSOR = "Variable data has to be a tensor, but got {t}"
 NONLEAF_REQUIRES_GRAD = "you can only change requires_grad flags of leaf variables."
 NONLEAF_REQUIRES_GRAD_FALSE = (
     NONLEAF_REQUIRES_GRAD + " If you want to use a computed variable in a subgraph that "
@@ -119,6 +121,21 @@ SCALAR_CONVERSION_WARNING = (
     "Consider using tensor.detach() first. (Triggered internally at "
     "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)"
 )
+T_NOT_2D_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+    "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+    "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+    "tensor. (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)"
+)
+T_ON_0D_WARNING = (
+    "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases. "
+    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4321.)"
+)
+MT_ON_0D_WARNING = (
+    "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases. "
+    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4373.)"
+)
 
 
 def torch_type_name(dtype: np.dtype) -> str:
@@ -154,12 +171,14 @@ def not_implemented(kernel: str, dtype) -> TorchNotImplementedError:
 
 def node_display_name(name: str) -> str:
     """A grad_fn's name as the version-counter error prints it: `ExpBackward0` -> `Exp`,
-    `CopySlices` -> `torch::autograd::CopySlices`."""
-    if name == "CopySlices":
-        return "torch::autograd::CopySlices"
+    `PowBackward1` -> `Pow1`, `CopySlices` -> `torch::autograd::CopySlices` (the nodes
+    written by hand in PyTorch's C++ keep their namespace)."""
+    if name in ("CopySlices", "CopyBackwards"):
+        return "torch::autograd::" + name
     i = name.rfind("Backward")
-    if i > 0 and name[i + len("Backward"):].isdigit():
-        return name[:i]
+    suffix = name[i + len("Backward"):]
+    if i > 0 and suffix.isdigit():
+        return name[:i] + ("" if suffix == "0" else suffix)
     return name
 
 

@@ -75,7 +75,9 @@ class Tensor:
 
     @data.setter
     def data(self, value):
-        self.data_ = value.data_ if isinstance(value, Tensor) else np.asarray(value)
+        if not isinstance(value, Tensor):
+            raise errors.TorchTypeError(errors.DATA_NOT_TENSOR.format(t=type(value).__name__))
+        self.data_ = value.data_
 
     @property
     def is_leaf(self) -> bool:
@@ -87,6 +89,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if value.__class__ is not bool:  # PyTorch refuses 0, 1, a bool tensor...
+            raise errors.TorchRuntimeError(errors.REQUIRES_GRAD_NOT_BOOL)
         if self.grad_fn is not None:  # unlike requires_grad_(True), the attribute refuses
             raise errors.TorchRuntimeError(
                 errors.NONLEAF_REQUIRES_GRAD_FALSE if not value else errors.NONLEAF_REQUIRES_GRAD)
@@ -129,8 +133,28 @@ class Tensor:
 
     @property
     def T(self):
+        """All dims reversed (PermuteBackward0); deprecated, with a warning, unless 2-D."""
         from .ops import shape
-        return shape.permute(self, *range(self.data_.ndim - 1, -1, -1))
+        ndim = self.data_.ndim
+        if ndim == 0:
+            errors.warn_once(errors.T_ON_0D_WARNING)
+        elif ndim != 2:
+            errors.warn_once(errors.T_NOT_2D_WARNING)
+        return shape.permute(self, *range(ndim - 1, -1, -1))
+
+    @property
+    def mT(self):
+        """The last two dims swapped (TransposeBackward0); a 0-D tensor is returned as it
+        is, with a deprecation warning, and a 1-D tensor refused, as PyTorch does."""
+        ndim = self.data_.ndim
+        if ndim == 0:
+            errors.warn_once(errors.MT_ON_0D_WARNING)
+            return self
+        if ndim == 1:
+            raise errors.TorchRuntimeError(
+                "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
+        from .ops import shape
+        return shape.transpose(self, -2, -1)
 
     @property
     def _version_value(self) -> int:
@@ -215,6 +239,14 @@ class Tensor:
         if spec:
             raise errors.TorchTypeError("unsupported format string passed to Tensor.__format__")
         return repr(self)
+
+    def __contains__(self, element):
+        """`element in t`: PyTorch's `(element == t).any().item()`, for a Tensor or a number."""
+        import numbers
+        if not isinstance(element, (Tensor, numbers.Number)):
+            raise errors.TorchRuntimeError(
+                f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
+        return bool((element == self).data_.any())
 
     def __len__(self):
         if self.data_.ndim == 0:

@@ -5,7 +5,8 @@ its lexer's compiled terminal regex and keyword map) and the very transformer
 callbacks, but without Lark's per-token machinery:
 
 - the lexer is one anchored scan over the text with Lark's own terminal regex, and
-  does the work of `parse._Indenter` (indentation, bracket matching) as it goes;
+  does the work of `parse._Indenter` (indentation, bracket matching) as it goes, so
+  a change to `_Indenter` needs the same change in `FastParser.tokens`;
 - the shift/reduce loop keeps states as ints, one dict of actions per state, and a
   precomputed (size, goto symbol, kind, callback) per rule.
 
@@ -13,15 +14,16 @@ It handles only scripts that parse. On anything else, an unexpected token, a cha
 no terminal matches, bad indentation or brackets, or an error raised by a callback, it
 raises, and `parse` runs Lark's own parser on the same text, which words the error. So
 this module never decides what an error says; it only has to agree with Lark on every
-script that parses, which the tests check (`tests/lang/test_parse.py`).
+script that parses, which the tests check (`tests/lang/test_fastparse.py`).
 """
 from __future__ import annotations
 
 from functools import partial
 
 from lark import Token, Tree
+from lark.parsers.lalr_analysis import Shift
 
-__all__ = ["FastParser", "build"]
+__all__ = ["FastParser", "GiveUp", "build"]
 
 # What the lexer does with a terminal, as bit flags.
 _IGNORE = 1      # %ignore'd: skipped
@@ -31,11 +33,13 @@ _NEWLINE = 8     # the Indenter's newline terminal
 _OPEN = 16       # an opening bracket
 _CLOSE = 32      # a closing bracket
 
-# How a rule's reduction builds its value.
+# How a rule's reduction builds its value (the order matters to `FastParser.parse`).
 _SAME = 0        # `?rule: item`: the single child is the value
-_CALL = 1        # callback(children)
-_LIST = 2        # a `_helper` rule: the children list, which the rule above splices in
-_GENERIC = 3     # splice helpers, then callback or list, maybe keeping a single child
+_CALL1 = 1       # callback([child]), for a rule of one symbol
+_CALL = 2        # callback(children)
+_LIST = 3        # a `_helper` rule: the children list, which the rule above splices in
+_GENERIC = 4     # splice helpers, then callback or list, maybe keeping a single child;
+                 # also any rule of no symbols
 
 
 def build(lark, max_depth: int):
@@ -44,12 +48,16 @@ def build(lark, max_depth: int):
     reproduce exactly; `max_depth` is the Indenter's bracket-nesting cap."""
     try:
         return FastParser(lark, max_depth)
-    except _Unsupported:
+    except Exception:  # _Unsupported, or a Lark whose insides have moved: Lark alone
         return None
 
 
 class _Unsupported(Exception):
     pass
+
+
+class GiveUp(Exception):
+    """The fast path stops here: Lark's parser takes the text over."""
 
 
 def _require(condition: bool) -> None:
@@ -58,7 +66,8 @@ def _require(condition: bool) -> None:
 
 
 class FastParser:
-    """Built once per Lark parser; `parse` keeps all its state in locals (thread-safe)."""
+    """Built once per Lark parser. `parse` keeps its state in locals; the one shared
+    thing it writes is a memo of pure results, so threads may share a FastParser."""
 
     def __init__(self, lark, max_depth: int):
         options = lark.options
@@ -108,8 +117,6 @@ class FastParser:
         self._max_depth = max_depth
 
     def _init_table(self, lark) -> None:
-        from lark.parsers.lalr_analysis import Shift
-
         table = lark.parser.parser.parser.parse_table
         _require(len(table.start_states) == 1)
         (start,) = table.start_states
@@ -117,6 +124,7 @@ class FastParser:
         self._end = table.end_states[start]
         _require(sorted(table.states) == list(range(len(table.states))))
         builder = lark.options.transformer
+        _require(getattr(builder, "__default__", None) is None)
         tree_class = lark.options.tree_class or Tree
 
         rules: list = []
@@ -135,6 +143,7 @@ class FastParser:
             actions.append(row)
         self._actions = actions
         self._rules = rules
+        self._chains: dict = {}  # see _same_chain
 
     # -------------------------------------------------------------- lexing
     def tokens(self, text: str) -> list:
@@ -158,14 +167,15 @@ class FastParser:
             pos = match.end()
             typ = match.lastgroup
             kind = kinds[typ]
-            value = match.group()
             if kind & _IGNORE:
                 if kind & _COUNT_NL:
+                    value = match.group()
                     newlines = value.count("\n")
                     if newlines:
                         line += newlines
                         line_start = start + value.rindex("\n") + 1
                 continue
+            value = match.group()
             token = new(Token, value)
             token.value = value
             token.start_pos = start
@@ -181,11 +191,11 @@ class FastParser:
             token.end_pos = pos
             token.type = keywords.get(value, typ) if kind & _KEYWORDS else typ
             last = token
-            if not kind:
+            if kind < _NEWLINE:  # not a newline or a bracket
                 if first:
                     first = False
                     if token.line == 1 and token.column > 1:
-                        raise SyntaxError("the first line is indented")
+                        raise GiveUp("the first line is indented")
                 append(token)
                 continue
             if kind & _NEWLINE:
@@ -202,22 +212,22 @@ class FastParser:
                     indents.pop()
                     append(_borrow(self._dedent_type, indent_str, token))
                 if indent != indents[-1]:
-                    raise SyntaxError("unindent does not match any outer indentation level")
+                    raise GiveUp("unindent does not match any outer indentation level")
                 continue
             if first:
                 first = False
                 if token.line == 1 and token.column > 1:
-                    raise SyntaxError("the first line is indented")
+                    raise GiveUp("the first line is indented")
             if kind & _CLOSE:
                 if not brackets or brackets.pop() != pairs[token.type]:
-                    raise SyntaxError("unmatched bracket")
+                    raise GiveUp("unmatched bracket")
             elif kind & _OPEN:
                 if len(brackets) >= max_depth:
-                    raise SyntaxError("brackets nested too deeply")
+                    raise GiveUp("brackets nested too deeply")
                 brackets.append(value)
             append(token)
         if pos != len(text):
-            raise SyntaxError("no terminal matches here")
+            raise GiveUp("no terminal matches here")
         while len(indents) > 1:
             indents.pop()
             append(_borrow(self._dedent_type, "", last))
@@ -234,46 +244,71 @@ class FastParser:
         values: list = []
         push_state = states.append
         push_value = values.append
+        chains = self._chains
         for token in tokens:
             typ = token.type
             code = actions[state][typ]
             while code < 0:
                 size, origin, kind, callback, include = rules[~code]
                 if kind == _SAME:
+                    key = (states[-2], state, typ)
+                    top = chains.get(key)
+                    if top is None:
+                        top = chains[key] = self._same_chain(states[-2], state, typ)
+                    state = states[-1] = top
+                elif kind == _CALL1:
+                    values[-1] = callback([values[-1]])
                     state = states[-1] = actions[states[-2]][origin]
+                elif kind <= _LIST:
+                    children = values[-size:]
+                    del values[-size:]
+                    del states[-size:]
+                    push_value(children if callback is None else callback(children))
+                    state = actions[states[-1]][origin]
+                    push_state(state)
                 else:
-                    state = _reduce(states, values, size, origin, kind, callback, include, actions)
+                    state = _reduce(states, values, size, origin, callback, include, actions)
                 code = actions[state][typ]
             push_state(code)
             push_value(token)
             state = code
         end = self._end
-        while True:
+        while True:  # $END: reduce down to the start symbol
             code = actions[state]["$END"]
             if code >= 0:
-                raise SyntaxError("unexpected end of input")
+                raise GiveUp("unexpected end of input")
             size, origin, kind, callback, include = rules[~code]
             if kind == _SAME:
                 state = states[-1] = actions[states[-2]][origin]
             else:
-                state = _reduce(states, values, size, origin, kind, callback, include, actions)
+                state = _reduce(states, values, size, origin, callback, include, actions)
             if state == end:
                 return values[-1]
 
+    def _same_chain(self, below: int, top: int, typ: str) -> int:
+        """The state on top of `below` after every `?rule: item` reduction that
+        lookahead `typ` causes from `top`. Those reductions keep the value and depend
+        only on (below, top, typ), so `parse` runs each chain once and remembers it."""
+        actions, rules = self._actions, self._rules
+        code = actions[top][typ]
+        while code < 0 and rules[~code][2] == _SAME:
+            top = actions[below][rules[~code][1]]
+            code = actions[top][typ]
+        return top
 
-def _reduce(states, values, size, origin, kind, callback, include, actions) -> int:
+
+def _reduce(states, values, size, origin, callback, include, actions) -> int:
+    """Any reduction, the slow general way; returns the new state."""
     if size:
         children = values[-size:]
         del values[-size:]
         del states[-size:]
     else:
         children = []
-    if kind == _CALL:
-        value = callback(children)
-    elif kind == _LIST:
-        value = children
-    else:
+    if include is not None:
         value = _generic(children, callback, include)
+    else:
+        value = children if callback is None else callback(children)
     values.append(value)
     state = actions[states[-1]][origin]
     states.append(state)
@@ -328,6 +363,8 @@ def _rule_plan(rule, builder, tree_class) -> tuple:
     size = len(expansion)
     if single and size == 1 and not filtering:
         return size, name, _SAME, None, None
-    if not filtering and not single:
-        return size, name, (_LIST if callback is None else _CALL), callback, None
+    if not filtering and not single and size:
+        if callback is None:
+            return size, name, _LIST, None, None
+        return size, name, (_CALL1 if size == 1 else _CALL), callback, None
     return size, name, _GENERIC, callback, (positions, single)

@@ -6,6 +6,10 @@ the tokens it receives (the parser keeps all tokens). `_Indenter` turns newlines
 into _INDENT/_DEDENT and watches brackets. Every failure, whatever its source,
 leaves `parse` as a `ScriptSyntaxError`, worded for a beginner by the helpers at
 the end of this module.
+
+Long texts first go to `fastparse.FastParser`, which runs the same tables and
+callbacks without Lark's per-token overhead; anything it cannot parse cleanly goes
+on to Lark's own parser, so errors always come from the Lark path.
 """
 from __future__ import annotations
 
@@ -23,6 +27,9 @@ from lark.indenter import Indenter
 from diffcli.lang import ast
 
 MAX_BRACKET_DEPTH = 200  # as CPython's tokenizer; keeps the AST shallow enough to evaluate
+# Texts this long go to the lean driver in diffcli/lang/fastparse.py first; shorter ones
+# parse sooner with Lark alone than the driver takes to import and set up.
+FAST_PATH_MIN_CHARS = 2000
 
 
 class ScriptSyntaxError(Exception):
@@ -48,7 +55,9 @@ def _error_at(where, message: str, type_name: str | None = None) -> ScriptSyntax
 # ------------------------------------------------------------------ postlexer
 
 class _Indenter(Indenter):
-    """Python's indentation rules, plus bracket matching and a nesting cap."""
+    """Python's indentation rules, plus bracket matching and a nesting cap.
+
+    `fastparse.FastParser.tokens` does the same work for the fast path: change both."""
 
     NL_type = "_NEWLINE"
     OPEN_PAREN_types = ["LPAR", "LSQB"]
@@ -485,6 +494,15 @@ class _Parser:
                          maybe_placeholders=False, cache=_cache_path())
         self.symbols = {t.name: t.pattern.value for t in self.lark.terminals
                         if t.pattern.type == "str"}
+        self._fast = None
+
+    def fast(self):
+        """The lean driver over these tables (`diffcli.lang.fastparse`), built on first
+        use; None if it cannot reproduce this parser exactly."""
+        if self._fast is None:
+            from diffcli.lang import fastparse
+            self._fast = fastparse.build(self.lark, MAX_BRACKET_DEPTH) or False
+        return self._fast or None
 
 
 _local = threading.local()
@@ -565,6 +583,12 @@ def _run_parser(text: str) -> ast.Script:
     collecting = gc.isenabled()
     gc.disable()  # the AST has no cycles; collecting while it grows costs about 10%
     try:
+        fast = parser.fast() if len(text) >= FAST_PATH_MIN_CHARS else None
+        if fast is not None:
+            try:
+                return fast.parse(text)
+            except Exception:  # GiveUp, or an error a callback raised: Lark decides and words it
+                pass
         return parser.lark.parse(text)
     except UnexpectedInput as err:
         raise _translate(err, parser, text) from None

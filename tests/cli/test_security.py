@@ -272,7 +272,8 @@ def test_no_attribute_outside_the_whitelists_is_readable():
             try:
                 interp.attribute(v, node)
             except ScriptError as e:
-                assert e.type_name == "AttributeError", (label, name, e)
+                # a whitelisted attribute may raise PyTorch's own error (`x.mT` of a 1-D tensor)
+                assert e.type_name == "AttributeError" or name in allowed, (label, name, e)
                 continue
             finally:
                 checked += 1
@@ -287,8 +288,8 @@ def test_whitelisted_tensor_attributes_return_plain_values():
     for name in sorted(values.TENSOR_ATTRS):
         try:
             got = interp.attribute(v, A.Attribute(A.Name("o"), name))
-        except ScriptError as e:                  # listed, but the engine lacks it (`mT`)
-            assert e.type_name == "AttributeError", (name, e)
+        except ScriptError as e:                  # PyTorch refuses `mT` of a 1-D tensor
+            assert (name, e.type_name) == ("mT", "RuntimeError"), (name, e)
             continue
         assert got is None or isinstance(got, (Tensor, Node, bool, int, Size, dtypes.DType)), (name, got)
 

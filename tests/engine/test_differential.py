@@ -150,29 +150,21 @@ OPS = {
     "exp_": (1, _inplace(lambda t: t.sin_().exp_())),
     "mul_": (1, _inplace(lambda t: t.mul_(1.5))),
     "add_": (1, _inplace(lambda t: t.add_(t * 0.5))),
-    # (0-dim tensors skip setitem: `t[...] = v` is CopyBackwards in PyTorch, CopySlices
-    # in ops/indexing.py -- reported)
     "stale_view": (1, _stale_view),
     "view_inplace": (1, _view_inplace),
-    "setitem": (1, _inplace(lambda t: t.mul_(2) if t.dim() == 0 else
-                            t.__setitem__((..., 0), t[..., -1] * 3))),
+    # x[..., 0] = ... is CopySlices; on a 0-dim tensor x[...] = ... is CopyBackwards
+    "setitem": (1, _inplace(lambda t: t.__setitem__((..., 0) if t.dim() else ...,
+                                                    t[..., -1] * 3 if t.dim() else t * 3))),
+    # the whole tensor from a 0-dim value: FillBackward3 (CopyBackwards for a 0-dim t)
+    "setitem_fill": (1, _inplace(lambda t: t.__setitem__(..., t.sum().sin()))),
+    # list indices: IndexPutBackward0
+    "setitem_index": (1, _inplace(lambda t: t.__setitem__((..., [0]), t[..., -1:].exp())
+                                  if t.dim() else t.__setitem__(None, t.exp()))),
 }
 
 
 # Known divergences in the ops (reported to their owner), kept out of one mode each:
-KNOWN_DIVERGENCES = {
-    "second": {
-        "relu": "ops/unary.py: relu's create_graph gradient does not require grad (PyTorch: "
-                "ThresholdBackwardBackward0 over the saved result), so a second-order "
-                "backward through it raises instead of giving zeros",
-        "setitem": "ops/indexing.py: setitem's CopySlices backward is computed on raw numpy "
-                   "arrays, so under create_graph its gradient loses the graph",
-    },
-    "again": {
-        "where": "ops/arithmetic.py: WhereBackward0 saves no tensor (PyTorch saves the "
-                 "condition), so a second backward without retain_graph does not raise",
-    },
-}
+KNOWN_DIVERGENCES: dict = {}
 
 
 def _shape_after(name, shapes):

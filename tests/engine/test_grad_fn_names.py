@@ -21,12 +21,7 @@ REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "torchref" / "refer
 
 # Bugs in files this suite's owner may not edit (reported, with reproducers); strict, so
 # a marker must go once its bug is fixed.
-KNOWN_FAILURES = {
-    "regressions/a.T on 1-D (deprecation warning)":
-        "tensor.py: Tensor.T does not warn for ndim != 2 as PyTorch does",
-    "regressions/a.T on 0-D (deprecation warning)":
-        "tensor.py: Tensor.T does not warn for 0-D tensors as PyTorch does",
-}
+KNOWN_FAILURES: dict = {}
 FLOAT32_KNOWN_FAILURES = {**KNOWN_FAILURES}
 
 

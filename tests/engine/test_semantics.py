@@ -31,10 +31,7 @@ SKIP = {
     "semantics:default dtypes": "numpy interop (torch.tensor(ndarray), torch.from_numpy) is not "
                                 "part of the engine; dtype promotion is the ops' tests' concern",
 }
-XFAIL = {
-    "semantics:torch.Tensor(2) vs torch.tensor(2) (size vs value)":
-        "ops/creation.py: torch.Tensor() with no arguments has shape () instead of (0,)",
-}
+XFAIL: dict = {}
 SCENARIOS = golden_scenarios("own:") + golden_scenarios("semantics:")
 
 

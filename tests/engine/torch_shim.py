@@ -62,6 +62,7 @@ def make_torch():
     torch = types.SimpleNamespace(**{k: v for k, v in F.items()})
     torch.Tensor = F["Tensor"]
     torch.autograd = types.SimpleNamespace(grad=engine.grad, backward=engine.backward)
+    torch.nn = types.SimpleNamespace(functional=types.SimpleNamespace(**F))
     torch.no_grad = engine.no_grad
     torch.enable_grad = engine.enable_grad
     torch.set_grad_enabled = engine.set_grad_enabled
@@ -88,7 +89,7 @@ def base_ns():
     # `except RuntimeError:` in a snippet must catch the engine's errors, which are
     # EngineError subclasses carrying PyTorch's type name (not Python's builtins).
     for cls in (errors.TorchRuntimeError, errors.TorchTypeError, errors.TorchIndexError,
-                errors.TorchValueError):
+                errors.TorchValueError, errors.TorchNotImplementedError):
         builtin = getattr(builtins, cls.type_name)
         ns[cls.type_name] = (builtin, cls)
     return ns

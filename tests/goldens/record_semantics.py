@@ -725,6 +725,178 @@ attempt('not saved', 'x = T([1.0, 2.0]); a = x * 2; y = a + 1; a.add_(1); y.sum(
 attempt('detach of saved output', 'x = T([1.0, 2.0]); y = x.exp(); y.detach().mul_(2); y.sum().backward()')
 attempt('in-place saved output then retain', 'x = T([1.0, 2.0]); y = x * 2; y.exp_(); y.add_(1); y.sum().backward()')
 """),
+    # create_graph through ops whose backward masks the gradient: the gradient requires grad
+    # exactly when PyTorch's does (relu's ThresholdBackwardBackward0 depends on the saved
+    # result), and the second derivative matches at the kinks
+    ("create_graph through relu and its relatives", """
+F = torch.nn.functional
+x = T([0.5, -1.0, 0.0, 2.0]); w = C([1.0, -2.0, 0.5, 3.0])
+ops = [('relu', torch.relu), ('leaky_relu', lambda v: F.leaky_relu(v, 0.1)),
+       ('elu', lambda v: F.elu(v, 1.3)), ('softplus', lambda v: F.softplus(v, 2.0, 1.0)),
+       ('clamp', lambda v: v.clamp(-0.7, 0.7)), ('clamp_min', lambda v: v.clamp_min(0.0)),
+       ('maximum', lambda v: torch.maximum(v, C([0.0, 0.0, 0.3, 0.0]))),
+       ('where', lambda v: torch.where(v > 0, v * v, -v))]
+for name, f in ops:
+    for upstream in ('constant', 'depends on x'):
+        u = C([1.0, 2.0, 3.0, 4.0]) if upstream == 'constant' else x * x
+        g, = torch.autograd.grad((f(x) * u).sum(), x, create_graph=True)
+        print(name, upstream, num(g), g.requires_grad)
+        if g.requires_grad:
+            h, = torch.autograd.grad((g * w).sum(), x, allow_unused=True)
+            print('  second', None if h is None else num(h))
+x = T([0.5, -1.0])
+g, = torch.autograd.grad(x.relu().sum(), x, create_graph=True)
+print(g.requires_grad, type(g.grad_fn).__name__)
+g.sum().backward()
+print(x.grad)
+"""),
+    ("create_graph through setitem", """
+def second(label, make, inputs):
+    g = torch.autograd.grad((make() ** 2).sum(), inputs, create_graph=True, allow_unused=True)
+    g = [e for e in g if e is not None]
+    print(label, *[num(e) for e in g], [e.requires_grad for e in g])
+    sum(e.sum() for e in g).backward()
+    print('  ', *[None if e.grad is None else num(e.grad) for e in inputs])
+x = T([1.0, 2.0, 3.0]); v = T(2.0)
+def element():
+    t = x.clone(); t[0] = t[2] * 3; return t
+def whole():
+    t = x.clone(); t[...] = x * v; return t
+def fill():
+    t = x.clone(); t[...] = v * x[1]; return t
+def part_fill():
+    t = x.clone(); t[0:2] = v * x[2]; return t
+def index():
+    t = x.clone(); t[[0, 2]] = x[1:] * v; return t
+def broadcast():
+    t = torch.stack([x, x]); t[:, 1:] = x[:2] * v; return t
+for label, make in [('element', element), ('whole', whole), ('fill', fill),
+                    ('part fill', part_fill), ('index', index), ('broadcast', broadcast)]:
+    x.grad = None; v.grad = None
+    second(label, make, [x, v])
+x = T([1.0, 2.0, 3.0]); t = x.clone(); t[0] = 5.0
+g, = torch.autograd.grad(t.sum(), x, create_graph=True)
+print(num(g), g.requires_grad)
+"""),
+    ("a saved tensor overwritten by setitem or fill_ names the node", """
+def attempt(code):
+    x = T([1.0, 2.0, 3.0]); v = T(2.0); t = x.clone(); y = t * t
+    exec(code, {'x': x, 'v': v, 't': t, 'C': C})
+    try:
+        y.sum().backward()
+        print(code, 'ok')
+    except RuntimeError as e:
+        print(code, e)
+for code in ['t[...] = 5.0', 't[...] = x * 2', 't[[0]] = 5.0', 't[0] = 5.0', 't[None] = x * 2',
+             't.zero_()', 't.fill_(2.0)', 't.fill_(v)', 't[1:].zero_()']:
+    attempt(code)
+a = T([1.0, 2.0]); b = T([2.0, 3.0])
+for label, make in [('a ** b', lambda: a ** b), ('2 ** a', lambda: 2 ** a), ('a.exp()', lambda: a.exp())]:
+    y = make(); y.add_(1)
+    try:
+        y.sum().backward()
+    except RuntimeError as e:
+        print(label, e)
+"""),
+    ("fill_ with a number or a 0-d tensor", """
+x = T([1.0, 2.0]); v = T(3.0)
+t = x.clone(); t.fill_(2.0); print(graph(t))
+t = x.clone(); t.fill_(v * 2); print(graph(t)); t.backward(C([1.0, 2.0])); print(x.grad, v.grad)
+t = x.clone(); t.fill_(C(2)); print(graph(t), t)
+try:
+    x.clone().fill_(C([2.0]))
+except RuntimeError as e:
+    print(e)
+"""),
+    ("backward twice through where, setitem and in-place views", """
+def twice(label, code):
+    try:
+        exec(code, globals())
+        print(label, 'ok', num(x.grad))
+    except RuntimeError as e:
+        print(label, e)
+twice('where', 'x = T([1.0, -1.0]); y = torch.where(x > 0, x, C([5.0, 5.0])).sum(); y.backward(); y.backward()')
+twice('where scalar', 'x = T([1.0, -1.0]); y = torch.where(x > 0, 2.0, x).sum(); y.backward(); y.backward()')
+twice('where retain_graph', 'x = T([1.0, -1.0]); y = torch.where(x > 0, x, 0.0).sum(); y.backward(retain_graph=True); y.backward()')
+twice('setitem element', 'x = T([1.0, 2.0, 3.0]); t = x.clone(); t[0] = 5.0; s = t.sum(); s.backward(); s.backward()')
+twice('setitem slice', 'x = T([1.0, 2.0, 3.0]); t = x.clone(); t[1:] = x[:2]; s = t.sum(); s.backward(); s.backward()')
+twice('setitem whole fill', 'x = T([1.0, 2.0, 3.0]); t = x.clone(); t[...] = 5.0; s = t.sum(); s.backward(); s.backward()')
+twice('setitem whole copy', 'x = T([1.0, 2.0, 3.0]); t = x.clone(); t[:] = x.clone(); s = t.sum(); s.backward(); s.backward()')
+twice('setitem index', 'x = T([1.0, 2.0, 3.0]); t = x.clone(); t[[0]] = 5.0; s = t.sum(); s.backward(); s.backward()')
+twice('view zero_', 'x = T([1.0, 2.0, 3.0]); y = x.clone(); y[1:].zero_(); s = y.sum(); s.backward(); s.backward()')
+twice('view add_ through a view', 'x = T([1.0, 2.0, 3.0]); y = x.clone(); y[1:].add_(2); s = y[0:2].sum(); s.backward(); s.backward()')
+"""),
+    ("Tensor.data and requires_grad assignment checks", """
+x = T([1.0, 2.0])
+for v in [5, 5.0, None, [1.0, 2.0], True]:
+    try:
+        x.data = v
+    except TypeError as e:
+        print(e)
+for v in ['yes', 1, 0, 1.0, None, C(True), True, False]:
+    c = C([1.0, 2.0])
+    try:
+        c.requires_grad = v
+        print(repr(v), c.requires_grad)
+    except RuntimeError as e:
+        print(repr(v) if not isinstance(v, TensorType) else 'tensor', e)
+for t, v in [(x * 2, 'yes'), (x * 2, True), (C([1, 2]), 1), (C([1, 2]), True)]:
+    try:
+        t.requires_grad = v
+    except RuntimeError as e:
+        print(e)
+x.data = C([3.0, 4.0, 5.0])
+print(x, x.shape, x.requires_grad)
+"""),
+    ("in operator", """
+t = C([1.0, 2.0, 3.0])
+for el in [2, 2.0, 5, True, False, C(2.0), C([[1.0, 2.0, 3.0]]), C([9.0, 9.0, 2.0]), float('nan')]:
+    print(num(el), el in t)
+for el in ['a', None, [2.0], (2,), C([2.0, 9.0]), C([])]:
+    try:
+        print(el in t)
+    except RuntimeError as e:
+        print(e)
+print(1 in C([True, False]), 1.5 in C([1, 2]), 1.0 in C([1, 2]), 2 in C(2.0), 2.0 in T([1.0, 2.0]))
+print(float('nan') in C([float('nan')]))
+"""),
+    ("T and mT: deprecation warnings once each, mT on 1-D refused", """
+a = T([1.0, 2.0]); b = T([[[1.0, 2.0], [3.0, 4.0]]]); z = T(1.5); m = T([[1.0, 2.0], [3.0, 4.0]])
+print(graph(a.T), graph(b.T), b.T.shape)
+a.T
+print(graph(z.T), z.T.shape)
+print(z.mT is z, z.mT.shape)
+print(graph(m.mT), m.mT.shape, graph(b.mT), b.mT.shape, m.T.shape)
+try:
+    a.mT
+except RuntimeError as e:
+    print(e)
+(m.mT * C([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+print(m.grad)
+"""),
+    ("NotImplementedError for dtypes without a kernel", """
+F = torch.nn.functional
+b = C([True, False]); i = C([1, -2])
+cases = [('abs', lambda: b.abs()), ('floor', lambda: torch.floor(b)), ('round', lambda: b.round()),
+         ('round decimals', lambda: torch.round(i, decimals=1)), ('gelu', lambda: F.gelu(i)),
+         ('silu', lambda: F.silu(b)), ('elu', lambda: F.elu(i)), ('softplus', lambda: F.softplus(i)),
+         ('leaky_relu', lambda: F.leaky_relu(b)), ('softmax', lambda: torch.softmax(i, 0)),
+         ('log_softmax', lambda: torch.log_softmax(C([[1, 2]]), 0)), ('var', lambda: i.var()),
+         ('relu', lambda: torch.relu(b))]
+for name, f in cases:
+    try:
+        f()
+        print(name, 'ok')
+    except NotImplementedError as e:
+        print(name, 'NotImplementedError', e)
+    except RuntimeError as e:
+        print(name, type(e).__name__, e)
+try:
+    b.abs()
+except RuntimeError as e:
+    print('caught as RuntimeError:', type(e).__name__)
+print(i.abs(), i.floor(), torch.round(i), torch.softmax(i, 0, dtype=torch.float64))
+"""),
 ]
 
 # float64-world rewrites of reference errors whose point is a dtype difference

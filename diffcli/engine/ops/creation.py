@@ -34,60 +34,130 @@ def _leaf(arr, requires_grad, ctor=True):
     return t
 
 
-def _infer_dtype(values):
-    """dtype torch.tensor infers from nested Python data."""
-    kinds = set()
+_MAX_DIMS = 128  # PyTorch's limit on the nesting of the data torch.tensor reads
+_NP_MAX_DIMS = 64  # numpy's limit on an array's dims
 
-    def walk(v):
-        if isinstance(v, Tensor):
-            kinds.add(v.data_.dtype.kind)
-        elif isinstance(v, (list, tuple)):
-            for e in v:
-                walk(e)
-        elif isinstance(v, bool):
-            kinds.add("b")
-        elif isinstance(v, int):
-            kinds.add("i")
-        elif isinstance(v, float):
-            kinds.add("f")
-        else:
-            raise errors.TorchTypeError(f"Could not infer dtype of {type(v).__name__}")
-    walk(values)
-    if "f" in kinds:
+
+def _is_sequence(v) -> bool:
+    """PySequence_Check for the data a script can pass. A Tensor does not count: an
+    element Tensor is read as a scalar (unless the nesting asks for a sequence there)."""
+    return isinstance(v, (list, tuple, str))
+
+
+def _compute_sizes(values) -> tuple:
+    """PyTorch's compute_sizes: the shape, read along the first element of each level."""
+    sizes = []
+    seq = values
+    while _is_sequence(seq):
+        sizes.append(len(seq))
+        if len(sizes) > _MAX_DIMS:
+            raise errors.TorchValueError(f"too many dimensions '{type(seq).__name__}'")
+        if not sizes[-1]:
+            break
+        seq = seq[0]
+    if len(sizes) > _NP_MAX_DIMS:
+        raise errors.LimitError(f"tensors of more than {_NP_MAX_DIMS} dimensions are not supported")
+    return tuple(sizes)
+
+
+def _infer_dtype(v) -> np.dtype:
+    """PyTorch's infer_scalar_type: the promoted dtype of every element (an empty list
+    counts as the default float)."""
+    if isinstance(v, (float, np.floating)):
         return dtypes.DEFAULT_FLOAT
-    if "i" in kinds:
-        return np.dtype(np.int64)
-    if "b" in kinds:
+    if isinstance(v, (bool, np.bool_)):
         return np.dtype(np.bool_)
-    return dtypes.DEFAULT_FLOAT
+    if isinstance(v, (int, np.integer)):
+        return np.dtype(np.int64)
+    if isinstance(v, Tensor):
+        return v.data_.dtype
+    if isinstance(v, str):
+        raise errors.TorchTypeError(f"new(): invalid data type '{type(v).__name__}'")
+    if isinstance(v, (list, tuple)):
+        if not v:
+            return dtypes.DEFAULT_FLOAT
+        d = None
+        for e in v:
+            d = _infer_dtype(e) if d is None else dtypes.promote(d, _infer_dtype(e))
+        return d
+    raise errors.TorchRuntimeError(f"Could not infer dtype of {type(v).__name__}")
 
 
-def _to_array(values, dtype):
+class _ElementTensor(Exception):
+    """Data with a Tensor inside: numpy cannot read it PyTorch's way."""
+
+
+def _to_array(values, dtype, sizes, inferred=False):
+    """The data as an array of `sizes`: numpy reads well-formed data; anything else goes
+    through PyTorch's element-by-element store, which raises PyTorch's errors. Data whose
+    dtype was not inferred is checked for elements numpy would take (None is nan)."""
+    if not inferred:
+        try:
+            _infer_dtype(values)
+        except errors.EngineError:
+            return _store(values, sizes, dtype)
+
     def plain(v):
-        if isinstance(v, Tensor):
-            return v.data_.tolist()
         if isinstance(v, (list, tuple)):
             return [plain(e) for e in v]
+        if isinstance(v, Tensor):  # read element by element, as PyTorch does (float() warns)
+            raise _ElementTensor
         return v
     try:
         arr = np.array(plain(values), dtype=dtype)
-    except (ValueError, TypeError):
-        raise errors.TorchValueError(
-            "expected sequence of length %d at dim 1 (got %s)" % _ragged(values)) from None
-    if arr.dtype == object:
-        raise errors.TorchValueError("expected sequence of equal lengths")
-    return arr
-
-
-def _ragged(values):
-    try:
-        first = len(values[0])
-        for v in values[1:]:
-            if len(v) != first:
-                return first, len(v)
-    except TypeError:
+        if arr.shape == sizes:
+            return arr
+    except (ValueError, TypeError, OverflowError, _ElementTensor):
         pass
-    return (0, "?")
+    return _store(values, sizes, dtype)
+
+
+def _store(values, sizes, dtype) -> np.ndarray:
+    """PyTorch's recursive_store: each level must have the length compute_sizes read off
+    the first elements, and each element must convert to the dtype."""
+    ndim = len(sizes)
+    flat = []
+
+    def rec(obj, dim):
+        if dim == ndim:
+            flat.append(_scalar(obj, dtype))
+            return
+        if isinstance(obj, (list, tuple, str)):
+            items = obj
+        elif isinstance(obj, Tensor) and obj.data_.ndim:
+            items = [Tensor(row, obj.requires_grad_flag) for row in obj.data_]
+        else:
+            raise errors.TorchTypeError("not a sequence")
+        if len(items) != sizes[dim]:
+            raise errors.TorchValueError(
+                f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(items)})")
+        for e in items:
+            rec(e, dim + 1)
+
+    if 0 not in sizes:
+        rec(values, 0)
+        return np.array(flat, dtype=dtype).reshape(sizes)
+    return np.zeros(sizes, dtype=dtype)
+
+
+def _scalar(obj, dtype):
+    """PyTorch's store_scalar: one element as a Python number of the dtype's kind."""
+    if dtype.kind == "f":
+        if isinstance(obj, (Tensor, float, int, np.number, np.bool_)):
+            return float(obj)  # a Tensor of several elements raises PyTorch's ValueError
+        raise errors.TorchTypeError(f"must be real number, not {type(obj).__name__}")
+    if isinstance(obj, (float, np.floating)):
+        return bool(obj) if dtype.kind == "b" else int(obj)
+    if isinstance(obj, Tensor):
+        if obj.data_.size != 1 or obj.data_.dtype.kind not in "biu":
+            raise errors.TorchTypeError(
+                "only integer tensors of a single element can be converted to an index")
+        obj = int(obj)
+    if not isinstance(obj, (int, np.integer, np.bool_)):
+        raise errors.TorchTypeError(f"'{type(obj).__name__}' object cannot be interpreted as an integer")
+    if not -2 ** 63 <= int(obj) < 2 ** 63:
+        raise errors.TorchValueError("Overflow when unpacking long long")
+    return bool(obj) if dtype.kind == "b" else int(obj)
 
 
 def tensor(data, dtype=None, requires_grad=False):
@@ -99,19 +169,28 @@ def tensor(data, dtype=None, requires_grad=False):
     elif isinstance(data, np.ndarray):
         arr = dtypes.canonical(np.array(data, dtype=dtypes.to_np(dtype), copy=True))
     else:
-        d = dtypes.to_np(dtype) or _infer_dtype(data)
-        arr = _to_array(data, d)
+        if isinstance(data, str):
+            raise errors.TorchTypeError(f"new(): invalid data type '{type(data).__name__}'")
+        sizes = _compute_sizes(data)
+        d = dtypes.to_np(dtype)
+        arr = _to_array(data, d, sizes) if d is not None else _to_array(data, _infer_dtype(data), sizes, True)
     return _leaf(arr, requires_grad)
 
 
 def Tensor_(*args, requires_grad=False):
-    """torch.Tensor(...): a list gives float data; integers give an uninitialised size."""
+    """torch.Tensor(...): a list gives float data; integers give an uninitialised size,
+    no arguments an empty (0,) tensor."""
     if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)):
         v = args[0]
-        arr = _to_array(v, dtypes.DEFAULT_FLOAT) if not isinstance(v, Tensor) else v.data_.astype(dtypes.DEFAULT_FLOAT)
+        if isinstance(v, Tensor):
+            arr = v.data_.astype(dtypes.DEFAULT_FLOAT)
+        else:
+            arr = _to_array(v, dtypes.DEFAULT_FLOAT, _compute_sizes(v))
     elif len(args) == 1 and isinstance(args[0], float):
         raise errors.TorchTypeError(
             "new(): data must be a sequence (got float)")
+    elif not args:
+        arr = np.zeros((0,), dtype=dtypes.DEFAULT_FLOAT)
     else:
         arr = np.zeros(_size(args), dtype=dtypes.DEFAULT_FLOAT)
     return _leaf(arr, requires_grad)

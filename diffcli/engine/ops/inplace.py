@@ -136,7 +136,9 @@ class CopySlices(Node):
         self.fn = fn
 
     def release(self):
+        # PyTorch's CopySlices drops its fn: a second backward raises, whatever fn saved
         self.fn.release()
+        self.released = True
 
 
 def _as_strided_node(view: Tensor, base: Tensor) -> Node:
@@ -196,8 +198,21 @@ def zero_(a: Tensor) -> Tensor:
 
 
 def fill_(a: Tensor, value) -> Tensor:
+    """fill_(Number) is FillBackward2; fill_(Tensor), for a 0-d tensor, FillBackward3 with
+    the value as a second input (its gradient is the sum of g)."""
     check_inplace(a)
     from ..function import record
-    v = value.item() if isinstance(value, Tensor) else value
-    res = record("FillBackward0", np.full_like(a.data_, v), (a,), lambda g: (g * 0,))
+    from .reductions import sum as tsum
+
+    def zeros(g):
+        return Tensor(np.zeros_like(g.data_))
+    if isinstance(value, Tensor):
+        if value.data_.ndim:
+            raise errors.TorchRuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value.data_.ndim} dimensions.")
+        res = record("FillBackward3", np.full_like(a.data_, value.data_.item()), (a, value),
+                     lambda g: (zeros(g), tsum(g)))
+    else:
+        res = record("FillBackward2", np.full_like(a.data_, value), (a,), lambda g: (zeros(g),))
     return commit_inplace(a, res)

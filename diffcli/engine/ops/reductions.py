@@ -153,6 +153,9 @@ def _extreme(a, dim, keepdim, is_max):
             return (where(Tensor(mask), g / count, 0.0),)
         return record(f"{kind}Backward1", out, (a,), backward, (a, OUT))
     d = _dims(dim, x.ndim)[0]
+    if x.ndim and x.shape[d] == 0:
+        raise errors.TorchIndexError(
+            f"{kind.lower()}(): Expected reduction dim {d} to have non-zero size.")
     if x.ndim == 0:
         idx = np.asarray(0)
         vals = x.copy()
@@ -227,13 +230,23 @@ def amax(a, dim=(), keepdim=False):
     a = as_tensor(a)
     x = a.data_
     dims = _dims(dim, x.ndim) if dim not in ((), None) else tuple(range(x.ndim))
-    out = np.asarray(x.max(axis=dims, keepdims=keepdim))
+    if x.size == 0:
+        if dim in ((), None):
+            raise errors.TorchRuntimeError(
+                "amax(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument.")
+        for d in dims:
+            if x.shape[d] == 0:
+                raise errors.TorchIndexError(
+                    f"amax(): Expected reduction dim {d} to have non-zero size.")
+    axes = _axes(dims, x.ndim)
+    out = np.asarray(x.max(axis=axes, keepdims=keepdim))
     shape = x.shape
 
     def backward(g, p, r):
         rr = _expand_back(r, shape, dims, keepdim)
         mask = Tensor(p.data_ == rr.data_)
-        count = _expand_back(Tensor(np.asarray(mask.data_.sum(axis=dims, keepdims=keepdim), dtype=g.data_.dtype)), shape, dims, keepdim)
+        count = _expand_back(Tensor(np.asarray(mask.data_.sum(axis=axes, keepdims=keepdim), dtype=g.data_.dtype)), shape, dims, keepdim)
         return (where(mask, _expand_back(g, shape, dims, keepdim) / count, 0.0),)
     return record("AmaxBackward0", out, (a,), backward, (a, OUT))
 
@@ -259,9 +272,11 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
         unbiased, dim = dim, None
     a = as_tensor(a)
     x = a.data_
+    if x.dtype.kind != "f":
+        raise errors.TorchRuntimeError("std and var only support floating point and complex dtypes")
     c = _correction(unbiased, correction)
     dims = _dims(dim, x.ndim)
-    axes = tuple(range(x.ndim)) if dims is None else dims
+    axes = tuple(range(x.ndim)) if dims is None else _axes(dims, x.ndim)
     n = 1
     for d in axes:
         n *= x.shape[d]
@@ -306,7 +321,7 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
     if p in ("fro", None):
         p = 2
     dims = _dims(dim, x.ndim)
-    axes = tuple(range(x.ndim)) if dims is None else dims
+    axes = tuple(range(x.ndim)) if dims is None else _axes(dims, x.ndim)
     ax = np.abs(x)
     with np.errstate(all="ignore"):
         if p == float("inf"):
@@ -370,8 +385,10 @@ def softmax(a, dim=None, dtype=None):
     if dtype is not None:
         from .conversion import to_dtype
         a = to_dtype(a, dtype)
-    x = a.data_ if a.data_.dtype.kind == "f" else a.data_.astype(dtypes.DEFAULT_FLOAT)
-    d = _softmax_dim(dim, x.ndim)
+    d = _softmax_dim(dim, a.data_.ndim)
+    x = _softmax_input(a, d, "softmax")
+    if x.size == 0:
+        return record("SoftmaxBackward0", x.copy(), (a,), lambda g, y: (g * y,), (OUT,))
     with np.errstate(all="ignore"):
         e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
         out = np.ascontiguousarray(e / np.sum(e, axis=d, keepdims=True)) if x.ndim else e
@@ -387,8 +404,10 @@ def log_softmax(a, dim=None, dtype=None):
     if dtype is not None:
         from .conversion import to_dtype
         a = to_dtype(a, dtype)
-    x = a.data_ if a.data_.dtype.kind == "f" else a.data_.astype(dtypes.DEFAULT_FLOAT)
-    d = _softmax_dim(dim, x.ndim)
+    d = _softmax_dim(dim, a.data_.ndim)
+    x = _softmax_input(a, d, "log_softmax")
+    if x.size == 0:
+        return record("LogSoftmaxBackward0", x.copy(), (a,), lambda g, y: (g * 1,), (OUT,))
     with np.errstate(all="ignore"):
         if x.ndim:
             m = np.max(x, axis=d, keepdims=True)
@@ -401,6 +420,18 @@ def log_softmax(a, dim=None, dtype=None):
         s = sum(g, d, keepdim=True) if y.data_.ndim else g
         return (g - exp(y) * s,)
     return record("LogSoftmaxBackward0", out, (a,), backward, (OUT,))
+
+
+def _softmax_input(a: Tensor, d: int, name: str) -> np.ndarray:
+    """The data softmax/log_softmax work on: PyTorch has no integer or bool kernel (its
+    "lastdim" kernel serves the last dim and 0-d tensors); an empty tensor is returned as
+    it is, without a kernel."""
+    x = a.data_
+    if x.dtype.kind != "f" and x.size:
+        last = x.ndim == 0 or d == x.ndim - 1
+        raise errors.not_implemented(f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl",
+                                     x.dtype)
+    return x
 
 
 def _softmax_dim(dim, ndim):

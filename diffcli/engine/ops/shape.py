@@ -178,7 +178,7 @@ def expand(a, *sizes):
     sizes = _shape_arg(sizes)
     if len(sizes) < x.ndim:
         raise errors.TorchRuntimeError(
-            f"expand(torch.DoubleTensor{{[{', '.join(map(str, x.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+            f"expand({errors.torch_type_name(x.dtype)}{{[{', '.join(map(str, x.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
             "the number of sizes provided (%d) must be greater or equal to the number of "
             "dimensions in the tensor (%d)" % (len(sizes), x.ndim))
     lead = len(sizes) - x.ndim

@@ -13,7 +13,6 @@ import numpy as np
 from .. import dtypes, errors
 from ..function import OUT, as_tensor, record
 from ..tensor import Tensor
-from .arithmetic import where
 
 _SQRT_2_PI = math.sqrt(2.0 / math.pi)
 
@@ -66,6 +65,36 @@ def threshold_backward(g: Tensor, y: Tensor, threshold: float = 0.0) -> Tensor:
     out = np.where(y.data_ > threshold, g.data_, 0).astype(g.data_.dtype)
     return record("ThresholdBackwardBackward0", out, (g, y),
                   lambda gg, s: (threshold_backward(gg, s, threshold), _zeros_like(gg)), (y,))
+
+
+def softplus_backward(g: Tensor, x: Tensor, beta: float, threshold: float) -> Tensor:
+    """PyTorch's softplus_backward (SoftplusBackwardBackward0, saving g and x): g where
+    beta x > threshold, else g sigmoid(beta x). Its derivative in x is PyTorch's
+    softplus_double_backward, zero from the threshold on (the threshold included)."""
+    bx = x.data_ * beta
+    with np.errstate(over="ignore"):
+        z = np.exp(bx)
+        out = np.where(bx > threshold, g.data_, g.data_ * z / (z + 1)).astype(g.data_.dtype)
+
+    def backward(gg, go, s):
+        below = Tensor((s.data_ * beta < threshold).astype(gg.data_.dtype))
+        sg = sigmoid(s * beta)
+        return softplus_backward(gg, s, beta, threshold), gg * go * sg * (1 - sg) * below * beta
+    return record("SoftplusBackwardBackward0", out, (g, x), backward, (g, x))
+
+
+def elu_backward(g: Tensor, x: Tensor, alpha: float) -> Tensor:
+    """PyTorch's elu_backward for an input (EluBackwardBackward0, saving g and x): g where
+    x > 0, else g alpha exp(x). Its derivative in x is PyTorch's elu_double_backward,
+    which is zero from x = 0 on (0 included)."""
+    gd = g.data_
+    with np.errstate(over="ignore"):
+        out = np.where(x.data_ > 0, gd, gd * alpha * np.exp(x.data_)).astype(gd.dtype)
+
+    def backward(gg, go, s):
+        negative = Tensor((s.data_ < 0).astype(gg.data_.dtype))
+        return elu_backward(gg, s, alpha), elu_backward(gg * go, s, alpha) * negative
+    return record("EluBackwardBackward0", out, (g, x), backward, (g, x))
 
 
 def leaky_relu_backward(g: Tensor, x: Tensor, negative_slope: float) -> Tensor:
@@ -205,10 +234,8 @@ def softplus(a, beta=1.0, threshold=20.0):
     with np.errstate(over="ignore"):
         out = np.where(bx > threshold, x, np.log1p(np.exp(np.minimum(bx, threshold))) / beta)
 
-    def backward(g, p):
-        z = exp(p * beta)
-        return (where(p * beta > threshold, g, g * z / (z + 1)),)
-    return record("SoftplusBackward0", out.astype(x.dtype), (a,), backward, (a,))
+    return record("SoftplusBackward0", out.astype(x.dtype), (a,),
+                  lambda g, p: (softplus_backward(g, p, beta, threshold),), (a,))
 
 
 def elu(a, alpha=1.0):
@@ -218,9 +245,8 @@ def elu(a, alpha=1.0):
     with np.errstate(over="ignore"):
         out = np.where(x > 0, x, alpha * np.expm1(x))
 
-    def backward(g, p):
-        return (where(p > 0, g, g * alpha * exp(p)),)
-    return record("EluBackward0", out.astype(x.dtype), (a,), backward, (a,))
+    return record("EluBackward0", out.astype(x.dtype), (a,),
+                  lambda g, p: (elu_backward(g, p, alpha),), (a,))
 
 
 def leaky_relu(a, negative_slope=0.01):

@@ -1,0 +1,148 @@
+"""Divergences from PyTorch 2.13 that were fixed, stated on the engine's API with the
+values and texts PyTorch gives (the goldens -- ops.json `setitem`, `dtype_errors`,
+`creation` and semantics.json's `own:` scenarios -- cover the same ground more widely)."""
+import warnings
+
+import pytest
+
+from diffcli.engine import FUNCTIONS, EngineError, errors, grad, tensor
+from diffcli.engine.ops import unary
+
+
+def T(v):
+    return tensor(v, requires_grad=True)
+
+
+def vals(t):
+    return t.data_.tolist()
+
+
+def test_empty_Tensor_constructor_is_one_dimensional():
+    assert tuple(FUNCTIONS["Tensor"]().shape) == (0,)
+
+
+@pytest.mark.parametrize("value", [[1.0, 2.0], 3.0])
+@pytest.mark.parametrize("key", [Ellipsis, slice(None), slice(0, 5)])
+def test_setitem_of_the_whole_tensor_is_copy_backwards(value, key):
+    if key is not Ellipsis and not isinstance(value, list):
+        pytest.skip("a slice of a 0-d tensor is an error")
+    t = T(value).clone()
+    t[key] = t * 2
+    assert t.grad_fn.name() == "CopyBackwards"
+    t = T(value).clone()
+    t[key] = 5.0  # a 0-d value fills, unless t is 0-d too (same shape: a copy)
+    assert t.grad_fn.name() == ("FillBackward3" if t.ndim else "CopyBackwards")
+
+
+def test_setitem_gradient_keeps_the_graph_under_create_graph():
+    x = T([1.0, 2.0, 3.0])
+    t = x.clone()
+    t[0] = t[2] * 3
+    g, = grad((t * t).sum(), x, create_graph=True)
+    assert g.requires_grad and vals(g) == [0.0, 4.0, 60.0]
+    g.sum().backward()
+    assert vals(x.grad) == [0.0, 2.0, 20.0]
+
+
+@pytest.mark.parametrize("op, name", [(lambda v: v.relu(), "ThresholdBackwardBackward0"),
+                                      (lambda v: unary.leaky_relu(v, 0.1), "LeakyReluBackwardBackward0"),
+                                      (lambda v: unary.elu(v), "EluBackwardBackward0"),
+                                      (lambda v: unary.softplus(v), "SoftplusBackwardBackward0")])
+def test_masked_gradients_require_grad_under_create_graph(op, name):
+    x = T([0.5, -1.0])
+    g, = grad(op(x).sum(), x, create_graph=True)
+    assert g.requires_grad and g.grad_fn.name() == name
+
+
+def test_relu_second_derivative_is_zero():
+    x = T([0.5, -1.0])
+    g, = grad(x.relu().sum(), x, create_graph=True)
+    assert vals(g) == [1.0, 0.0]
+    g.sum().backward()
+    assert vals(x.grad) == [0.0, 0.0]
+
+
+def test_elu_second_derivative_is_zero_at_zero():
+    x = T([0.0, -1.0])
+    g, = grad(unary.elu(x).sum(), x, create_graph=True)
+    h, = grad(g.sum(), x)
+    assert vals(h)[0] == 0.0  # elu_double_backward masks with x < 0
+
+
+def test_where_saves_its_condition():
+    x = T([1.0, -1.0])
+    y = FUNCTIONS["where"](x > 0, x, tensor([5.0, 5.0])).sum()
+    y.backward()
+    with pytest.raises(EngineError, match="backward through the graph a second time"):
+        y.backward()
+
+
+def test_data_and_requires_grad_assignment_are_checked():
+    x = T([1.0, 2.0])
+    with pytest.raises(errors.TorchTypeError, match="^Variable data has to be a tensor, but got int$"):
+        x.data = 5
+    for v in ("yes", 1, tensor(True)):
+        with pytest.raises(errors.TorchRuntimeError, match="^requires_grad must be a bool$"):
+            x.requires_grad = v
+    x.data = tensor([3.0, 4.0, 5.0])
+    assert vals(x) == [3.0, 4.0, 5.0] and x.requires_grad
+
+
+def test_mT():
+    m = T([[1.0, 2.0], [3.0, 4.0]])
+    assert m.mT.grad_fn.name() == "TransposeBackward0" and vals(m.mT) == [[1.0, 3.0], [2.0, 4.0]]
+    with pytest.raises(errors.TorchRuntimeError, match="Got 1-D tensor"):
+        T([1.0, 2.0]).mT
+    z = T(1.5)
+    errors.reset_warn_once()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert z.mT is z
+    assert [str(w.message) for w in caught] == [errors.MT_ON_0D_WARNING]
+
+
+def test_contains():
+    t = tensor([1.0, 2.0, 3.0])
+    assert 2 in t and 2.0 in t and 5 not in t and tensor(2.0) in t
+    with pytest.raises(errors.TorchRuntimeError, match="you passed in a <class 'str'>"):
+        "a" in t
+    with pytest.raises(errors.TorchRuntimeError, match="must match the size of tensor b"):
+        tensor([2.0, 9.0]) in t
+
+
+@pytest.mark.parametrize("make, text", [
+    (lambda: tensor([True]).abs(), "\"abs_cpu\" not implemented for 'Bool'"),
+    (lambda: unary.floor(tensor([True])), "\"floor_vml_cpu\" not implemented for 'Bool'"),
+    (lambda: FUNCTIONS["softmax"](tensor([1, 2]), 0), "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'"),
+    (lambda: FUNCTIONS["log_softmax"](tensor([[1, 2]]), 0), "\"log_softmax_kernel_impl\" not implemented for 'Long'"),
+])
+def test_kernels_missing_for_a_dtype_raise_not_implemented(make, text):
+    with pytest.raises(errors.TorchNotImplementedError) as info:
+        make()
+    assert info.value.type_name == "NotImplementedError" and str(info.value) == text
+    assert isinstance(info.value, errors.TorchRuntimeError)  # as in Python
+
+
+@pytest.mark.parametrize("data, kind, text", [
+    ([1, [2]], "TypeError", "'list' object cannot be interpreted as an integer"),
+    ([[1], 2], "TypeError", "not a sequence"),
+    ([[1, 2], [3]], "ValueError", "expected sequence of length 2 at dim 1 (got 1)"),
+    ([[[1, 2]], [[3]]], "ValueError", "expected sequence of length 2 at dim 2 (got 1)"),
+])
+def test_ragged_data_gives_pytorchs_error(data, kind, text):
+    with pytest.raises(EngineError) as info:
+        tensor(data)
+    assert (info.value.type_name, str(info.value)) == (kind, text)
+
+
+@pytest.mark.parametrize("v, message", [([1.0, 2.0], errors.T_NOT_2D_WARNING),
+                                        ([[[1.0]]], errors.T_NOT_2D_WARNING),
+                                        (1.5, errors.T_ON_0D_WARNING)])
+def test_T_warns_once_unless_2d(v, message):
+    errors.reset_warn_once()
+    a = T(v)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert a.T.grad_fn.name() == "PermuteBackward0"
+        a.T
+    assert [str(w.message) for w in caught] == [message]

@@ -1,0 +1,179 @@
+"""The fast path (diffcli.lang.fastparse) must build exactly what Lark's parser builds.
+
+For every text the fast driver either gives up (and Lark then decides, so error
+messages never change) or returns the same tree as Lark, spans, node types and
+token fields included. These tests compare the two on the parser tests' texts, the
+samples, the seeds, mutants of them and generated scripts.
+"""
+from __future__ import annotations
+
+import ast as pyast
+import dataclasses
+import random
+from pathlib import Path
+
+import pytest
+from lark import Token
+
+from diffcli.lang import ast, fastparse
+from diffcli.lang import parse as parse_module
+from diffcli.lang.parse import ScriptSyntaxError, parse
+
+from .test_parse import _SAMPLE, ERRORS, _mutants, _seed_files
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _fast():
+    fast = parse_module._parser().fast()
+    assert fast is not None, "the fast driver could not be built for this grammar"
+    return fast
+
+
+def _same(a, b) -> bool:
+    """Deep equality that also checks types and every token field."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if dataclasses.is_dataclass(a):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, Token):
+        fields = ("type", "value", "start_pos", "line", "column", "end_line", "end_column", "end_pos")
+        return str(a) == str(b) and all(getattr(a, f) == getattr(b, f) for f in fields)
+    if isinstance(a, float) and a != a:
+        return b != b
+    return a == b
+
+
+def _check(text: str) -> bool:
+    """Compare the two paths on `text` (already normalised); True if it parses."""
+    lark = parse_module._parser().lark
+    try:
+        expected = lark.parse(text)
+    except Exception:
+        expected = None
+    try:
+        got = _fast().parse(text)
+    except Exception:
+        assert expected is None, f"the fast path gave up on a script Lark parses: {text!r}"
+        return False
+    assert expected is not None, f"the fast path accepted a script Lark rejects: {text!r}"
+    assert _same(got, expected), f"the fast path built a different tree for {text!r}"
+    return True
+
+
+def _corpus() -> list[str]:
+    texts = [node.value for path in (Path(__file__).parent / "test_parse.py",)
+             for node in pyast.walk(pyast.parse(path.read_text()))
+             if isinstance(node, pyast.Constant) and isinstance(node.value, str)]
+    texts += [path.read_text() for path in sorted((ROOT / "samples").glob("*.txt"))]
+    texts += [path.read_text() for path in _seed_files()]
+    return texts
+
+
+def _normalised(texts):
+    for text in texts:
+        try:
+            yield parse_module._normalise(text)
+        except ScriptSyntaxError:
+            pass
+
+
+def test_the_fast_path_is_available():
+    assert isinstance(_fast(), fastparse.FastParser)
+
+
+def test_same_trees_on_the_test_texts_samples_and_seeds():
+    parsed = sum(_check(text) for text in _normalised(_corpus()))
+    assert parsed > 100
+
+
+def test_same_trees_on_mutants():
+    base = [text for text in _corpus() if len(text) < 5000]
+    parsed = sum(_check(text) for text in _normalised(_mutants(random.Random(3), base, 1500)))
+    assert parsed > 100
+
+
+LAYOUTS = [
+    "if a:\n\tx = 1\n        y = 2\n",           # a tab is 8 columns
+    "if a:\n    \tx = 1\n            y = 2\nz = 3\n",
+    "x = 1 \f+ 2\n",
+    "if a:\n  if b:\n    x = (1,\n2)\n# c\n  y = 2\n",
+    "for i in xs:\n  pass\n  \n\t\n# c\n",
+    "def f():\n  return [1,\n    2]\n\n\n",
+    "x = '''a\n  b''' + \\\n  'c'\ny = 1\n",
+    "  \nx = 1\n",
+    "\n\n   # c\nif a: x = 1\nelse: y = 2\n",
+    "while a:\n    try:\n        pass\n    finally:\n        pass\n",
+]
+
+
+@pytest.mark.parametrize("src", LAYOUTS)
+def test_same_trees_on_tricky_layouts(src):
+    assert _check(parse_module._normalise(src))
+
+
+def _script(rng: random.Random, lines: int) -> str:
+    """A valid script with blocks, brackets across lines, comments and continuations."""
+    operands = ["x", "y1", "w.T", "f(a, b=2)", "a[1:, ::2]", "(a + b)", "[1, 2.5]", "'s'",
+                "'''t\nu'''", "-x ** 2", "(\n  a,\n  b\n)", "(x if c else y)", "(a < b <= c)",
+                "(not a or b and c)", "[v * 2 for v in xs if v]", "None", "...", "1e-3"]
+    out, indents = [], [0]
+    for _ in range(lines):
+        roll = rng.random()
+        pad = " " * indents[-1]
+        if roll < 0.1 and len(indents) < 5:
+            head = rng.choice(["if a:", "for i, j in xs:", "while b:", "with g() as h:",
+                               "def f(p, q=1):", "try:"])
+            out.append(pad + head)
+            indents.append(indents[-1] + rng.choice([1, 2, 4]))
+            out.append(" " * indents[-1] + "pass")
+            if head == "try:":
+                out += [pad + "except E as e:", " " * indents[-1] + "pass"]
+        elif roll < 0.2 and len(indents) > 1:
+            indents.pop()
+            out.append(pad + "# a comment")
+        else:
+            op = rng.choice([" + ", " - ", " * ", " / ", " ^ ", " @ "])
+            rhs = rng.choice(operands) + op + rng.choice(operands)
+            out.append(pad + rng.choice(["z = ", "a, b = ", "q[0] += ", "", "m.n = "]) + rhs
+                       + rng.choice(["", "  # note", "; k = 1", " \\\n  + 1"]))
+    return "\n".join(out) + "\n"
+
+
+def test_same_trees_on_generated_scripts():
+    rng = random.Random(11)
+    for _ in range(60):
+        text = parse_module._normalise(_script(rng, rng.randrange(5, 80)))
+        assert _check(text), text
+
+
+def test_long_scripts_take_the_fast_path(monkeypatch):
+    text = _SAMPLE * (parse_module.FAST_PATH_MIN_CHARS // len(_SAMPLE) + 1)
+    expected = parse_module._parser().lark.parse(parse_module._normalise(text))
+    monkeypatch.setattr(parse_module._parser().lark, "parse", None)  # Lark must not be needed
+    script = parse(text)
+    assert _same(script.body, expected.body)
+
+
+@pytest.mark.parametrize("src, line, column, type_name, message", ERRORS,
+                         ids=[repr(row[0])[:30] for row in ERRORS])
+def test_errors_are_the_same_through_the_fast_path(monkeypatch, src, line, column, type_name, message):
+    monkeypatch.setattr(parse_module, "FAST_PATH_MIN_CHARS", 0)
+    with pytest.raises(ScriptSyntaxError) as info:
+        parse(src)
+    err = info.value
+    assert (err.line, err.column, err.type_name, err.message) == (line, column, type_name, message)
+
+
+def test_an_error_at_the_end_of_a_long_script_is_reported_as_before():
+    lines = [f"x{i} = x{i - 1} * 0.5 + 1" for i in range(1, 400)]
+    text = "\n".join(lines) + "\nif x1 = 2:\n    pass\n"
+    assert len(text) > parse_module.FAST_PATH_MIN_CHARS
+    with pytest.raises(ScriptSyntaxError) as info:
+        parse(text)
+    err = info.value
+    assert (err.line, err.column, err.message) == (
+        400, 7, "unexpected '=' — expected ':' (use '==' to compare)")
+    assert isinstance(parse("\n".join(lines)).body[-1], ast.Assign)
