@@ -56,6 +56,20 @@ class Str(Expr):
 
 
 @dataclass(slots=True)
+class FormattedValue(Expr):
+    """One ``{expr!conversion:spec}`` field of an f-string; ``expr`` is source text."""
+    expr: str
+    conversion: Optional[str]
+    spec: Optional[str]
+
+
+@dataclass(slots=True)
+class FString(Expr):
+    """An f-string: ``parts`` are literal strs and FormattedValue fields, in order."""
+    parts: list
+
+
+@dataclass(slots=True)
 class Const(Expr):
     """``True``, ``False`` or ``None``."""
     value: Optional[bool]

@@ -118,6 +118,7 @@ class Interpreter:
         self.line = 0
         self.trace = [] if trace else None
         self._warned = set()
+        self._fields = {}              # f-string field text -> parsed expression
         self.overrides = {}            # name -> (k, ndarray): the value of the k-th leaf bound to
         self._leaves_early = {}        # id(For node) -> its body can break/return
         self.retain_graphs = False     # the script's own backward()/grad() keep the graph
@@ -479,6 +480,8 @@ class Interpreter:
             return v
         if kind is A.Str:
             return e.value
+        if kind is A.FString:
+            return self.fstring(e, scope)
         if kind is A.Const:
             return e.value
         if kind is A.ListLit:
@@ -522,6 +525,37 @@ class Interpreter:
         if node.op == "+":
             return self.guard(node, lambda: +v)
         return v
+
+    def fstring(self, e, scope):
+        """f"...{expr!c:spec}...": each field's expression is parsed once, then evaluated
+        in the current scope and formatted with Python's format() (no attribute access)."""
+        out = []
+        for part in e.parts:
+            if part.__class__ is str:
+                out.append(part)
+                continue
+            expr = self._fields.get(part.expr)
+            if expr is None:
+                expr = self._fields[part.expr] = self._parse_field(part)
+            value = self.eval(expr, scope)
+            if part.conversion:
+                conv = {"r": repr, "s": str, "a": ascii}[part.conversion]
+                value = self.guard(part, lambda: conv(value))
+            out.append(self.guard(part, lambda: format(value, part.spec or "")))
+        return "".join(out)
+
+    def _parse_field(self, part):
+        from .parse import ScriptSyntaxError, parse
+        try:
+            script = parse(part.expr)
+        except ScriptSyntaxError as err:
+            raise ScriptError("SyntaxError", f"f-string: {err.message}", part.line, part.column) from None
+        if len(script.body) != 1 or not isinstance(script.body[0], A.ExprStmt):
+            raise ScriptError("SyntaxError", "f-string: expected an expression", part.line, part.column)
+        expr = script.body[0].value
+        for n in _walk(expr):  # errors inside the field point at the f-string
+            n.line, n.column = part.line, part.column
+        return expr
 
     def guard(self, node, fn, callee=None):
         """Run `fn`, turning engine and Python errors into ScriptErrors at `node`."""
@@ -940,3 +974,19 @@ def _has_break_or_return(body):
                 elif isinstance(v, A.Stmt):
                     stack.append(v)
     return False
+
+
+def _walk(node):
+    """Every AST node under `node` (iterative), for re-positioning f-string fields."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        for name in getattr(n, "__slots__", ()):
+            v = getattr(n, name, None)
+            items = v if isinstance(v, list) else [v]
+            for x in items:
+                if isinstance(x, A.Node):
+                    stack.append(x)
+                elif isinstance(x, tuple):
+                    stack.extend(y for y in x if isinstance(y, A.Node))

@@ -183,20 +183,83 @@ _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '
                    "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\n": ""}
 
 
-def _string_value(token: Token) -> str:
-    """Decode one string literal token as Python would (prefixes r and u allowed)."""
+def _string_value(token: Token):
+    """Decode one string literal token as Python would (prefixes r, u, f, rf allowed):
+    a str, or for an f-string a list of str and ast.FormattedValue parts."""
     text = token.value
     quote_at = min(i for i in (text.find("'"), text.find('"')) if i >= 0)
     prefix, body = text[:quote_at].lower(), text[quote_at:]
-    if "f" in prefix:
-        raise _error_at(token, "f-strings are not supported; use print(a, b) or str(x)")
     if "b" in prefix:
         raise _error_at(token, "bytes literals are not supported")
-    if prefix not in ("", "r", "u"):
+    if prefix not in ("", "r", "u", "f", "rf", "fr"):
         raise _error_at(token, f"invalid string prefix '{text[:quote_at]}'")
     quotes = 3 if body[:3] in ('"""', "'''") and len(body) >= 6 else 1
     body = body[quotes:-quotes]
-    if prefix == "r" or "\\" not in body:
+    if "f" in prefix:
+        return _fstring_parts(token, body, "r" in prefix)
+    return _decode_body(token, body, prefix == "r")
+
+
+def _fstring_parts(token: Token, body: str, raw: bool) -> list:
+    """Split an f-string body into literal text and `{expr!c:spec}` fields. The field's
+    expression is kept as source text; the interpreter parses it when it evaluates it."""
+    parts, literal, i, n = [], [], 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch in "{}" and i + 1 < n and body[i + 1] == ch:
+            literal.append(ch)
+            i += 2
+            continue
+        if ch == "}":
+            raise _error_at(token, "f-string: single '}' is not allowed")
+        if ch != "{":
+            literal.append(ch)
+            i += 1
+            continue
+        depth, j, quote = 0, i + 1, None
+        while j < n:                               # find the end of the field's expression
+            c = body[j]
+            if quote:
+                quote = None if c == quote else quote
+            elif c in "'\"":
+                quote = c
+            elif c in "([{":
+                depth += 1
+            elif c in ")]}" and depth:
+                depth -= 1
+            elif c in "}!:" and not depth and not (c == "!" and body[j + 1:j + 2] == "="):
+                break
+            j += 1
+        expr = body[i + 1:j].strip()
+        conversion = spec = None
+        if j < n and body[j] == "!":
+            conversion, j = body[j + 1:j + 2], j + 2
+            if conversion not in ("r", "s", "a"):
+                raise _error_at(token, "f-string: invalid conversion character: expected 's', 'r', or 'a'")
+        if j < n and body[j] == ":":
+            end = body.find("}", j)
+            if end < 0 or "{" in body[j:end]:
+                raise _error_at(token, "f-string: nested replacement fields are not supported")
+            spec, j = body[j + 1:end], end
+        if not expr:
+            raise _error_at(token, "f-string: empty expression not allowed")
+        if j >= n or body[j] != "}":
+            raise _error_at(token, "f-string: expecting '}'")
+        if literal:
+            parts.append(_decode_body(token, "".join(literal), raw))
+            literal = []
+        parts.append(ast.FormattedValue(expr, conversion, spec, line=token.line,
+                                        column=token.column, end_line=token.end_line,
+                                        end_column=token.end_column))
+        i = j + 1
+    if literal:
+        parts.append(_decode_body(token, "".join(literal), raw))
+    return parts
+
+
+def _decode_body(token: Token, body: str, raw: bool) -> str:
+    """Python's escape sequences in a (non-raw) literal's body."""
+    if raw or "\\" not in body:
         return body
 
     def decode(match: re.Match) -> str:
@@ -438,7 +501,17 @@ class _Builder:
         return _span(ast.Num(value, is_int, text), token, token)
 
     def str(self, c):
-        return _span(ast.Str("".join(_string_value(t) for t in c)), c[0], c[-1])
+        values = [_string_value(t) for t in c]
+        if all(v.__class__ is str for v in values):
+            return _span(ast.Str("".join(values)), c[0], c[-1])
+        parts = []
+        for v in values:                      # adjacent literals make one f-string
+            for p in (v if isinstance(v, list) else [v]):
+                if p.__class__ is str and parts and parts[-1].__class__ is str:
+                    parts[-1] += p
+                elif p != "":
+                    parts.append(p)
+        return _span(ast.FString(parts), c[0], c[-1])
 
     def const(self, c):
         token = c[0]
