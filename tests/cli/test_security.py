@@ -124,12 +124,20 @@ def test_escape_attempts_are_refused(script, type_name, message):
     ("global x", "'global' is not supported in diffcli scripts"),
     ("del x", "'del' is not supported in diffcli scripts"),
     ("d = {'a': 1}", "'{' is not supported: scripts have no dicts or sets"),
-    ("print(f'{x.__class__}')", "f-strings are not supported"),
+    ("print(f'{x:{y}}')", "f-string: nested replacement fields are not supported"),
     ("raise ValueError('x')", "'raise' is not supported in diffcli scripts"),
     ("async def f():\n    pass", "'async' is not supported in diffcli scripts"),
 ])
 def test_constructs_outside_the_grammar_are_syntax_errors(script, message):
     refused(script, "SyntaxError", message, code=2)
+
+
+@pytest.mark.parametrize("script", ["print(f'{x.__class__}')", "print(f'{x!r.__class__}')",
+                                    "print(f'{print.__self__}')"])
+def test_fstring_fields_obey_the_same_whitelists(script):
+    r = run(script)
+    assert r.exit_code in (1, 2)
+    assert "__class__" not in r.stdout and "builtins" not in r.stdout and r.stdout == ""
 
 
 def test_the_single_readable_dunder_is_a_type_name():

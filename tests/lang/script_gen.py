@@ -1,0 +1,1280 @@
+"""Random diffcli scripts, with the same program in Python + PyTorch.
+
+`programs()` is a hypothesis strategy drawing a `Program`: one random structure (leaves,
+statements, a target and a backward plan) rendered three ways:
+
+  script          the diffcli script, in one flavour: "math" (`a = 1.5`, `sin(x)`,
+                  `x^2`, bare names, no imports), "torch" (`import torch`,
+                  `torch.tensor(..., requires_grad=True)`, `torch.sin(x)`, `x.sin()`,
+                  `F.gelu(x)`) or "mixed" (both, chosen node by node);
+  torch_program   the same program as Python + torch (run with the default dtype set to
+                  float64: a bare literal assignment `a = 1.5` is
+                  `torch.tensor(1.5, requires_grad=True)`), line for line: line N of the
+                  script and line N of the program are the same statement;
+  forward_script  the script up to and including the target's assignment (for finite
+                  differences: re-run with perturbed leaves).
+
+What is generated: 1-3 leaves that require grad (scalars and small tensors of shapes
+(), (3,), (1, 3), (2, 1), (2, 3)), sometimes a constant tensor; statements over every op
+of the op table (`diffcli.engine.FUNCTIONS`) with their inputs kept in the op's domain by
+interval arithmetic (`log` gets `x*x + 0.1` when `x` may be negative, `asin` gets
+`tanh(x) * 0.9`...), broadcasting pairs, method calls, reductions with dim/keepdim,
+shape ops, matrix products, cat/stack, indexing, losses, `where`; `retain_grad()`,
+`no_grad` blocks, `detach()`, `for` loops, prints of values, grad_fn names and flags;
+then a backward plan: `backward()` (with `grad_tensors` on non-scalar targets, as a
+method or `torch.autograd.backward`), repeated backward with or without `retain_graph`,
+`backward(inputs=...)`, `torch.autograd.grad`, `create_graph` with second derivatives
+by `grad` or `backward`; with `errors=True` also plans that fail the PyTorch way
+(backward of a non-scalar without a gradient, a gradient of the wrong shape, an unused
+input without `allow_unused`, `retain_grad()` on a tensor that does not require grad,
+in-place ops on leaves and on saved tensors, shapes that do not broadcast, `view` of a
+transposed tensor).
+
+`Program.fd` describes the expected leaf gradients for the finite-difference check
+(used when torch is absent): with F = sum(gradient * out) over the forward script,
+after the script each leaf's .grad is `coef * dF/dleaf` (+ the second-order term),
+where `coef` counts the backward calls that ran.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from hypothesis import strategies as st
+
+# --- what PyTorch (and diffcli) can reach, and how --------------------------------------
+
+# torch.X exists
+TORCH_FNS = set("""add sub mul div neg pow matmul mm mv dot outer sin cos tan asin acos atan
+atan2 sinh cosh tanh asinh acosh atanh exp expm1 log log2 log10 log1p sqrt rsqrt abs sign
+sigmoid relu floor ceil round trunc reciprocal square clamp clamp_min clamp_max maximum
+minimum where sum mean prod max min amax var std norm logsumexp softmax log_softmax cumsum
+reshape flatten squeeze unsqueeze transpose permute t cat stack clone detach flip select
+tensor ones_like zeros_like""".split())
+# F.X exists (torch.nn.functional)
+F_FNS = {"tanh", "sigmoid", "relu", "gelu", "softplus", "elu", "leaky_relu", "silu", "softmax",
+         "log_softmax", "mse_loss", "binary_cross_entropy", "cross_entropy"}
+# x.X() exists on torch.Tensor and in diffcli's method table
+METHOD_FNS = (TORCH_FNS - {"cat", "stack", "tensor", "ones_like", "zeros_like", "where"}) \
+    | {"view", "expand", "where"}
+# bare X exists in diffcli's op table (every op above but the method-only ones)
+BARE_FNS = (TORCH_FNS | F_FNS) - {"view", "expand"}
+
+SHAPES = [(), (3,), (1, 3), (2, 1), (2, 3)]
+NAMES = ["a", "b", "c", "w", "u", "v"]
+BIG = 1e3          # larger values go through tanh before the next op
+
+
+def _broadcast(*shapes):
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        return None
+
+
+def _numel(shape):
+    return int(np.prod(shape)) if shape else 1
+
+
+def _num(v):
+    """A number as source text (a Python float's repr round-trips exactly)."""
+    if isinstance(v, bool):
+        return repr(v)
+    if isinstance(v, int):
+        return str(v)
+    return repr(float(v))
+
+
+# --- expressions --------------------------------------------------------------------------
+
+class Expr:
+    """A typed expression: shape, a sound interval [lo, hi] for its values, the leaves it
+    depends on through differentiable paths, whether it requires grad. `text(py)` renders
+    the script form (py=False) or the Python + torch form (py=True)."""
+
+    prec = 100
+    scalar = False     # a Python number, not a tensor
+
+    def set(self, shape, lo, hi, deps=frozenset(), rg=False):
+        self.shape, self.lo, self.hi, self.deps, self.rg = tuple(shape), float(lo), float(hi), frozenset(deps), rg
+        return self
+
+    @property
+    def mag(self):
+        return max(abs(self.lo), abs(self.hi))
+
+    def wrapped(self, py, prec):
+        t = self.text(py)
+        return f"({t})" if self.prec < prec else t
+
+
+class Name(Expr):
+    def __init__(self, name):
+        self.name = name
+
+    def text(self, py):
+        return self.name
+
+
+class Num(Expr):
+    scalar = True
+
+    def __init__(self, value):
+        self.value = value
+        self.prec = 100 if value >= 0 else 80
+        self.set((), value, value)
+
+    def text(self, py):
+        return _num(self.value)
+
+
+class Lit(Expr):
+    """Source text that is the same in both renderings (a dim, a list of ints...)."""
+
+    def __init__(self, text):
+        self.src = text
+
+    def text(self, py):
+        return self.src
+
+
+class Bin(Expr):
+    PREC = {"+": 60, "-": 60, "*": 70, "/": 70, "@": 70, "**": 90}
+
+    def __init__(self, op, left, right, caret=False):
+        self.op, self.left, self.right, self.caret = op, left, right, caret
+        self.prec = self.PREC[op]
+
+    def text(self, py):
+        p = self.prec
+        if self.op == "**":
+            lt, rt = self.left.wrapped(py, 100), self.right.wrapped(py, 80)
+            op = "^" if self.caret and not py else "**"
+        else:
+            lt, rt = self.left.wrapped(py, p), self.right.wrapped(py, p + 10)
+            op = self.op
+        return f"{lt} {op} {rt}" if self.op != "**" else f"{lt}{op}{rt}"
+
+
+class Neg(Expr):
+    prec = 80
+
+    def __init__(self, x):
+        self.x = x
+
+    def text(self, py):
+        return "-" + self.x.wrapped(py, 80)
+
+
+class Cmp(Expr):
+    prec = 50
+
+    def __init__(self, op, left, right):
+        self.op, self.left, self.right = op, left, right
+
+    def text(self, py):
+        return f"{self.left.wrapped(py, 60)} {self.op} {self.right.wrapped(py, 60)}"
+
+
+class Call(Expr):
+    """fn(args, kwargs) as `fn(...)`, `torch.fn(...)`, `F.fn(...)` or `args[0].fn(...)`."""
+
+    def __init__(self, fn, args, kwargs=(), form="torch"):
+        self.fn, self.args, self.kwargs, self.form = fn, list(args), list(kwargs), form
+
+    def _args(self, args, py):
+        parts = [a.text(py) for a in args] + [f"{k}={v.text(py)}" for k, v in self.kwargs]
+        return ", ".join(parts)
+
+    def text(self, py):
+        if self.form == "method":
+            return f"{self.args[0].wrapped(py, 100)}.{self.fn}({self._args(self.args[1:], py)})"
+        if self.form == "bare" and not py:
+            head = self.fn
+        elif self.form == "F" or (self.form == "bare" and self.fn not in TORCH_FNS):
+            head = f"F.{self.fn}"
+        elif self.form == "autograd":
+            head = f"torch.autograd.{self.fn}" if py else self.fn if self.bare_ok else f"torch.autograd.{self.fn}"
+        else:
+            head = f"torch.{self.fn}"
+        return f"{head}({self._args(self.args, py)})"
+
+    bare_ok = False
+
+
+class Attr(Expr):
+    def __init__(self, obj, attr):
+        self.obj, self.attr = obj, attr
+
+    def text(self, py):
+        return f"{self.obj.wrapped(py, 100)}.{self.attr}"
+
+
+class Index(Expr):
+    def __init__(self, obj, index):
+        self.obj, self.index = obj, index
+
+    def text(self, py):
+        return f"{self.obj.wrapped(py, 100)}[{self.index}]"
+
+
+class ListE(Expr):
+    def __init__(self, items):
+        self.items = items
+
+    def text(self, py):
+        return "[" + ", ".join(i.text(py) for i in self.items) + "]"
+
+
+class TensorLit(Expr):
+    """A constant tensor written inline: `torch.tensor([...])` (math: `tensor([...])`)."""
+
+    def __init__(self, values, form, dtype=None):
+        self.values, self.form, self.dtype = values, form, dtype
+
+    def text(self, py):
+        head = "tensor" if self.form == "bare" and not py else "torch.tensor"
+        extra = f", dtype={self.dtype}" if self.dtype else ""
+        return f"{head}({_nested(self.values)}{extra})"
+
+
+def _nested(v, ints=False):
+    if isinstance(v, list):
+        return "[" + ", ".join(_nested(x, ints) for x in v) + "]"
+    return str(int(v)) if ints else _num(float(v))
+
+
+# --- intervals ----------------------------------------------------------------------------
+
+def _mono(f):
+    return lambda lo, hi: (f(lo), f(hi))
+
+
+def _abs_iv(lo, hi):
+    m = max(abs(lo), abs(hi))
+    return (0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), m
+
+
+def _sq_iv(lo, hi):
+    a, b = _abs_iv(lo, hi)
+    return a * a, b * b
+
+
+# name: (domain requirement, interval of the result)
+#   ("any",): any value (above BIG it is squashed by tanh first)
+#   ("bound", B): |x| <= B;  ("unit", r): |x| <= r < 1;  ("pos", m): x >= m > 0 (or m < 0)
+UNARY = {
+    "sin": (("any",), lambda lo, hi: (-1, 1)),
+    "cos": (("any",), lambda lo, hi: (-1, 1)),
+    "tan": (("bound", 1.2), _mono(math.tan)),
+    "asin": (("unit", 0.9), _mono(math.asin)),
+    "acos": (("unit", 0.9), lambda lo, hi: (math.acos(hi), math.acos(lo))),
+    "atan": (("any",), _mono(math.atan)),
+    "sinh": (("bound", 4), _mono(math.sinh)),
+    "cosh": (("bound", 4), lambda lo, hi: (1.0, math.cosh(max(abs(lo), abs(hi))))),
+    "tanh": (("any",), _mono(math.tanh)),
+    "asinh": (("any",), _mono(math.asinh)),
+    "acosh": (("pos", 1.1), _mono(math.acosh)),
+    "atanh": (("unit", 0.9), _mono(math.atanh)),
+    "exp": (("bound", 4), _mono(math.exp)),
+    "expm1": (("bound", 4), _mono(math.expm1)),
+    "log": (("pos", 0.1), _mono(math.log)),
+    "log2": (("pos", 0.1), _mono(math.log2)),
+    "log10": (("pos", 0.1), _mono(math.log10)),
+    "log1p": (("pos", -0.5), _mono(math.log1p)),
+    "sqrt": (("pos", 0.1), _mono(math.sqrt)),
+    "rsqrt": (("pos", 0.1), lambda lo, hi: (hi ** -0.5, lo ** -0.5)),
+    "reciprocal": (("pos", 0.1), lambda lo, hi: (1 / hi, 1 / lo)),
+    "abs": (("any",), _abs_iv),
+    "square": (("any",), _sq_iv),
+    "sign": (("any",), lambda lo, hi: (-1, 1)),
+    "sigmoid": (("any",), lambda lo, hi: (0, 1)),
+    "relu": (("any",), lambda lo, hi: (max(lo, 0), max(hi, 0))),
+    "gelu": (("any",), lambda lo, hi: (-0.2, max(hi, 0))),
+    "softplus": (("any",), lambda lo, hi: (0, max(hi, 0) + 0.7)),
+    "elu": (("any",), lambda lo, hi: (max(lo, -1), hi)),
+    "leaky_relu": (("any",), lambda lo, hi: (min(lo, 0.01 * lo), hi)),
+    "silu": (("any",), lambda lo, hi: (-0.3, max(hi, 0))),
+    "floor": (("any",), lambda lo, hi: (lo - 1, hi)),
+    "ceil": (("any",), lambda lo, hi: (lo, hi + 1)),
+    "round": (("any",), lambda lo, hi: (lo - 1, hi + 1)),
+    "trunc": (("any",), lambda lo, hi: (min(lo, 0), max(hi, 0))),
+    "neg": (("any",), lambda lo, hi: (-hi, -lo)),
+    "clone": (("any",), lambda lo, hi: (lo, hi)),
+}
+ZERO_GRAD = {"sign", "floor", "ceil", "round", "trunc"}
+
+
+# --- the program ----------------------------------------------------------------------------
+
+@dataclass
+class Leaf:
+    name: str
+    shape: tuple
+    values: object           # nested list or float
+    requires_grad: bool = True
+
+
+@dataclass
+class Program:
+    flavour: str
+    script: str
+    torch_program: str
+    forward_script: str
+    leaves: list
+    pinned: list             # names the finite-difference runs must hold fixed (no_grad, detach)
+    target: str
+    gradient: object         # the grad_tensors for the target (nested list) or None
+    fd: dict                 # what finite differences can check (see the module docstring)
+    plan: str
+    expect_error: bool
+
+    def __str__(self):
+        return (f"--- diffcli script ({self.flavour}, plan {self.plan}) ---\n{self.script}\n"
+                f"--- torch program ---\n{self.torch_program}")
+
+
+class _Lines:
+    """Statements rendered both ways, line for line."""
+
+    def __init__(self):
+        self.script, self.program = [], []
+
+    def add(self, script, program=None, indent=0):
+        pad = "    " * indent
+        self.script.append(pad + script)
+        self.program.append(pad + (script if program is None else program))
+
+    def stmt(self, target, expr, indent=0):
+        self.add(f"{target} = {expr.text(False)}", f"{target} = {expr.text(True)}", indent)
+
+    def expr(self, expr, indent=0):
+        self.add(expr.text(False), expr.text(True), indent)
+
+    @property
+    def n(self):
+        return len(self.script)
+
+
+class _Gen:
+    def __init__(self, draw, flavour, errors, fd_safe):
+        self.draw = draw
+        self.flavour = flavour
+        self.errors = errors
+        self.fd_safe = fd_safe          # nothing whose finite differences cannot be checked
+        self.pool = []                  # Name expressions usable as operands
+        self.counter = 0
+        self.grad_enabled = True
+
+    # -- helpers --
+    def d(self, strategy):
+        return self.draw(strategy)
+
+    def choice(self, seq):
+        return self.draw(st.sampled_from(list(seq)))
+
+    def chance(self, k, n=10):
+        """True with probability k/n."""
+        return self.draw(st.integers(0, n - 1)) < k
+
+    def fresh(self, prefix="h"):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def form(self, fn):
+        """How a call to `fn` is written, within the flavour."""
+        if self.flavour == "math":
+            return "bare"
+        forms = []
+        if fn in TORCH_FNS:
+            forms.append("torch")
+        if fn in F_FNS:
+            forms.append("F")
+        if fn in METHOD_FNS:
+            forms.append("method")
+        if self.flavour == "mixed" and fn in BARE_FNS:
+            forms.append("bare")
+        return self.choice(forms)
+
+    def can(self, fn):
+        return self.flavour != "math" or fn in BARE_FNS
+
+    def call(self, fn, args, kwargs=(), form=None):
+        return Call(fn, args, kwargs, form or self.form(fn))
+
+    def rg_of(self, *xs):
+        return self.grad_enabled and any(x.rg for x in xs)
+
+    def deps_of(self, *xs):
+        return frozenset().union(*[x.deps for x in xs]) if self.grad_enabled else frozenset()
+
+    def unary(self, fn, x, lo, hi, args=(), kwargs=(), zero_grad=False):
+        e = self.call(fn, [x, *args], kwargs)
+        return e.set(x.shape, lo, hi, x.deps if self.grad_enabled else (), self.rg_of(x))
+
+    def mul(self, x, c):
+        return Bin("*", x, Num(c)).set(x.shape, min(x.lo * c, x.hi * c), max(x.lo * c, x.hi * c),
+                                         x.deps, x.rg)
+
+    def add_c(self, x, c):
+        return Bin("+", x, Num(c)).set(x.shape, x.lo + c, x.hi + c, x.deps, x.rg)
+
+    def squash(self, x):
+        return self.unary("tanh", x, math.tanh(x.lo), math.tanh(x.hi))
+
+    # -- domains --
+    def prep(self, x, req):
+        kind = req[0]
+        if kind == "any":
+            return x if x.mag <= BIG else self.squash(x)
+        if kind == "bound":
+            b = req[1]
+            if x.mag <= b:
+                return x
+            t = self.squash(x)
+            return t if b == 1 else self.mul(t, b)
+        if kind == "unit":
+            r = req[1]
+            if x.mag <= r:
+                return x
+            if self.chance(5):
+                t = self.unary("sin", x, -1, 1) if x.mag <= BIG else self.squash(x)
+            else:
+                t = self.squash(x)
+            return self.mul(t, r)
+        if kind == "pos":
+            m = req[1]
+            if x.lo >= m:
+                return x
+            k = self.d(st.integers(0, 3))
+            if k == 0 and x.mag <= 30:
+                sq = Bin("*", x, x).set(x.shape, *_sq_iv(x.lo, x.hi), x.deps, x.rg)
+                return self.add_c(sq, m)
+            if k == 1 and x.mag <= BIG:
+                a = self.unary("abs", x, *_abs_iv(x.lo, x.hi))
+                return self.add_c(a, m)
+            if k == 2 and m >= -0.3 and m <= 0.3:
+                t = self.squash(x)
+                return self.unary("exp", t, math.exp(t.lo), math.exp(t.hi)) if m <= 0.3 else t
+            s = self.unary("sigmoid", x, 0, 1)
+            return self.add_c(s, m)
+        raise AssertionError(req)
+
+    # -- expressions --
+    def operand(self, depth, pool=None):
+        pool = pool if pool is not None else self.pool
+        if depth <= 0 or self.chance(3):
+            return self.choice(pool)
+        return self.expr(depth - 1, pool)
+
+    def expr(self, depth, pool=None):
+        pool = pool if pool is not None else self.pool
+        if depth <= 0:
+            return self.choice(pool)
+        family = self.choice(["unary"] * 5 + ["binary"] * 5 + ["scalar"] * 4 + ["reduce"] * 2
+                             + ["reduce_dim"] * 2 + ["shape"] * 2 + ["extra"] * 2 + ["linalg", "where",
+                                                                                       "loss", "cat", "index"])
+        e = getattr(self, "gen_" + family)(depth, pool)
+        return e if e is not None else self.operand(depth - 1, pool)
+
+    def gen_unary(self, depth, pool):
+        fn = self.choice([f for f in UNARY if self.can(f)])
+        req, iv = UNARY[fn]
+        x = self.prep(self.operand(depth - 1, pool), req)
+        lo, hi = iv(x.lo, x.hi)
+        if fn == "neg" and self.chance(5):
+            return Neg(x).set(x.shape, -x.hi, -x.lo, x.deps if self.grad_enabled else (), self.rg_of(x))
+        return self.unary(fn, x, lo, hi)
+
+    def gen_extra(self, depth, pool):
+        """Elementwise ops with extra arguments."""
+        x = self.prep(self.operand(depth - 1, pool), ("any",))
+        k = self.d(st.integers(0, 6))
+        if k == 0:
+            lo_c, hi_c = sorted([self.d(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.5, 1.0])) for _ in range(2)])
+            style = self.d(st.integers(0, 3))
+            if style == 0:
+                args, kw = [Num(lo_c), Num(hi_c)], []
+            elif style == 1:
+                args, kw = [], [("min", Num(lo_c))]
+                hi_c = math.inf
+            elif style == 2:
+                args, kw = [], [("max", Num(hi_c))]
+                lo_c = -math.inf
+            else:
+                args, kw = [], [("min", Num(lo_c)), ("max", Num(hi_c))]
+            lo = min(max(x.lo, lo_c), hi_c)
+            hi = max(min(x.hi, hi_c), lo_c)
+            return self.unary("clamp", x, lo, hi, args, kw)
+        if k == 1:
+            fn = self.choice(["clamp_min", "clamp_max"])
+            c = self.d(st.sampled_from([-0.5, 0.0, 0.5]))
+            lo, hi = (max(x.lo, c), max(x.hi, c)) if fn == "clamp_min" else (min(x.lo, c), min(x.hi, c))
+            return self.unary(fn, x, lo, hi, [Num(c)])
+        if k == 2:
+            s = self.d(st.sampled_from([0.01, 0.1, 0.2]))
+            kw = [("negative_slope", Num(s))] if self.chance(5) else []
+            args = [] if kw else [Num(s)]
+            return self.unary("leaky_relu", x, min(x.lo, s * x.lo), x.hi, args, kw)
+        if k == 3:
+            alpha = self.d(st.sampled_from([0.5, 1.0, 2.0]))
+            return self.unary("elu", x, max(x.lo, -alpha), x.hi, [], [("alpha", Num(alpha))])
+        if k == 4:
+            beta = self.d(st.sampled_from([0.5, 2.0, 10.0]))
+            return self.unary("softplus", x, 0, max(x.hi, 0) + 1, [], [("beta", Num(beta))])
+        if k == 5:
+            return self.unary("gelu", x, -0.2, max(x.hi, 0), [], [("approximate", Lit("'tanh'"))])
+        # pow with a constant exponent, in every spelling
+        c = self.d(st.sampled_from([2, 3, 0.5, -1, 1.5, -0.5]))
+        if isinstance(c, float) or c < 0:
+            x = self.prep(x, ("pos", 0.1))
+            lo, hi = sorted([x.lo ** c, x.hi ** c])
+        else:
+            x = self.prep(x, ("any",))
+            lo, hi = _sq_iv(x.lo, x.hi) if c == 2 else (x.lo ** 3, x.hi ** 3)
+        if self.chance(6) or not self.can("pow"):
+            e = Bin("**", x, Num(c), caret=self.flavour != "torch" and self.chance(6))
+        else:
+            e = self.call("pow", [x, Num(c)])
+        return e.set(x.shape, lo, hi, self.deps_of(x), self.rg_of(x))
+
+    def gen_scalar(self, depth, pool):
+        x = self.prep(self.operand(depth - 1, pool), ("any",))
+        c = self.d(st.sampled_from([0.5, 1.5, 2, 3, -1, -0.25, 0.1]))
+        op = self.choice(["+", "-", "*", "/", "r-", "r*", "r/", "r**"])
+        deps, rg = self.deps_of(x), self.rg_of(x)
+        if op == "+":
+            return Bin("+", x, Num(c)).set(x.shape, x.lo + c, x.hi + c, deps, rg)
+        if op == "-":
+            return Bin("-", x, Num(c)).set(x.shape, x.lo - c, x.hi - c, deps, rg)
+        if op in ("*", "r*"):
+            e = Bin("*", x, Num(c)) if op == "*" else Bin("*", Num(c), x)
+            return e.set(x.shape, min(x.lo * c, x.hi * c), max(x.lo * c, x.hi * c), deps, rg)
+        if op == "/":
+            return Bin("/", x, Num(c)).set(x.shape, min(x.lo / c, x.hi / c), max(x.lo / c, x.hi / c), deps, rg)
+        if op == "r-":
+            return Bin("-", Num(c), x).set(x.shape, c - x.hi, c - x.lo, deps, rg)
+        if op == "r/":
+            x = self.prep(x, ("pos", 0.1))
+            return Bin("/", Num(c), x).set(x.shape, min(c / x.lo, c / x.hi), max(c / x.lo, c / x.hi),
+                                           self.deps_of(x), self.rg_of(x))
+        # a number to a tensor power
+        x = self.prep(x, ("bound", 3))
+        b = abs(c) if c != 1 else 2
+        b = b if b != 0 else 2
+        return Bin("**", Num(b), x, caret=self.flavour != "torch" and self.chance(6)).set(
+            x.shape, b ** x.lo if b >= 1 else b ** x.hi, b ** x.hi if b >= 1 else b ** x.lo,
+            self.deps_of(x), self.rg_of(x))
+
+    def partner(self, x, depth, pool, same=False):
+        """An operand whose shape broadcasts with x's (or equals it)."""
+        ok = [p for p in pool if (p.shape == x.shape if same else _broadcast(p.shape, x.shape) is not None)]
+        if not ok:
+            return None
+        y = self.operand(depth - 1, ok)
+        if (y.shape != x.shape) if same else _broadcast(x.shape, y.shape) is None:
+            y = self.choice(ok)
+        return y
+
+    def gen_binary(self, depth, pool):
+        x = self.operand(depth - 1, pool)
+        y = self.partner(x, depth, pool)
+        if y is None:
+            return None
+        op = self.choice(["+", "-", "*", "/", "**", "add", "sub", "mul", "div", "pow", "atan2",
+                          "maximum", "minimum", "add_alpha"])
+        if op in ("pow", "atan2", "maximum", "minimum", "add", "sub", "mul", "div", "add_alpha") \
+                and not self.can(op.split("_")[0]):
+            op = "+"
+        if op in ("**", "pow"):
+            x, y = self.prep(x, ("pos", 0.1)), self.prep(y, ("bound", 3))
+            cands = [x.lo ** y.lo, x.lo ** y.hi, x.hi ** y.lo, x.hi ** y.hi]
+            lo, hi = min(cands), max(cands)
+        elif op in ("/", "div"):
+            x, y = self.prep(x, ("any",)), self.prep(y, ("pos", 0.1))
+            cands = [x.lo / y.lo, x.lo / y.hi, x.hi / y.lo, x.hi / y.hi]
+            lo, hi = min(cands), max(cands)
+        else:
+            x, y = self.prep(x, ("any",)), self.prep(y, ("any",))
+            if op in ("+", "add"):
+                lo, hi = x.lo + y.lo, x.hi + y.hi
+            elif op == "add_alpha":
+                lo, hi = x.lo + 2 * y.lo, x.hi + 2 * y.hi
+            elif op in ("-", "sub"):
+                lo, hi = x.lo - y.hi, x.hi - y.lo
+            elif op in ("*", "mul"):
+                cands = [x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi]
+                lo, hi = min(cands), max(cands)
+            elif op == "atan2":
+                lo, hi = -math.pi, math.pi
+            elif op == "maximum":
+                lo, hi = max(x.lo, y.lo), max(x.hi, y.hi)
+            else:
+                lo, hi = min(x.lo, y.lo), min(x.hi, y.hi)
+        shape = _broadcast(x.shape, y.shape)
+        if op in ("+", "-", "*", "/", "**"):
+            e = Bin(op, x, y, caret=op == "**" and self.flavour != "torch" and self.chance(6))
+        elif op == "add_alpha":
+            e = self.call("add", [x, y], [("alpha", Num(2))])
+        else:
+            e = self.call(op, [x, y])
+        return e.set(shape, lo, hi, self.deps_of(x, y), self.rg_of(x, y))
+
+    def gen_where(self, depth, pool):
+        x = self.prep(self.operand(depth - 1, pool), ("any",))
+        y = self.partner(x, depth, pool)
+        if y is None:
+            return None
+        y = self.prep(y, ("any",))
+        op = self.choice([">", "<", ">=", "<="])
+        cond = Cmp(op, x, y) if self.chance(6) else Cmp(op, x, Num(0.0))
+        b = self.mul(y, 2) if self.chance(5) else y
+        shape = _broadcast(x.shape, b.shape)
+        if self.flavour != "math" and self.chance(3):
+            e = Call("where", [cond, x, b], [], "method")   # cond.where? no: x.where(cond, b)
+            e = Call("where", [x, cond, b], [], "method")
+        else:
+            e = self.call("where", [cond, x, b], form=self.form("where") if self.flavour == "math" else
+                          self.choice(["torch", "bare"] if self.flavour == "mixed" else ["torch"]))
+        return e.set(shape, min(x.lo, b.lo), max(x.hi, b.hi), self.deps_of(x, b), self.rg_of(x, b))
+
+    def gen_reduce(self, depth, pool):
+        x = self.operand(depth - 1, pool)
+        n = _numel(x.shape)
+        fns = ["sum", "mean", "prod", "max", "min", "amax", "norm"] + (["var", "std"] if n >= 2 else [])
+        fn = self.choice(fns)
+        if fn == "prod":
+            x = self.prep(x, ("bound", 3))
+            m = x.mag ** n
+            lo, hi = -m, m
+        else:
+            x = self.prep(x, ("any",))
+            if fn == "sum":
+                lo, hi = min(x.lo * n, x.lo), max(x.hi * n, x.hi)
+            elif fn in ("mean", "max", "min", "amax"):
+                lo, hi = x.lo, x.hi
+            elif fn == "norm":
+                lo, hi = 0, math.sqrt(n) * x.mag
+            elif fn == "var":
+                lo, hi = 0, (x.hi - x.lo) ** 2 * 2
+            else:
+                lo, hi = 0, (x.hi - x.lo) * 2
+        return self.call(fn, [x]).set((), lo, hi, self.deps_of(x), self.rg_of(x))
+
+    def gen_reduce_dim(self, depth, pool):
+        x = self.operand(depth - 1, pool)
+        if not x.shape:
+            return None
+        nd = len(x.shape)
+        dim = self.d(st.integers(-nd, nd - 1))
+        size = x.shape[dim]
+        fns = ["sum", "mean", "prod", "max", "min", "amax", "norm", "logsumexp", "softmax",
+               "log_softmax", "cumsum"] + (["var", "std"] if size >= 2 else [])
+        fn = self.choice(fns)
+        keep = fn not in ("softmax", "log_softmax", "cumsum") and self.chance(3)
+        shape = list(x.shape)
+        if fn in ("softmax", "log_softmax", "cumsum"):
+            pass
+        elif keep:
+            shape[dim] = 1
+        else:
+            del shape[dim]
+        x = self.prep(x, ("bound", 3) if fn == "prod" else ("any",))
+        lo, hi = x.lo, x.hi
+        if fn == "sum" or fn == "cumsum":
+            lo, hi = min(x.lo * size, x.lo), max(x.hi * size, x.hi)
+        elif fn == "prod":
+            lo, hi = -(x.mag ** size), x.mag ** size
+        elif fn == "norm":
+            lo, hi = 0, math.sqrt(size) * x.mag
+        elif fn == "var":
+            lo, hi = 0, (x.hi - x.lo) ** 2 * 2
+        elif fn == "std":
+            lo, hi = 0, (x.hi - x.lo) * 2
+        elif fn == "logsumexp":
+            lo, hi = x.lo, x.hi + math.log(size)
+        elif fn == "softmax":
+            lo, hi = 0, 1
+        elif fn == "log_softmax":
+            lo, hi = x.lo - x.hi - math.log(size), 0
+        dim_arg = Lit(str(dim))
+        kwargs = []
+        args = [x]
+        if fn == "norm":
+            kwargs.append(("dim", dim_arg))
+        elif fn in ("softmax", "log_softmax") and self.chance(5):
+            kwargs.append(("dim", dim_arg))
+        elif self.chance(3):
+            kwargs.append(("dim", dim_arg))
+        else:
+            args.append(dim_arg)
+        if keep:
+            kwargs.append(("keepdim", Lit("True")))
+        e = self.call(fn, args, kwargs)
+        if fn in ("max", "min"):
+            e = Attr(e, "values") if self.chance(6) else Index(e, "0")
+        return e.set(shape, lo, hi, self.deps_of(x), self.rg_of(x))
+
+    def gen_shape(self, depth, pool):
+        x = self.operand(depth - 1, pool)
+        x = self.prep(x, ("any",))
+        s = x.shape
+        n = _numel(s)
+        opts = ["reshape", "flatten", "unsqueeze", "clone", "detach_expr"]
+        if self.flavour != "math":
+            opts += ["view"]
+        if 1 in s:
+            opts += ["squeeze", "squeeze_dim"]
+            if self.flavour != "math":
+                opts += ["expand"]
+        if len(s) == 2:
+            opts += ["transpose", "permute", "t", "T"]
+        if len(s) >= 1:
+            opts += ["flip"]
+        op = self.choice(opts)
+        deps, rg = self.deps_of(x), self.rg_of(x)
+        if op == "reshape":
+            target = self.choice([(-1,), (n,), (1, n), (n, 1)] + ([(3, 2)] if n == 6 else []))
+            shape = (n,) if target == (-1,) else target
+            e = self.call("reshape", [x] + [Lit(str(t)) for t in target]) if self.chance(5) and \
+                self.form("reshape") == "method" else self.call("reshape", [x, Lit(repr(tuple(target)))])
+        elif op == "view":
+            target = self.choice([(-1,), (1, n)])
+            shape = (n,) if target == (-1,) else target
+            e = Call("view", [x] + [Lit(str(t)) for t in target], [], "method")
+        elif op == "flatten":
+            shape = (n,)
+            e = self.call("flatten", [x])
+        elif op == "unsqueeze":
+            d = self.d(st.integers(-len(s) - 1, len(s)))
+            shape = list(s)
+            shape.insert(d if d >= 0 else len(s) + 1 + d, 1)
+            e = self.call("unsqueeze", [x, Lit(str(d))])
+        elif op == "squeeze":
+            shape = tuple(k for k in s if k != 1)
+            e = self.call("squeeze", [x])
+        elif op == "squeeze_dim":
+            d = self.choice([i for i, k in enumerate(s) if k == 1])
+            shape = tuple(k for i, k in enumerate(s) if i != d)
+            e = self.call("squeeze", [x, Lit(str(d))])
+        elif op == "expand":
+            shape = tuple(3 if k == 1 and i == len(s) - 1 else 2 if k == 1 else k for i, k in enumerate(s))
+            e = Call("expand", [x] + [Lit(str(k)) for k in shape], [], "method")
+        elif op in ("transpose", "permute", "t", "T"):
+            shape = (s[1], s[0])
+            if op == "transpose":
+                e = self.call("transpose", [x, Lit("0"), Lit("1")])
+            elif op == "permute":
+                e = Call("permute", [x, Lit("1"), Lit("0")], [], "method") if self.flavour != "math" \
+                    else self.call("permute", [x, Lit("(1, 0)")])
+            elif op == "t":
+                e = self.call("t", [x])
+            else:
+                e = Attr(x, "T")
+        elif op == "flip":
+            shape = s
+            e = self.call("flip", [x, Lit("(0,)" if self.chance(5) else "[0]")])
+        elif op == "clone":
+            shape = s
+            e = self.call("clone", [x])
+        else:   # detach inside an expression: a constant copy (not in finite-difference runs)
+            if self.fd_safe:
+                return None
+            shape, deps, rg = s, frozenset(), False
+            e = self.call("detach", [x])
+        return e.set(shape, x.lo, x.hi, deps, rg)
+
+    def gen_index(self, depth, pool):
+        x = self.prep(self.operand(depth - 1, pool), ("any",))
+        s = x.shape
+        if not s:
+            return None
+        if len(s) == 1:
+            idx, shape = self.choice([("0", ()), ("-1", ()), ("1:", (s[0] - 1,)), (":2", (min(2, s[0]),)),
+                                      ("...", s)])
+        else:
+            idx, shape = self.choice([("0", s[1:]), ("-1", s[1:]), (":, 0", (s[0],)), ("..., -1", (s[0],)),
+                                      ("1:", (s[0] - 1, s[1])), (":, 1:", (s[0], s[1] - 1))])
+        if 0 in shape:
+            return None
+        return Index(x, idx).set(shape, x.lo, x.hi, self.deps_of(x), self.rg_of(x))
+
+    def gen_cat(self, depth, pool):
+        x = self.prep(self.operand(depth - 1, pool), ("any",))
+        y = self.partner(x, depth, pool, same=True)
+        if y is None or not self.can("cat"):
+            return None
+        y = self.prep(y, ("any",))
+        fn = self.choice(["cat", "stack"] if x.shape else ["stack"])
+        nd = len(x.shape)
+        if fn == "cat":
+            dim = self.d(st.integers(0, nd - 1))
+            shape = list(x.shape)
+            shape[dim] *= 2
+        else:
+            dim = self.d(st.integers(0, nd))
+            shape = list(x.shape)
+            shape.insert(dim, 2)
+        args = [ListE([x, y])]
+        if dim or self.chance(5):
+            args.append(Lit(str(dim)))
+        form = "bare" if self.flavour == "math" or (self.flavour == "mixed" and self.chance(5)) else "torch"
+        return Call(fn, args, [], form).set(shape, min(x.lo, y.lo), max(x.hi, y.hi), self.deps_of(x, y),
+                                            self.rg_of(x, y))
+
+    def gen_linalg(self, depth, pool):
+        mats = [p for p in pool if len(p.shape) == 2]
+        vecs = [p for p in pool if len(p.shape) == 1]
+        opts = []
+        if mats:
+            opts += ["mm", "mm_t", "mv"]
+        if vecs:
+            opts += ["dot", "outer", "vm"]
+        if not opts:
+            return None
+        op = self.choice(opts)
+
+        def T(m):
+            if self.flavour == "math":
+                return self.call("t", [m], form="bare").set((m.shape[1], m.shape[0]), m.lo, m.hi, m.deps, m.rg)
+            e = Attr(m, "T") if self.chance(5) else self.call("t", [m])
+            return e.set((m.shape[1], m.shape[0]), m.lo, m.hi, m.deps, m.rg)
+
+        if op in ("mm", "mm_t"):
+            a = self.prep(self.choice(mats), ("any",))
+            cands = [p for p in mats if p.shape[0] == a.shape[1]]
+            if op == "mm" and cands:
+                b = self.prep(self.choice(cands), ("any",))
+            else:
+                cands = [p for p in mats if p.shape[1] == a.shape[1]]
+                b = T(self.prep(self.choice(cands), ("any",)))
+            fn = self.choice(["@", "matmul", "mm"])
+            shape, k = (a.shape[0], b.shape[1]), a.shape[1]
+        elif op == "mv":
+            a = self.prep(self.choice(mats), ("any",))
+            cands = [p for p in vecs if p.shape[0] == a.shape[1]]
+            if not cands:
+                return None
+            b = self.prep(self.choice(cands), ("any",))
+            fn = self.choice(["@", "matmul", "mv"])
+            shape, k = (a.shape[0],), a.shape[1]
+        elif op in ("dot", "outer"):
+            a = self.prep(self.choice(vecs), ("any",))
+            cands = [p for p in vecs if p.shape == a.shape] if op == "dot" else vecs
+            b = self.prep(self.choice(cands), ("any",))
+            if op == "dot":
+                fn = self.choice(["@", "matmul", "dot"])
+                shape, k = (), a.shape[0]
+            else:
+                fn, shape, k = "outer", (a.shape[0], b.shape[0]), 1
+        else:   # vector @ matrix
+            a = self.prep(self.choice(vecs), ("any",))
+            cands = [p for p in mats if p.shape[0] == a.shape[0]]
+            tcands = [p for p in mats if p.shape[1] == a.shape[0]]
+            if cands:
+                b = self.prep(self.choice(cands), ("any",))
+            elif tcands:
+                b = T(self.prep(self.choice(tcands), ("any",)))
+            else:
+                return None
+            fn = self.choice(["@", "matmul"])
+            shape, k = (b.shape[1],), a.shape[0]
+        m = a.mag * b.mag * k
+        e = Bin("@", a, b) if fn == "@" else self.call(fn, [a, b])
+        return e.set(shape, -m, m, self.deps_of(a, b), self.rg_of(a, b))
+
+    def gen_loss(self, depth, pool):
+        x = self.prep(self.operand(depth - 1, pool), ("any",))
+        k = self.d(st.integers(0, 2))
+        red = self.choice([None, "'mean'", "'sum'"])
+        kw = [("reduction", Lit(red))] if red else []
+        n = _numel(x.shape)
+        if k == 0:
+            y = self.partner(x, depth, pool, same=True)
+            if y is None:
+                return None
+            y = self.prep(y, ("any",))
+            m = (x.mag + y.mag) ** 2 * (n if red == "'sum'" else 1)
+            return self.call("mse_loss", [x, y], kw).set((), 0, m, self.deps_of(x, y), self.rg_of(x, y))
+        if k == 1:
+            p = self.unary("sigmoid", x, 0, 1)
+            vals = self.d(st.lists(st.sampled_from([0.0, 0.25, 1.0]), min_size=n, max_size=n))
+            t = TensorLit(np.reshape(vals, x.shape).tolist() if x.shape else vals[0],
+                          "bare" if self.flavour == "math" else "torch").set(x.shape, 0, 1)
+            return self.call("binary_cross_entropy", [p, t], kw).set((), 0, 100 * (n if red == "'sum'" else 1),
+                                                                     self.deps_of(p), self.rg_of(p))
+        # cross_entropy: logits (N, C) with class indices (N,), or (C,) with one index
+        if len(x.shape) == 2:
+            target = [self.d(st.integers(0, x.shape[1] - 1)) for _ in range(x.shape[0])]
+        elif len(x.shape) == 1:
+            target = self.d(st.integers(0, x.shape[0] - 1))
+        else:
+            return None
+        t = TensorLit(target, "bare" if self.flavour == "math" else "torch")
+        t.values = target
+        t.text = lambda py, t=t: (("tensor" if t.form == "bare" and not py else "torch.tensor")
+                                  + f"({_nested(t.values, ints=True)})")
+        t.set(np.shape(target), 0, 3)
+        hi = (x.hi - x.lo + math.log(x.shape[-1])) * (x.shape[0] if red == "'sum'" and len(x.shape) == 2 else 1)
+        return self.call("cross_entropy", [x, t], kw).set((), 0, hi, self.deps_of(x), self.rg_of(x))
+
+
+def _literal(shape, values, draw_ints=False):
+    return np.reshape(values, shape).tolist() if shape else values[0]
+
+
+values_st = st.one_of(st.integers(-40, 40).map(lambda k: k / 16),
+                      st.floats(-3, 3, allow_nan=False, allow_subnormal=False).map(lambda v: round(v, 6)))
+
+
+@st.composite
+def programs(draw, flavour=None, errors=True, fd_safe=False):
+    """A random Program (see the module docstring). `errors=False` leaves out the plans and
+    statements meant to fail; `fd_safe=True` also leaves out what finite differences
+    cannot check (in-place ops on intermediates, `detach()` inside expressions)."""
+    flavour = flavour or draw(st.sampled_from(["math", "torch", "mixed"]))
+    g = _Gen(draw, flavour, errors, fd_safe)
+    L = _Lines()
+    # header: line 1-2 (kept as comments in the math flavour so lines stay aligned)
+    if flavour == "math":
+        L.add("# math flavour", "import torch")
+        L.add("# (no imports)", "import torch.nn.functional as F")
+    else:
+        L.add("import torch")
+        L.add("import torch.nn.functional as F")
+
+    leaves = []
+    for i in range(draw(st.integers(1, 3))):
+        name = NAMES[i]
+        shape = draw(st.sampled_from(SHAPES))
+        vals = draw(st.lists(values_st, min_size=_numel(shape), max_size=_numel(shape)))
+        value = _literal(shape, vals)
+        leaves.append(Leaf(name, shape, value))
+        lit = _nested(value)
+        prog = f"{name} = torch.tensor({lit}, requires_grad=True)"
+        if flavour == "math" or (flavour == "mixed" and g.chance(5)) or (flavour == "torch" and g.chance(2)):
+            if flavour == "math" and g.chance(5):   # whole numbers without the point
+                lit = _nested(value).replace(".0,", ",").replace(".0]", "]")
+                lit = lit[:-2] if lit.endswith(".0") else lit
+            L.add(f"{name} = {lit}", prog)
+        else:
+            extra = ", dtype=torch.float64" if g.chance(2) else ""
+            L.add(f"{name} = torch.tensor({lit}{extra}, requires_grad=True)",
+                  f"{name} = torch.tensor({lit}{extra}, requires_grad=True)")
+        arr = np.asarray(value, dtype=float)
+        g.pool.append(Name(name).set(shape, arr.min(), arr.max(), {name}, True))
+    if draw(st.integers(0, 3)) == 0:      # a constant tensor (requires_grad=False)
+        shape = draw(st.sampled_from(SHAPES[1:]))
+        vals = draw(st.lists(values_st, min_size=_numel(shape), max_size=_numel(shape)))
+        value = _literal(shape, vals)
+        t = TensorLit(value, "bare" if flavour == "math" else "torch")
+        L.add(f"k = {t.text(False)}", f"k = {t.text(True)}")
+        arr = np.asarray(value, dtype=float)
+        g.pool.append(Name("k").set(shape, arr.min(), arr.max(), (), False))
+
+    pinned, retained = [], []
+    inplace_done = False
+    for _ in range(draw(st.integers(1, 5))):
+        kind = draw(st.sampled_from(["assign"] * 6 + ["print", "print", "no_grad", "detach", "loop",
+                                                      "inplace"]))
+        if kind == "assign":
+            depth = draw(st.integers(1, 3))
+            e = g.expr(depth)
+            name = g.fresh()
+            L.stmt(name, e)
+            g.pool.append(Name(name).set(e.shape, e.lo, e.hi, e.deps, e.rg))
+            if e.rg and draw(st.integers(0, 3)) == 0:
+                L.add(f"{name}.retain_grad()")
+                retained.append(name)
+            elif errors and not e.rg and draw(st.integers(0, 5)) == 0:
+                L.add(f"{name}.retain_grad()")    # RuntimeError: can't retain_grad on Tensor that has requires_grad=False
+        elif kind == "print":
+            x = draw(st.sampled_from(g.pool))
+            k = draw(st.integers(0, 4))
+            if k == 0 or not x.rg or x.name in [lf.name for lf in leaves]:
+                L.add(f"print({x.name})")
+            elif k == 1:
+                L.add(f"print({x.name}.grad_fn.name())")
+            elif k == 2:
+                L.add(f"print(type({x.name}.grad_fn).__name__, {x.name}.requires_grad, {x.name}.is_leaf)")
+            elif k == 3:
+                L.add(f"print({x.name}.shape, {x.name}.dim())")
+            else:
+                L.add(f"print({x.name}.grad_fn.next_functions[0][0].name())")
+        elif kind == "no_grad":
+            head = "with no_grad():" if flavour == "math" else "with torch.no_grad():"
+            L.add(head, "with torch.no_grad():")
+            g.grad_enabled = False
+            e = g.expr(draw(st.integers(1, 2)))
+            g.grad_enabled = True
+            name = g.fresh("n")
+            L.stmt(name, e, indent=1)
+            if draw(st.booleans()):
+                L.add(f"print({name}.requires_grad)", indent=1)
+            g.pool.append(Name(name).set(e.shape, e.lo, e.hi, (), False))
+            pinned.append(name)
+        elif kind == "detach":
+            x = draw(st.sampled_from(g.pool))
+            name = g.fresh("d")
+            e = g.call("detach", [x]).set(x.shape, x.lo, x.hi)
+            L.stmt(name, e)
+            g.pool.append(Name(name).set(x.shape, x.lo, x.hi, (), False))
+            pinned.append(name)
+        elif kind == "loop":
+            # s = seed; for i in range(N): s = s * c + body   (body does not use s)
+            seed = g.prep(draw(st.sampled_from(g.pool)), ("any",))
+            body = g.prep(g.expr(draw(st.integers(0, 2))), ("any",))
+            if _broadcast(seed.shape, body.shape) != seed.shape:
+                body_shape = _broadcast(seed.shape, body.shape)
+                if body_shape is None:
+                    continue
+            n = draw(st.integers(1, 3))
+            c = draw(st.sampled_from([1, 0.5, -1]))
+            use_i = draw(st.booleans())
+            name = g.fresh("s")
+            L.stmt(name, seed)
+            L.add("for i in range(%d):" % n)
+            term = Bin("*", Name("i"), body) if use_i else body
+            step = Bin("+", Bin("*", Name(name), Num(c)), term) if c != 1 else Bin("+", Name(name), term)
+            L.stmt(name, step, indent=1)
+            shape = _broadcast(seed.shape, body.shape)
+            m = seed.mag + n * body.mag * (n if use_i else 1)
+            deps = seed.deps | body.deps
+            g.pool.append(Name(name).set(shape, -m, m, deps, seed.rg or body.rg))
+        elif kind == "inplace" and not fd_safe and not inplace_done:
+            x = draw(st.sampled_from(g.pool))
+            op = draw(st.sampled_from(["mul_", "add_", "+=", "*=", "setitem", "sin_", "exp_"]))
+            is_leaf = x.name in [lf.name for lf in leaves]
+            if is_leaf and not errors:
+                continue
+            inplace_done = True
+            if op == "+=":
+                L.add(f"{x.name} += 1.5")
+            elif op == "*=":
+                L.add(f"{x.name} *= 0.5")
+            elif op == "setitem" and x.shape:
+                L.add(f"{x.name}[0] = 2.0")
+            elif op in ("sin_", "exp_"):
+                if x.mag > 4:
+                    L.add(f"{x.name}.{op}" + "()" if op == "sin_" else f"{x.name}.sin_()")
+                else:
+                    L.add(f"{x.name}.{op}()")
+            else:
+                L.add(f"{x.name}.{op}(2.0)" if op == "mul_" else f"{x.name}.{op}({x.name} * 0.5)")
+            # the value changed: a safe (if loose) interval from here on
+            for p in g.pool:
+                if p.name == x.name:
+                    p.lo, p.hi = min(p.lo * 2, p.lo, -1.0, 2.0 * p.lo + 1.5) - 2, max(p.hi * 2, p.hi, 2.0) + 2
+                    p.lo, p.hi = -max(abs(p.lo), abs(p.hi), math.e ** 4) * 3, max(abs(p.lo), abs(p.hi), math.e ** 4) * 3
+
+    # the target
+    live = [p for p in g.pool if p.rg]
+    if not live:
+        live = g.pool
+    plan_draw = draw(st.sampled_from(
+        ["backward"] * 3 + ["repeat"] * 2 + ["inputs", "grad", "grad"] + ["create_grad"] * 2
+        + ["create_backward"] * 2 + (["bad_nonscalar", "bad_shape", "unused", "broadcast", "view_t",
+                                      "nograd_target"] if errors else [])))
+    scalar = draw(st.integers(0, 2)) > 0 and plan_draw != "bad_nonscalar"
+    base = g.expr(draw(st.integers(0, 2)), live)
+    if not base.rg:
+        base = draw(st.sampled_from(live))
+    base = g.prep(base, ("any",))
+    if scalar and base.shape:
+        fn = draw(st.sampled_from(["sum", "mean", "sumsq"]))
+        if fn == "sumsq":
+            sq = Bin("**", base, Num(2), caret=flavour != "torch").set(base.shape, *_sq_iv(base.lo, base.hi),
+                                                                        base.deps, base.rg)
+            out = g.call("sum", [sq]).set((), 0, 1e9, base.deps, base.rg)
+        else:
+            out = g.call(fn, [base]).set((), -1e9, 1e9, base.deps, base.rg)
+    elif not scalar and not base.shape:
+        out = g.mul(base, 1.0) if False else base
+        scalar = True
+    else:
+        out = base
+    if plan_draw == "nograd_target":
+        L.add("with no_grad():" if flavour == "math" else "with torch.no_grad():", "with torch.no_grad():")
+        L.stmt("out", out, indent=1)
+    elif plan_draw == "broadcast":
+        bad = [p for p in g.pool if _broadcast(p.shape, out.shape) is None]
+        if bad:
+            other = draw(st.sampled_from(bad))
+            L.stmt("out", Bin("+", out, other))
+        else:
+            L.stmt("out", out)
+    elif plan_draw == "view_t" and any(len(p.shape) == 2 and p.shape[0] > 1 and p.shape[1] > 1 for p in g.pool) \
+            and flavour != "math":
+        m = draw(st.sampled_from([p for p in g.pool if len(p.shape) == 2 and p.shape[0] > 1 and p.shape[1] > 1]))
+        L.add(f"out = {m.name}.t().view(-1)")
+    else:
+        L.stmt("out", out)
+    forward = L.n
+    out_shape = out.shape
+    leaf_names = [lf.name for lf in leaves]
+
+    # the gradient for a non-scalar target
+    gradient = None
+    if out_shape:
+        gvals = draw(st.lists(st.sampled_from([1.0, 0.5, -1.0, 2.0, 0.25]), min_size=_numel(out_shape),
+                              max_size=_numel(out_shape)))
+        gradient = _literal(out_shape, gvals)
+    gshape = out_shape
+    if plan_draw == "bad_shape":
+        gshape = draw(st.sampled_from([s for s in SHAPES if s != out_shape and _numel(s) != _numel(out_shape)]
+                                      or [(7,)]))
+        gradient = _literal(gshape, [1.0] * _numel(gshape))
+    g_lit = None if gradient is None else TensorLit(gradient, "bare" if flavour == "math" else "torch")
+
+    def gtext(py):
+        return None if g_lit is None else g_lit.text(py)
+
+    calls = []                      # (line, coefficient of dF/dleaf the call adds)
+    fd = {"calls": calls, "named": {}, "second": None, "inputs": None}
+    plan = plan_draw
+
+    def backward_line(retain=None, create=False, inputs=None):
+        parts_s, parts_p = [], []
+        if gradient is not None and plan != "bad_nonscalar":
+            parts_s.append(gtext(False))
+            parts_p.append(gtext(True))
+        for k, v in (("retain_graph", retain), ("create_graph", create or None)):
+            if v is not None:
+                parts_s.append(f"{k}={v}")
+                parts_p.append(f"{k}={v}")
+        if inputs is not None:
+            parts_s.append(f"inputs=[{', '.join(inputs)}]")
+            parts_p.append(f"inputs=[{', '.join(inputs)}]")
+        style = draw(st.integers(0, 3))
+        if style == 0 and flavour != "math":   # torch.autograd.backward(out, ...)
+            s = ", ".join(["out"] + [p.replace("inputs=", "inputs=") for p in parts_s]) \
+                .replace(gtext(False) or "\0", f"grad_tensors={gtext(False)}")
+            p = ", ".join(["out"] + parts_p).replace(gtext(True) or "\0", f"grad_tensors={gtext(True)}")
+            L.add(f"torch.autograd.backward({s})", f"torch.autograd.backward({p})")
+        elif style == 1 and flavour == "math":
+            s = ", ".join(["out"] + parts_s).replace(gtext(False) or "\0", f"grad_tensors={gtext(False)}")
+            p = ", ".join(["out"] + parts_p).replace(gtext(True) or "\0", f"grad_tensors={gtext(True)}")
+            L.add(f"backward({s})", f"torch.autograd.backward({p})")
+        else:
+            L.add(f"out.backward({', '.join(parts_s)})", f"out.backward({', '.join(parts_p)})")
+        return L.n
+
+    if plan in ("backward", "bad_nonscalar", "bad_shape", "broadcast", "view_t", "nograd_target"):
+        calls.append((backward_line(), 1))
+    elif plan == "repeat":
+        n = draw(st.integers(2, 3))
+        for i in range(n):
+            retain = draw(st.sampled_from([True, None, False])) if i < n - 1 else None
+            calls.append((backward_line(retain=retain), 1))
+            if i < n - 1 and draw(st.integers(0, 3)) == 0:
+                lf = draw(st.sampled_from(leaf_names))
+                L.add(f"print({lf}.grad)")
+    elif plan == "inputs":
+        chosen = sorted(set(draw(st.lists(st.sampled_from(leaf_names), min_size=1, max_size=len(leaf_names)))))
+        fd["inputs"] = chosen
+        calls.append((backward_line(inputs=chosen), 1))
+    elif plan in ("grad", "unused", "create_grad"):
+        reach = [n for n in leaf_names if n in out.deps] or leaf_names[:1]
+        if plan == "unused":
+            unreached = [n for n in leaf_names if n not in out.deps]
+            chosen = reach[:1] + unreached[:1]
+            allow = False
+        else:
+            chosen = sorted(set(draw(st.lists(st.sampled_from(reach), min_size=1, max_size=len(reach)))))
+            allow = draw(st.booleans()) if plan == "grad" else None
+            if plan == "grad" and draw(st.integers(0, 3)) == 0 and len(chosen) < len(leaf_names):
+                chosen = chosen + [n for n in leaf_names if n not in chosen][:1]
+                allow = True
+        targets = ", ".join(f"g{n}" for n in chosen)
+        args_s, args_p = ["out", f"[{', '.join(chosen)}]"], ["out", f"[{', '.join(chosen)}]"]
+        if gradient is not None:
+            args_s.append(gtext(False) if draw(st.booleans()) else f"grad_outputs={gtext(False)}")
+            args_p.append(f"grad_outputs={gtext(True)}")
+        if plan == "create_grad":
+            args_s.append("create_graph=True")
+            args_p.append("create_graph=True")
+        elif draw(st.integers(0, 2)) == 0:
+            args_s.append("retain_graph=True")
+            args_p.append("retain_graph=True")
+        if allow is not None and (allow or draw(st.booleans())):
+            args_s.append(f"allow_unused={allow}")
+            args_p.append(f"allow_unused={allow}")
+        head = "grad" if flavour == "math" or (flavour == "mixed" and draw(st.booleans())) else "torch.autograd.grad"
+        L.add(f"{targets}, = {head}({', '.join(args_s)})" if len(chosen) == 1 else
+              f"{targets} = {head}({', '.join(args_s)})",
+              f"{targets}, = torch.autograd.grad({', '.join(args_p)})" if len(chosen) == 1 else
+              f"{targets} = torch.autograd.grad({', '.join(args_p)})")
+        for n in chosen:
+            fd["named"][f"g{n}"] = n
+            L.add(f"print(g{n})")
+        if plan == "create_grad":
+            # second order: s = sum of c * g.sum() and d * (g * g).sum() over the gradients
+            used = [n for n in chosen if n in out.deps]
+            terms = []
+            for n in used:
+                c = draw(st.sampled_from([1.0, 0.5, -2.0]))
+                sq = draw(st.booleans())
+                terms.append((n, c, sq))
+            if terms:
+                text = " + ".join((f"({c} * (g{n} * g{n}).sum())" if sq else f"({c} * g{n}.sum())")
+                                  for n, c, sq in terms)
+                L.add(f"s2 = {text}")
+                L.add("print(s2)")
+                if draw(st.booleans()):
+                    L.add("s2.backward()")
+                    fd["second"] = {"terms": terms, "how": "backward", "line": L.n}
+                else:
+                    rest = ", ".join(f"h{n}" for n in leaf_names)
+                    L.add(f"{rest}{',' if len(leaf_names) == 1 else ''} = "
+                          + ("grad" if flavour == "math" else "torch.autograd.grad")
+                          + f"(s2, [{', '.join(leaf_names)}], allow_unused=True)",
+                          f"{rest}{',' if len(leaf_names) == 1 else ''} = "
+                          f"torch.autograd.grad(s2, [{', '.join(leaf_names)}], allow_unused=True)")
+                    fd["second"] = {"terms": terms, "how": "grad", "line": L.n}
+                    for n in leaf_names:
+                        L.add(f"print(h{n})")
+    elif plan == "create_backward":
+        calls.append((backward_line(create=True), 1))
+        used = [n for n in leaf_names if n in out.deps]
+        if used:
+            n = draw(st.sampled_from(used))
+            L.add(f"print({n}.grad)")
+            L.add(f"print({n}.grad.requires_grad)")
+            c = draw(st.sampled_from([1.0, -0.5]))
+            L.add(f"s2 = ({n}.grad * {c}).sum()")
+            how = draw(st.sampled_from(["grad", "backward"]))
+            if how == "grad":
+                rest = ", ".join(f"h{m}" for m in leaf_names)
+                L.add(f"{rest}{',' if len(leaf_names) == 1 else ''} = torch.autograd.grad(s2, "
+                      f"[{', '.join(leaf_names)}], allow_unused=True)")
+                for m in leaf_names:
+                    L.add(f"print(h{m})")
+            else:
+                L.add("s2.backward()")
+            fd["second"] = {"terms": [(n, c, False)], "how": how, "line": L.n}
+
+    # what a user looks at afterwards
+    for lf in leaf_names:
+        L.add(f"print({lf}.grad)")
+    for r in retained:
+        L.add(f"print({r}.grad)")
+    if not errors or draw(st.integers(0, 4)):
+        pass
+    else:   # .grad of a non-leaf that did not retain it: None, with PyTorch's warning
+        nonleaf = [p.name for p in g.pool if p.rg and p.name not in leaf_names and p.name not in retained]
+        if nonleaf:
+            L.add(f"print({draw(st.sampled_from(nonleaf))}.grad)")
+    if plan in ("backward", "repeat") and draw(st.integers(0, 3)) == 0:
+        lf = draw(st.sampled_from(leaf_names))    # a gradient step, then zero the gradient
+        L.add("with no_grad():" if flavour == "math" else "with torch.no_grad():", "with torch.no_grad():")
+        L.add(f"{lf} -= 0.1 * {lf}.grad", indent=1)
+        L.add(f"{lf}.grad.zero_()")
+        L.add(f"print({lf}, {lf}.grad)")
+
+    expect_error = plan in ("bad_nonscalar", "bad_shape", "unused", "broadcast", "view_t", "nograd_target")
+    return Program(flavour=flavour, script="\n".join(L.script) + "\n",
+                   torch_program="\n".join(L.program) + "\n",
+                   forward_script="\n".join(L.script[:forward]) + "\n",
+                   leaves=leaves, pinned=pinned, target="out", gradient=gradient if gshape == out_shape else None,
+                   fd=fd, plan=plan, expect_error=expect_error)
