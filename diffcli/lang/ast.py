@@ -16,32 +16,69 @@ Shapes the interpreter should know:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional, Union
 
-
-@dataclass(slots=True)
-class Node:
-    """Base of every node: where it is in the source."""
-    line: int = field(default=0, kw_only=True)
-    column: int = field(default=0, kw_only=True)
-    end_line: int = field(default=0, kw_only=True)
-    end_column: int = field(default=0, kw_only=True)
+_POSITION = ("line", "column", "end_line", "end_column")
 
 
-@dataclass(slots=True)
+class _NodeType(type):
+    """Makes each class annotation a slot and a positional field, like a slotted
+    dataclass, without generating code per class (that took ~20 ms of every start)."""
+
+    def __new__(mcls, name, bases, ns):
+        own = tuple(k for k in ns.get("__annotations__", {}) if k not in _POSITION)
+        ns["__slots__"] = own if bases else _POSITION
+        cls = super().__new__(mcls, name, bases, ns)
+        cls._fields = tuple(f for b in reversed(cls.__mro__[1:]) for f in getattr(b, "_fields", ())
+                            if f not in own) + own if bases else ()
+        return cls
+
+
+class Node(metaclass=_NodeType):
+    """Base of every node: where it is in the source (keyword-only ``line``, ``column``,
+    ``end_line``, ``end_column``, 1-based; the end is one past the last character)."""
+
+    __hash__ = None
+
+    def __init__(self, *args, line=0, column=0, end_line=0, end_column=0, **kw):
+        names = self._fields
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__}() takes {len(names)} positional arguments")
+        for k, v in zip(names, args):
+            setattr(self, k, v)
+        for k in names[len(args):]:
+            if k not in kw:
+                raise TypeError(f"{type(self).__name__}() missing argument: '{k}'")
+            setattr(self, k, kw.pop(k))
+        if kw:
+            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument '{next(iter(kw))}'")
+        self.line, self.column, self.end_line, self.end_column = line, column, end_line, end_column
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self._fields + _POSITION)
+
+    def __repr__(self):
+        items = [f"{k}={getattr(self, k)!r}" for k in _POSITION + self._fields]
+        return f"{type(self).__name__}({', '.join(items)})"
+
+
+def fields(node) -> tuple:
+    """Every field name of a node, its position included."""
+    return _POSITION + type(node)._fields
+
+
 class Expr(Node):
     """Base of expression nodes."""
 
 
-@dataclass(slots=True)
 class Stmt(Node):
     """Base of statement nodes."""
 
 
 # ----------------------------------------------------------------- expressions
 
-@dataclass(slots=True)
 class Num(Expr):
     """A number literal: ``value`` is an int when ``is_int``, else a float; ``text`` as written."""
     value: Union[int, float]
@@ -49,13 +86,11 @@ class Num(Expr):
     text: str
 
 
-@dataclass(slots=True)
 class Str(Expr):
     """A string literal (adjacent literals joined), escapes decoded."""
     value: str
 
 
-@dataclass(slots=True)
 class FormattedValue(Expr):
     """One ``{expr!conversion:spec}`` field of an f-string; ``expr`` is source text."""
     expr: str
@@ -63,37 +98,31 @@ class FormattedValue(Expr):
     spec: Optional[str]
 
 
-@dataclass(slots=True)
 class FString(Expr):
     """An f-string: ``parts`` are literal strs and FormattedValue fields, in order."""
     parts: list
 
 
-@dataclass(slots=True)
 class Const(Expr):
     """``True``, ``False`` or ``None``."""
     value: Optional[bool]
 
 
-@dataclass(slots=True)
 class Name(Expr):
     """A variable reference, ``id`` being its name."""
     id: str
 
 
-@dataclass(slots=True)
 class ListLit(Expr):
     """A list display ``[a, b]``."""
     items: list[Expr]
 
 
-@dataclass(slots=True)
 class TupleLit(Expr):
     """A tuple ``(a, b)``, ``(a,)``, ``()`` or bare ``a, b``; also ``x[i, j]``'s index."""
     items: list[Expr]
 
 
-@dataclass(slots=True)
 class BinOp(Expr):
     """``left op right`` for ``+ - * / @ // % **``."""
     op: str
@@ -101,14 +130,12 @@ class BinOp(Expr):
     right: Expr
 
 
-@dataclass(slots=True)
 class UnaryOp(Expr):
     """``-operand`` or ``+operand``."""
     op: str
     operand: Expr
 
 
-@dataclass(slots=True)
 class Compare(Expr):
     """``left op right`` for ``< <= > >= == != in not in is is not``."""
     op: str
@@ -116,20 +143,17 @@ class Compare(Expr):
     right: Expr
 
 
-@dataclass(slots=True)
 class BoolOp(Expr):
     """``a and b and ...`` or ``a or b or ...`` (``op`` is ``"and"`` or ``"or"``)."""
     op: str
     values: list[Expr]
 
 
-@dataclass(slots=True)
 class Not(Expr):
     """``not operand``."""
     operand: Expr
 
 
-@dataclass(slots=True)
 class Call(Expr):
     """``func(*args, **dict(kwargs))``; ``kwargs`` is a list of ``(name, value)`` in source order."""
     func: Expr
@@ -137,21 +161,18 @@ class Call(Expr):
     kwargs: list[tuple[str, Expr]]
 
 
-@dataclass(slots=True)
 class Attribute(Expr):
     """``obj.name``."""
     obj: Expr
     name: str
 
 
-@dataclass(slots=True)
 class Subscript(Expr):
     """``obj[index]``; ``index`` is an expression, a ``Slice`` or a ``TupleLit`` of them."""
     obj: Expr
     index: Expr
 
 
-@dataclass(slots=True)
 class Slice(Expr):
     """``lo:hi:step`` inside brackets; absent parts are ``None``."""
     lo: Optional[Expr]
@@ -159,12 +180,10 @@ class Slice(Expr):
     step: Optional[Expr]
 
 
-@dataclass(slots=True)
 class EllipsisLit(Expr):
     """``...``."""
 
 
-@dataclass(slots=True)
 class IfExp(Expr):
     """``body if test else orelse``."""
     test: Expr
@@ -172,7 +191,6 @@ class IfExp(Expr):
     orelse: Expr
 
 
-@dataclass(slots=True)
 class Comprehension(Node):
     """One ``for target in iter if cond ...`` clause of a comprehension."""
     target: Expr
@@ -180,7 +198,6 @@ class Comprehension(Node):
     conds: list[Expr]
 
 
-@dataclass(slots=True)
 class ListComp(Expr):
     """``[element for ... in ... if ...]``; nested ``for`` clauses in source order."""
     element: Expr
@@ -189,14 +206,12 @@ class ListComp(Expr):
 
 # ------------------------------------------------------------------ statements
 
-@dataclass(slots=True)
 class Assign(Stmt):
     """``t1 = t2 = value``; each target is a Name, Attribute, Subscript or Tuple/ListLit of them."""
     targets: list[Expr]
     value: Expr
 
 
-@dataclass(slots=True)
 class AugAssign(Stmt):
     """``target op= value`` (in place); ``op`` is the binary operator, e.g. ``+``."""
     target: Expr
@@ -204,20 +219,17 @@ class AugAssign(Stmt):
     value: Expr
 
 
-@dataclass(slots=True)
 class ExprStmt(Stmt):
     """An expression evaluated for its effect, e.g. ``z.backward()``."""
     value: Expr
 
 
-@dataclass(slots=True)
 class With(Stmt):
     """``with ctx [as name], ...: body``; ``items`` is a list of ``(ctx, name or None)``."""
     items: list[tuple[Expr, Optional[str]]]
     body: list[Stmt]
 
 
-@dataclass(slots=True)
 class For(Stmt):
     """``for target in iter: body``."""
     target: Expr
@@ -225,14 +237,12 @@ class For(Stmt):
     body: list[Stmt]
 
 
-@dataclass(slots=True)
 class While(Stmt):
     """``while test: body``."""
     test: Expr
     body: list[Stmt]
 
 
-@dataclass(slots=True)
 class If(Stmt):
     """``if test: body else: orelse`` (``orelse`` is empty, or holds one If for ``elif``)."""
     test: Expr
@@ -240,7 +250,6 @@ class If(Stmt):
     orelse: list[Stmt]
 
 
-@dataclass(slots=True)
 class ExceptHandler(Node):
     """``except [exc_type [as name]]: body``."""
     exc_type: Optional[Expr]
@@ -248,7 +257,6 @@ class ExceptHandler(Node):
     body: list[Stmt]
 
 
-@dataclass(slots=True)
 class Try(Stmt):
     """``try: body`` with handlers, an optional ``else`` and an optional ``finally``."""
     body: list[Stmt]
@@ -257,14 +265,12 @@ class Try(Stmt):
     finalbody: list[Stmt]
 
 
-@dataclass(slots=True)
 class Param(Node):
     """One parameter of a ``def``: ``name`` or ``name=default``."""
     name: str
     default: Optional[Expr]
 
 
-@dataclass(slots=True)
 class FuncDef(Stmt):
     """``def name(params): body``."""
     name: str
@@ -272,48 +278,40 @@ class FuncDef(Stmt):
     body: list[Stmt]
 
 
-@dataclass(slots=True)
 class Return(Stmt):
     """``return [value]``; a bare return has ``value`` None."""
     value: Optional[Expr]
 
 
-@dataclass(slots=True)
 class Pass(Stmt):
     """``pass``."""
 
 
-@dataclass(slots=True)
 class Break(Stmt):
     """``break``."""
 
 
-@dataclass(slots=True)
 class Continue(Stmt):
     """``continue``."""
 
 
-@dataclass(slots=True)
 class Alias(Node):
     """``name [as asname]`` in an import; ``name`` may be dotted (``torch.nn.functional``)."""
     name: str
     asname: Optional[str]
 
 
-@dataclass(slots=True)
 class Import(Stmt):
     """``import a.b [as c], ...``."""
     names: list[Alias]
 
 
-@dataclass(slots=True)
 class FromImport(Stmt):
     """``from module import a [as b], ...``."""
     module: str
     names: list[Alias]
 
 
-@dataclass(slots=True)
 class Script(Node):
     """A whole script: its statements in order."""
     body: list[Stmt]

@@ -10,7 +10,9 @@ from __future__ import annotations
 import gc
 import math
 import operator
+import os
 import re
+import sys
 
 from .. import engine
 from ..engine import errors as engine_errors
@@ -25,14 +27,58 @@ from .values import (MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS, TENSOR_S
 
 
 class Limits:
-    """Safety caps; each has a CLI option named in its error."""
+    """Safety caps; each has a CLI option named in its error. `max_memory` is in MB."""
 
     def __init__(self, max_elements=10_000_000, max_iterations=10_000_000,
-                 max_statements=1_000_000, max_depth=100):
+                 max_statements=1_000_000, max_depth=100, max_memory=4096):
         self.max_elements = max_elements
         self.max_iterations = max_iterations
         self.max_statements = max_statements
         self.max_depth = max_depth
+        self.max_memory = max_memory
+
+
+# --- memory (--max-memory) ------------------------------------------------------------------
+# The memory of the script's live tensors, measured cheaply as the growth of the process's
+# resident memory since the run started (numpy gives big arrays back to the system when
+# they die). It is read every MEMORY_EVERY statements and whenever a tensor of at least
+# MEMORY_CHECK_ELEMENTS elements is made.
+MEMORY_EVERY = 1024                # a power of two (a mask picks the statements)
+MEMORY_CHECK_ELEMENTS = 1 << 16    # 512 KiB of float64
+_RSS = []                          # [reader]: () -> bytes or None, chosen on first use
+
+
+def resident_memory():
+    """The process's resident memory in bytes: /proc/self/statm where there is one, else
+    the peak from getrusage (an upper bound of the current); None where neither exists."""
+    if not _RSS:
+        _RSS.append(_rss_reader())
+    return _RSS[0]()
+
+
+def _rss_reader():
+    try:
+        page = os.sysconf("SC_PAGE_SIZE")
+
+        def statm():
+            with open("/proc/self/statm", "rb") as f:
+                return int(f.read().split()[1]) * page
+        statm()
+        return statm
+    except (OSError, ValueError, IndexError, AttributeError):
+        pass
+    try:
+        import resource
+    except ImportError:
+        return lambda: None
+    scale = 1 if sys.platform == "darwin" else 1024      # ru_maxrss: bytes on macOS, KiB elsewhere
+
+    def peak():
+        try:
+            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
+        except (OSError, ValueError):
+            return None
+    return peak
 
 
 class _Break(Exception):
@@ -116,6 +162,7 @@ class Interpreter:
         self.statements = 0
         self.depth = 0
         self.line = 0
+        self._memory_base = None       # resident bytes when the run started
         self.trace = [] if trace else None
         self._warned = set()
         self._fields = {}              # f-string field text -> parsed expression
@@ -128,6 +175,7 @@ class Interpreter:
     # --- entry -------------------------------------------------------------------
     def run(self, script: A.Script) -> RunResult:
         creation.MAX_ELEMENTS[0] = self.limits.max_elements
+        self._memory_base = resident_memory()
         creation.manual_seed(0)            # reproducible unless the script seeds itself
         engine.grad_mode._state[0] = True  # every run starts in grad mode
         prev_sink = engine_errors.set_warning_sink(self._on_warning)
@@ -165,6 +213,8 @@ class Interpreter:
                 raise ScriptError("LimitError",
                                   f"more than {self.limits.max_statements} statements executed "
                                   "(raise the cap with --max-statements)", stmt.line, stmt.column)
+            if not self.statements & (MEMORY_EVERY - 1):
+                self.check_memory(stmt)
             self.line = stmt.line
             try:
                 self.exec_stmt(stmt, scope)
@@ -614,7 +664,10 @@ class Interpreter:
             self.check_size(growth_estimate("matmul" if op == "@" else "add", None, (left, right), {},
                                             self.limits.max_elements), node)
         fn = _BINOPS[op]
-        return self.guard(node, lambda: fn(left, right))
+        result = self.guard(node, lambda: fn(left, right))
+        if result.__class__ is Tensor and result.data_.size >= MEMORY_CHECK_ELEMENTS:
+            self.check_memory(node)
+        return result
 
     def compare(self, e, scope):
         left = self.eval(e.left, scope)
@@ -724,13 +777,33 @@ class Interpreter:
         result = self.guard(e, lambda: fn(*args, **kwargs), callee)
         if isinstance(result, Tensor):
             self.check_size(result.data_.size, e)
+        elif self.called_backward and callee in ("backward", "grad"):
+            self.check_memory(e)       # a backward pass can allocate as much as the forward
         return result
 
     def check_size(self, n, node):
-        """The --max-elements cap, checked before an op that would make a huge tensor."""
-        if n is not None and n > self.limits.max_elements:
-            raise ScriptError("LimitError", f"tensor of {n} elements exceeds the limit of "
-                              f"{self.limits.max_elements} elements (raise it with --max-elements)",
+        """The --max-elements cap, checked before an op that would make a huge tensor (and
+        after it, on its result); a big tensor is also the moment to check --max-memory."""
+        if n is not None:
+            if n > self.limits.max_elements:
+                raise ScriptError("LimitError", f"tensor of {n} elements exceeds the limit of "
+                                  f"{self.limits.max_elements} elements (raise it with --max-elements)",
+                                  node.line, node.column)
+            if n >= MEMORY_CHECK_ELEMENTS:
+                self.check_memory(node)
+
+    def check_memory(self, node):
+        """The --max-memory cap: the memory the run's tensors hold (the growth of the
+        process's resident memory since the run started), in MB."""
+        if self._memory_base is None:
+            return
+        now = resident_memory()
+        if now is None:
+            return
+        used = (now - self._memory_base) / (1 << 20)
+        if used > self.limits.max_memory:
+            raise ScriptError("LimitError", f"the script's tensors use {used:.0f} MB of memory, more than "
+                              f"the limit of {self.limits.max_memory} MB (raise it with --max-memory)",
                               node.line, node.column)
 
     def check_length(self, n, what, node):
@@ -967,7 +1040,7 @@ def _has_break_or_return(body):
         if isinstance(n, (A.Break, A.Return)):
             return True
         if isinstance(n, A.Node) and not isinstance(n, A.FuncDef):
-            for f in n.__dataclass_fields__:
+            for f in A.fields(n):
                 v = getattr(n, f)
                 if isinstance(v, list):
                     stack.extend(x for x in v if isinstance(x, (A.Stmt, A.ExceptHandler)))
@@ -982,7 +1055,7 @@ def _walk(node):
     while stack:
         n = stack.pop()
         yield n
-        for name in getattr(n, "__slots__", ()):
+        for name in A.fields(n):
             v = getattr(n, name, None)
             items = v if isinstance(v, list) else [v]
             for x in items:

@@ -8,7 +8,6 @@ samples, the seeds, mutants of them and generated scripts.
 from __future__ import annotations
 
 import ast as pyast
-import dataclasses
 import random
 from pathlib import Path
 
@@ -36,8 +35,8 @@ def _same(a, b) -> bool:
         return False
     if isinstance(a, (list, tuple)):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if dataclasses.is_dataclass(a):
-        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, ast.Node):
+        return all(_same(getattr(a, f), getattr(b, f)) for f in ast.fields(a))
     if isinstance(a, Token):
         fields = ("type", "value", "start_pos", "line", "column", "end_line", "end_column", "end_pos")
         return str(a) == str(b) and all(getattr(a, f) == getattr(b, f) for f in fields)

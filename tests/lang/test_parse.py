@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ast as pyast
-import dataclasses
 import logging
 import os
 import random
@@ -29,7 +28,7 @@ def sx(node) -> str:
     if isinstance(node, ast.Num):
         return f"Num({node.text})"
     if isinstance(node, ast.Node):
-        fields = [f.name for f in dataclasses.fields(node) if f.name not in SPAN_FIELDS]
+        fields = [f for f in ast.fields(node) if f not in SPAN_FIELDS]
         return f"{type(node).__name__}(" + ", ".join(sx(getattr(node, f)) for f in fields) + ")"
     return repr(node)
 
@@ -363,7 +362,7 @@ def test_every_node_has_a_span():
         elif isinstance(node, ast.Node):
             assert node.line >= 1 and node.column >= 1, node
             assert (node.end_line, node.end_column) > (node.line, node.column), node
-            pending.extend(getattr(node, f.name) for f in dataclasses.fields(node))
+            pending.extend(getattr(node, f) for f in ast.fields(node))
 
 
 _SAMPLE = """\
