@@ -128,6 +128,8 @@ MAX_ELEMENTS = typer.Option(10_000_000, "--max-elements", help="Cap on the eleme
 MAX_ITERATIONS = typer.Option(10_000_000, "--max-iterations", help="Cap on loop iterations.")
 MAX_STATEMENTS = typer.Option(1_000_000, "--max-statements", help="Cap on statements executed.")
 MAX_DEPTH = typer.Option(100, "--max-depth", help="Cap on function-call nesting.")
+MAX_MEMORY = typer.Option(4096, "--max-memory", metavar="MB",
+                          help="Cap on the memory the script's tensors hold, in MB.")
 
 
 class _Usage(Exception):
@@ -159,14 +161,15 @@ def _parse_sets(items):
 
 
 def _options(sets, wrt=(), trace=False, max_elements=10_000_000, max_iterations=10_000_000,
-             max_statements=1_000_000, max_depth=100):
+             max_statements=1_000_000, max_depth=100, max_memory=4096):
     from .lang.interpreter import Limits
     from .session import Options
     for v, opt in ((max_elements, "--max-elements"), (max_iterations, "--max-iterations"),
-                   (max_statements, "--max-statements"), (max_depth, "--max-depth")):
+                   (max_statements, "--max-statements"), (max_depth, "--max-depth"),
+                   (max_memory, "--max-memory")):
         if v < 1:
             raise _Usage(f"{opt} must be at least 1, got {v}")
-    limits = Limits(max_elements, max_iterations, max_statements, max_depth)
+    limits = Limits(max_elements, max_iterations, max_statements, max_depth, max_memory)
     try:
         return Options(_parse_sets(sets), wrt=wrt, limits=limits, trace=trace)
     except ValueError as e:
@@ -280,7 +283,8 @@ def grad(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optio
          repeat: int = typer.Option(1, "--repeat", min=1, max=1000, help="Call backward N times (shows accumulation)."),
          fmt: GradFormat = typer.Option(GradFormat.table, "--format", "-f", help="Output format."),
          max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
-         max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH):
+         max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH,
+         max_memory: int = MAX_MEMORY):
     """Run SCRIPT, call TARGET.backward(), and report the leaves' gradients."""
     def body():
         from . import session, source as src
@@ -288,7 +292,8 @@ def grad(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optio
         s = src.load(script, expr)
         names = tuple(n.strip() for n in wrt.split(",") if n.strip()) if wrt else ()
         opts = _options(set_, names, max_elements=max_elements, max_iterations=max_iterations,
-                        max_statements=max_statements, max_depth=max_depth)
+                        max_statements=max_statements, max_depth=max_depth,
+                        max_memory=max_memory)
         warn = _warner(fmt.value, s.filename)
         run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
         _known_names(run, s, of=of, wrt=names)
@@ -338,14 +343,16 @@ def graph(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
           backward: bool = typer.Option(False, "--backward", help="Run TARGET.backward() first and show grads."),
           fmt: GraphFormat = typer.Option(GraphFormat.table, "--format", "-f", help="Output format."),
           max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
-          max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH):
+          max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH,
+          max_memory: int = MAX_MEMORY):
     """Show the computation graph of SCRIPT: one row per node, inputs first."""
     def body():
         from . import session, source as src
         from .render import jsonout, table, text
         s = src.load(script, expr)
         opts = _options(set_, trace=True, max_elements=max_elements, max_iterations=max_iterations,
-                        max_statements=max_statements, max_depth=max_depth)
+                        max_statements=max_statements, max_depth=max_depth,
+                        max_memory=max_memory)
         warn = _warner(fmt.value, s.filename)
         run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
         _known_names(run, s, of=of)
@@ -375,13 +382,15 @@ def graph(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
 @app.command()
 def run(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optional[List[str]] = SET,
         max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
-        max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH):
+        max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH,
+        max_memory: int = MAX_MEMORY):
     """Execute SCRIPT, showing its print output exactly."""
     def body():
         from . import session, source as src
         s = src.load(script, expr)
         opts = _options(set_, max_elements=max_elements, max_iterations=max_iterations,
-                        max_statements=max_statements, max_depth=max_depth)
+                        max_statements=max_statements, max_depth=max_depth,
+                        max_memory=max_memory)
 
         def write(text):
             sys.stdout.write(text)
@@ -400,7 +409,8 @@ def check(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
           rtol: float = typer.Option(1e-4, "--rtol", help="Relative tolerance."),
           fmt: CheckFormat = typer.Option(CheckFormat.table, "--format", "-f", help="Output format."),
           max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
-          max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH):
+          max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH,
+          max_memory: int = MAX_MEMORY):
     """Compare analytic gradients with central finite differences; exit 1 on a mismatch."""
     def body():
         from . import session, source as src
@@ -408,7 +418,8 @@ def check(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
         s = src.load(script, expr)
         names = tuple(n.strip() for n in wrt.split(",") if n.strip()) if wrt else ()
         opts = _options(set_, names, max_elements=max_elements, max_iterations=max_iterations,
-                        max_statements=max_statements, max_depth=max_depth)
+                        max_statements=max_statements, max_depth=max_depth,
+                        max_memory=max_memory)
         if not (math.isfinite(eps) and eps > 0):
             raise _Usage(f"--eps must be a finite number greater than 0, got {eps}")
         for value, opt in ((atol, "--atol"), (rtol, "--rtol")):

@@ -185,3 +185,51 @@ def test_long_flat_expressions_are_not_nesting():
     assert r.stdout == "20000\n"
     r = cli("run", "-e", "x = " + "-" * 5000 + "1\nprint(x)")
     assert r.stdout == "1\n"
+
+
+# --- --max-memory ---------------------------------------------------------------------------
+# Measured as the growth of the process's resident memory during the run, so these run
+# diffcli in a fresh process (in this one, earlier tests' freed memory could be reused).
+
+def diffcli_process(*args, timeout=60):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "diffcli", *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+MANY_BIG = "xs = []\nfor i in range(1000):\n    xs = xs + [ones(1000000) * i]\nprint(len(xs))"
+
+
+def test_max_memory_stops_a_script_that_keeps_many_big_tensors_alive():
+    start = time.perf_counter()
+    r = diffcli_process("run", "-e", MANY_BIG, "--max-memory", "200")
+    assert time.perf_counter() - start < 20
+    assert r.returncode == 1, r.stderr
+    first = r.stderr.splitlines()[0]
+    assert first.startswith("error: <expr>:3:16: LimitError: the script's tensors use "), first
+    assert first.endswith(" MB of memory, more than the limit of 200 MB (raise it with --max-memory)"), first
+    assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+def test_max_memory_lets_through_what_fits_and_what_is_freed():
+    r = diffcli_process("run", "-e", "xs = [ones(1000000) for i in range(10)]\nprint(len(xs))",
+                        "--max-memory", "200")
+    assert (r.returncode, r.stdout) == (0, "10\n"), r.stderr
+    # 100 big temporaries made and dropped one after another: one is alive at a time (a
+    # tensor bound to a name stays alive until the run ends, so these are not named)
+    r = diffcli_process("run", "-e", "for i in range(100):\n    s = (ones(1000000) * i).sum()\n"
+                        "print(s.item())", "--max-memory", "100")
+    assert (r.returncode, r.stdout) == (0, "99000000.0\n"), r.stderr
+    r = diffcli_process("run", "-e", MANY_BIG.replace("1000)", "30)"), "--max-memory", "1000")
+    assert (r.returncode, r.stdout) == (0, "30\n"), r.stderr
+
+
+@pytest.mark.parametrize("command", ["grad", "graph", "run", "check"])
+def test_max_memory_is_an_option_of_every_command(command):
+    r = cli(command, "--help")
+    assert "--max-memory" in r.stdout and "4096" in r.stdout
+    r = cli(command, "-e", "x = 2.0\ny = x * x", "--max-memory", "0")
+    assert r.exit_code == 2
+    assert r.stderr.startswith("error: UsageError: --max-memory must be at least 1, got 0")
+    assert cli(command, "-e", "x = 2.0\ny = x * x", "--max-memory", "1").exit_code == 0

@@ -38,7 +38,8 @@ where `coef` counts the backward calls that ran.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass
 
 import numpy as np
 from hypothesis import strategies as st
@@ -95,6 +96,10 @@ class Expr:
 
     prec = 100
     scalar = False     # a Python number, not a tensor
+    alias = frozenset()   # names whose memory the value may share (views, detach)
+    view = False          # the value is a view of another tensor
+    index0 = False        # a 0-d result of integer indexing
+    leafish = False       # a name bound to a leaf itself (`h = a`): no grad_fn
 
     def set(self, shape, lo, hi, deps=frozenset(), rg=False):
         self.shape, self.lo, self.hi, self.deps, self.rg = tuple(shape), float(lo), float(hi), frozenset(deps), rg
@@ -112,6 +117,14 @@ class Expr:
 class Name(Expr):
     def __init__(self, name):
         self.name = name
+        self.alias = frozenset([name])
+
+    def bound_to(self, e):
+        """`name = e`: the name shares e's memory (and is a view if e was one)."""
+        self.alias = frozenset([self.name]) | e.alias
+        self.view, self.index0 = e.view, e.index0
+        self.leafish = isinstance(e, Name) and e.leafish
+        return self
 
     def text(self, py):
         return self.name
@@ -230,13 +243,12 @@ class ListE(Expr):
 class TensorLit(Expr):
     """A constant tensor written inline: `torch.tensor([...])` (math: `tensor([...])`)."""
 
-    def __init__(self, values, form, dtype=None):
-        self.values, self.form, self.dtype = values, form, dtype
+    def __init__(self, values, form, ints=False):
+        self.values, self.form, self.ints = values, form, ints
 
     def text(self, py):
         head = "tensor" if self.form == "bare" and not py else "torch.tensor"
-        extra = f", dtype={self.dtype}" if self.dtype else ""
-        return f"{head}({_nested(self.values)}{extra})"
+        return f"{head}({_nested(self.values, self.ints)})"
 
 
 def _nested(v, ints=False):
@@ -358,8 +370,11 @@ class _Lines:
 
 
 class _Gen:
-    def __init__(self, draw, flavour, errors, fd_safe):
+    def __init__(self, draw, flavour, errors, fd_safe, avoid):
         self.draw = draw
+        self.avoid = avoid              # known divergences not to generate (see KNOWN in the test)
+        self.indexed0 = frozenset()     # names a 0-d integer-index view was taken of
+        self.used = set()               # ops with known divergences in some uses (see avoid)
         self.flavour = flavour
         self.errors = errors
         self.fd_safe = fd_safe          # nothing whose finite differences cannot be checked
@@ -419,6 +434,14 @@ class _Gen:
 
     def add_c(self, x, c):
         return Bin("+", x, Num(c)).set(x.shape, x.lo + c, x.hi + c, x.deps, x.rg)
+
+    def no_grad_safe(self, e):
+        """What a no_grad block assigns: not a bare name (that would be the same tensor) and,
+        when "no_grad_view" is avoided, not a view of a tensor that requires grad."""
+        if isinstance(e, Name) or ("no_grad_view" in self.avoid and e.view
+                                   and any(p.rg for p in self.pool if p.name in e.alias)):
+            return Bin("*", e, Num(1.0)).set(e.shape, e.lo, e.hi)
+        return e
 
     def squash(self, x):
         return self.unary("tanh", x, math.tanh(x.lo), math.tanh(x.hi))
@@ -482,6 +505,9 @@ class _Gen:
         fn = self.choice([f for f in UNARY if self.can(f)])
         req, iv = UNARY[fn]
         x = self.prep(self.operand(depth - 1, pool), req)
+        if fn in ZERO_GRAD and x.rg and "zero_grad" in self.avoid:
+            fn = "clone"
+            req, iv = UNARY[fn]
         lo, hi = iv(x.lo, x.hi)
         if fn == "neg" and self.chance(5):
             return Neg(x).set(x.shape, -x.hi, -x.lo, x.deps if self.grad_enabled else (), self.rg_of(x))
@@ -561,6 +587,7 @@ class _Gen:
                                            self.deps_of(x), self.rg_of(x))
         # a number to a tensor power
         x = self.prep(x, ("bound", 3))
+        self.used.add("pow_scalar_base")
         b = abs(c) if c != 1 else 2
         b = b if b != 0 else 2
         return Bin("**", Num(b), x, caret=self.flavour != "torch" and self.chance(6)).set(
@@ -587,6 +614,10 @@ class _Gen:
         if op in ("pow", "atan2", "maximum", "minimum", "add", "sub", "mul", "div", "add_alpha") \
                 and not self.can(op.split("_")[0]):
             op = "+"
+        if op == "atan2" and "atan2_origin" in self.avoid and self.chance(5):
+            y = self.prep(y, ("pos", 0.1))       # (half the time: away from the origin)
+        elif op == "atan2" and "atan2_origin" in self.avoid:
+            x = self.prep(x, ("pos", 0.1))
         if op in ("**", "pow"):
             x, y = self.prep(x, ("pos", 0.1)), self.prep(y, ("bound", 3))
             cands = [x.lo ** y.lo, x.lo ** y.hi, x.hi ** y.lo, x.hi ** y.hi]
@@ -631,12 +662,12 @@ class _Gen:
         cond = Cmp(op, x, y) if self.chance(6) else Cmp(op, x, Num(0.0))
         b = self.mul(y, 2) if self.chance(5) else y
         shape = _broadcast(x.shape, b.shape)
-        if self.flavour != "math" and self.chance(3):
-            e = Call("where", [cond, x, b], [], "method")   # cond.where? no: x.where(cond, b)
+        forms = {"math": ["bare"], "torch": ["torch", "method"], "mixed": ["bare", "torch", "method"]}
+        form = self.choice(forms[self.flavour])
+        if form == "method":                       # x.where(cond, other)
             e = Call("where", [x, cond, b], [], "method")
         else:
-            e = self.call("where", [cond, x, b], form=self.form("where") if self.flavour == "math" else
-                          self.choice(["torch", "bare"] if self.flavour == "mixed" else ["torch"]))
+            e = Call("where", [cond, x, b], [], form)
         return e.set(shape, min(x.lo, b.lo), max(x.hi, b.hi), self.deps_of(x, b), self.rg_of(x, b))
 
     def gen_reduce(self, depth, pool):
@@ -644,6 +675,8 @@ class _Gen:
         n = _numel(x.shape)
         fns = ["sum", "mean", "prod", "max", "min", "amax", "norm"] + (["var", "std"] if n >= 2 else [])
         fn = self.choice(fns)
+        if fn == "var":
+            self.used.add("var")
         if fn == "prod":
             x = self.prep(x, ("bound", 3))
             m = x.mag ** n
@@ -672,6 +705,8 @@ class _Gen:
         fns = ["sum", "mean", "prod", "max", "min", "amax", "norm", "logsumexp", "softmax",
                "log_softmax", "cumsum"] + (["var", "std"] if size >= 2 else [])
         fn = self.choice(fns)
+        if fn == "var":
+            self.used.add("var")
         keep = fn not in ("softmax", "log_softmax", "cumsum") and self.chance(3)
         shape = list(x.shape)
         if fn in ("softmax", "log_softmax", "cumsum"):
@@ -713,6 +748,7 @@ class _Gen:
             kwargs.append(("keepdim", Lit("True")))
         e = self.call(fn, args, kwargs)
         if fn in ("max", "min"):
+            self.used.add("max_dim")
             e = Attr(e, "values") if self.chance(6) else Index(e, "0")
         return e.set(shape, lo, hi, self.deps_of(x), self.rg_of(x))
 
@@ -722,7 +758,7 @@ class _Gen:
         s = x.shape
         n = _numel(s)
         opts = ["reshape", "flatten", "unsqueeze", "clone", "detach_expr"]
-        if self.flavour != "math":
+        if self.flavour != "math" and self.errors:   # view of a transposed tensor fails
             opts += ["view"]
         if 1 in s:
             opts += ["squeeze", "squeeze_dim"]
@@ -737,8 +773,11 @@ class _Gen:
         if op == "reshape":
             target = self.choice([(-1,), (n,), (1, n), (n, 1)] + ([(3, 2)] if n == 6 else []))
             shape = (n,) if target == (-1,) else target
-            e = self.call("reshape", [x] + [Lit(str(t)) for t in target]) if self.chance(5) and \
-                self.form("reshape") == "method" else self.call("reshape", [x, Lit(repr(tuple(target)))])
+            form = self.form("reshape")
+            if form == "method" and self.chance(5):      # x.reshape(2, 3)
+                e = Call("reshape", [x] + [Lit(str(t)) for t in target], [], form)
+            else:
+                e = Call("reshape", [x, Lit(repr(tuple(target)))], [], form)
         elif op == "view":
             target = self.choice([(-1,), (1, n)])
             shape = (n,) if target == (-1,) else target
@@ -783,7 +822,10 @@ class _Gen:
                 return None
             shape, deps, rg = s, frozenset(), False
             e = self.call("detach", [x])
-        return e.set(shape, x.lo, x.hi, deps, rg)
+        e.set(shape, x.lo, x.hi, deps, rg)
+        if op not in ("clone", "flip"):          # views (reshape/flatten: when they can be)
+            e.alias, e.view = x.alias, op != "detach_expr"
+        return e
 
     def gen_index(self, depth, pool):
         x = self.prep(self.operand(depth - 1, pool), ("any",))
@@ -798,7 +840,11 @@ class _Gen:
                                       ("1:", (s[0] - 1, s[1])), (":, 1:", (s[0], s[1] - 1))])
         if 0 in shape:
             return None
-        return Index(x, idx).set(shape, x.lo, x.hi, self.deps_of(x), self.rg_of(x))
+        e = Index(x, idx).set(shape, x.lo, x.hi, self.deps_of(x), self.rg_of(x))
+        e.alias, e.view, e.index0 = x.alias, True, not shape
+        if not shape:
+            self.indexed0 |= x.alias
+        return e
 
     def gen_cat(self, depth, pool):
         x = self.prep(self.operand(depth - 1, pool), ("any",))
@@ -898,6 +944,7 @@ class _Gen:
             m = (x.mag + y.mag) ** 2 * (n if red == "'sum'" else 1)
             return self.call("mse_loss", [x, y], kw).set((), 0, m, self.deps_of(x, y), self.rg_of(x, y))
         if k == 1:
+            x = self.prep(x, ("bound", 3))     # (a saturated sigmoid: PyTorch loses digits)
             p = self.unary("sigmoid", x, 0, 1)
             vals = self.d(st.lists(st.sampled_from([0.0, 0.25, 1.0]), min_size=n, max_size=n))
             t = TensorLit(np.reshape(vals, x.shape).tolist() if x.shape else vals[0],
@@ -911,30 +958,45 @@ class _Gen:
             target = self.d(st.integers(0, x.shape[0] - 1))
         else:
             return None
-        t = TensorLit(target, "bare" if self.flavour == "math" else "torch")
-        t.values = target
-        t.text = lambda py, t=t: (("tensor" if t.form == "bare" and not py else "torch.tensor")
-                                  + f"({_nested(t.values, ints=True)})")
-        t.set(np.shape(target), 0, 3)
+        t = TensorLit(target, "bare" if self.flavour == "math" else "torch", ints=True).set(np.shape(target), 0, 3)
         hi = (x.hi - x.lo + math.log(x.shape[-1])) * (x.shape[0] if red == "'sum'" and len(x.shape) == 2 else 1)
         return self.call("cross_entropy", [x, t], kw).set((), 0, hi, self.deps_of(x), self.rg_of(x))
 
 
-def _literal(shape, values, draw_ints=False):
+def _literal(shape, values):
     return np.reshape(values, shape).tolist() if shape else values[0]
 
 
 values_st = st.one_of(st.integers(-40, 40).map(lambda k: k / 16),
-                      st.floats(-3, 3, allow_nan=False, allow_subnormal=False).map(lambda v: round(v, 6)))
+                      st.floats(-3, 3, allow_nan=False, allow_subnormal=False).map(lambda v: round(v, 6) + 0.0))
 
 
 @st.composite
-def programs(draw, flavour=None, errors=True, fd_safe=False):
+def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset()):
     """A random Program (see the module docstring). `errors=False` leaves out the plans and
     statements meant to fail; `fd_safe=True` also leaves out what finite differences
-    cannot check (in-place ops on intermediates, `detach()` inside expressions)."""
+    cannot check (in-place ops on intermediates, `detach()` inside expressions). `avoid`
+    names known divergences not to generate:
+
+      "view_0d"        an in-place op on a tensor after a 0-d view of it was taken by
+                       integer indexing (`v = x[0]`; `x.mul_(2)`)
+      "leaf_view_fn"   an in-place op under no_grad on a leaf that has a named view
+                       (`v = a[1:]`; `with no_grad(): a -= ...`; `v.grad_fn`)
+      "prod_create_graph"  prod in a script that differentiates with create_graph
+      "inputs_leaf_target" backward(inputs=...) of a target that is itself a leaf not
+                       among the inputs
+      "atan2_origin"   atan2(y, x) where both may be 0
+      "max_dim_saved"  repeated backward through max/min over a dim
+      "var_saves_output", "pow_scalar_base_saved"
+                       in-place ops in a script with var, or with a number to a tensor power
+      "no_grad_view"   a view, made under no_grad, of a tensor that requires grad
+                       (PyTorch says it requires grad too)
+      "zero_grad"      floor/ceil/round/trunc/sign of a tensor that requires grad (their
+                       gradient is `grad * 0` in diffcli: -0. where PyTorch has 0., and a
+                       grad_fn under create_graph)
+    """
     flavour = flavour or draw(st.sampled_from(["math", "torch", "mixed"]))
-    g = _Gen(draw, flavour, errors, fd_safe)
+    g = _Gen(draw, flavour, errors, fd_safe, frozenset(avoid))
     L = _Lines()
     # header: line 1-2 (kept as comments in the math flavour so lines stay aligned)
     if flavour == "math":
@@ -964,6 +1026,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
                   f"{name} = torch.tensor({lit}{extra}, requires_grad=True)")
         arr = np.asarray(value, dtype=float)
         g.pool.append(Name(name).set(shape, arr.min(), arr.max(), {name}, True))
+        g.pool[-1].leafish = True
     if draw(st.integers(0, 3)) == 0:      # a constant tensor (requires_grad=False)
         shape = draw(st.sampled_from(SHAPES[1:]))
         vals = draw(st.lists(values_st, min_size=_numel(shape), max_size=_numel(shape)))
@@ -983,7 +1046,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
             e = g.expr(depth)
             name = g.fresh()
             L.stmt(name, e)
-            g.pool.append(Name(name).set(e.shape, e.lo, e.hi, e.deps, e.rg))
+            g.pool.append(Name(name).set(e.shape, e.lo, e.hi, e.deps, e.rg).bound_to(e))
             if e.rg and draw(st.integers(0, 3)) == 0:
                 L.add(f"{name}.retain_grad()")
                 retained.append(name)
@@ -992,7 +1055,8 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
         elif kind == "print":
             x = draw(st.sampled_from(g.pool))
             k = draw(st.integers(0, 4))
-            if k == 0 or not x.rg or x.name in [lf.name for lf in leaves]:
+            if k == 0 or not x.rg or x.name in [lf.name for lf in leaves] or (
+                    x.leafish and k in (1, 4) and not errors):     # (None.name(): AttributeError)
                 L.add(f"print({x.name})")
             elif k == 1:
                 L.add(f"print({x.name}.grad_fn.name())")
@@ -1001,34 +1065,33 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
             elif k == 3:
                 L.add(f"print({x.name}.shape, {x.name}.dim())")
             else:
-                L.add(f"print({x.name}.grad_fn.next_functions[0][0].name())")
+                L.add(f"print([type(f).__name__ for f, i in {x.name}.grad_fn.next_functions])")
         elif kind == "no_grad":
             head = "with no_grad():" if flavour == "math" else "with torch.no_grad():"
             L.add(head, "with torch.no_grad():")
             g.grad_enabled = False
-            e = g.expr(draw(st.integers(1, 2)))
+            e = g.no_grad_safe(g.expr(draw(st.integers(1, 2))))
             g.grad_enabled = True
             name = g.fresh("n")
             L.stmt(name, e, indent=1)
             if draw(st.booleans()):
                 L.add(f"print({name}.requires_grad)", indent=1)
-            g.pool.append(Name(name).set(e.shape, e.lo, e.hi, (), False))
+            g.pool.append(Name(name).set(e.shape, e.lo, e.hi, (), False).bound_to(e))
             pinned.append(name)
         elif kind == "detach":
             x = draw(st.sampled_from(g.pool))
             name = g.fresh("d")
             e = g.call("detach", [x]).set(x.shape, x.lo, x.hi)
             L.stmt(name, e)
-            g.pool.append(Name(name).set(x.shape, x.lo, x.hi, (), False))
+            e.alias = x.alias
+            g.pool.append(Name(name).set(x.shape, x.lo, x.hi, (), False).bound_to(e))
             pinned.append(name)
         elif kind == "loop":
             # s = seed; for i in range(N): s = s * c + body   (body does not use s)
             seed = g.prep(draw(st.sampled_from(g.pool)), ("any",))
             body = g.prep(g.expr(draw(st.integers(0, 2))), ("any",))
-            if _broadcast(seed.shape, body.shape) != seed.shape:
-                body_shape = _broadcast(seed.shape, body.shape)
-                if body_shape is None:
-                    continue
+            if _broadcast(seed.shape, body.shape) is None:
+                continue
             n = draw(st.integers(1, 3))
             c = draw(st.sampled_from([1, 0.5, -1]))
             use_i = draw(st.booleans())
@@ -1044,29 +1107,31 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
             g.pool.append(Name(name).set(shape, -m, m, deps, seed.rg or body.rg))
         elif kind == "inplace" and not fd_safe and not inplace_done:
             x = draw(st.sampled_from(g.pool))
-            op = draw(st.sampled_from(["mul_", "add_", "+=", "*=", "setitem", "sin_", "exp_"]))
-            is_leaf = x.name in [lf.name for lf in leaves]
-            if is_leaf and not errors:
+            if x.name in [lf.name for lf in leaves] and not errors:
+                continue
+            if "view_0d" in g.avoid and (x.alias & g.indexed0 or any(
+                    p.index0 and p.alias & x.alias for p in g.pool)):
+                continue
+            if "leaf_view_fn" in g.avoid and any(p.view and p.alias & x.alias & set(NAMES) for p in g.pool):
+                continue        # (through a detached alias of a leaf that has views)
+            if "var_saves_output" in g.avoid and "var" in g.used or \
+                    "pow_scalar_base_saved" in g.avoid and "pow_scalar_base" in g.used:
                 continue
             inplace_done = True
-            if op == "+=":
-                L.add(f"{x.name} += 1.5")
-            elif op == "*=":
-                L.add(f"{x.name} *= 0.5")
-            elif op == "setitem" and x.shape:
-                L.add(f"{x.name}[0] = 2.0")
-            elif op in ("sin_", "exp_"):
-                if x.mag > 4:
-                    L.add(f"{x.name}.{op}" + "()" if op == "sin_" else f"{x.name}.sin_()")
-                else:
-                    L.add(f"{x.name}.{op}()")
-            else:
-                L.add(f"{x.name}.{op}(2.0)" if op == "mul_" else f"{x.name}.{op}({x.name} * 0.5)")
-            # the value changed: a safe (if loose) interval from here on
-            for p in g.pool:
-                if p.name == x.name:
-                    p.lo, p.hi = min(p.lo * 2, p.lo, -1.0, 2.0 * p.lo + 1.5) - 2, max(p.hi * 2, p.hi, 2.0) + 2
-                    p.lo, p.hi = -max(abs(p.lo), abs(p.hi), math.e ** 4) * 3, max(abs(p.lo), abs(p.hi), math.e ** 4) * 3
+            ops = {"mul_": (f"{x.name}.mul_(2.0)", lambda lo, hi: (2 * lo, 2 * hi)),
+                   "add_": (f"{x.name}.add_(1.5)", lambda lo, hi: (lo + 1.5, hi + 1.5)),
+                   "+=": (f"{x.name} += 1.5", lambda lo, hi: (lo + 1.5, hi + 1.5)),
+                   "*=": (f"{x.name} *= 0.5", lambda lo, hi: (min(0.5 * lo, lo), max(0.5 * hi, hi))),
+                   "sin_": (f"{x.name}.sin_()", lambda lo, hi: (-1.0, 1.0))}
+            if x.mag <= 4:
+                ops["exp_"] = (f"{x.name}.exp_()", lambda lo, hi: (math.exp(lo), math.exp(hi)))
+            if x.shape:
+                ops["setitem"] = (f"{x.name}[0] = 2.0", lambda lo, hi: (min(lo, 2.0), max(hi, 2.0)))
+            text, iv = ops[draw(st.sampled_from(sorted(ops)))]
+            L.add(text)
+            # the value changed (and so did any tensor sharing its memory: keep it loose)
+            x.lo, x.hi = iv(x.lo, x.hi)
+            x.lo, x.hi = min(x.lo, -10.0), max(x.hi, 10.0)
 
     # the target
     live = [p for p in g.pool if p.rg]
@@ -1096,7 +1161,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
         out = base
     if plan_draw == "nograd_target":
         L.add("with no_grad():" if flavour == "math" else "with torch.no_grad():", "with torch.no_grad():")
-        L.stmt("out", out, indent=1)
+        L.stmt("out", g.no_grad_safe(out), indent=1)
     elif plan_draw == "broadcast":
         bad = [p for p in g.pool if _broadcast(p.shape, out.shape) is None]
         if bad:
@@ -1113,6 +1178,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
     forward = L.n
     out_shape = out.shape
     leaf_names = [lf.name for lf in leaves]
+    g.pool.append(Name("out").set(out.shape, out.lo, out.hi, out.deps, out.rg).bound_to(out))
 
     # the gradient for a non-scalar target
     gradient = None
@@ -1133,6 +1199,10 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
     calls = []                      # (line, coefficient of dF/dleaf the call adds)
     fd = {"calls": calls, "named": {}, "second": None, "inputs": None}
     plan = plan_draw
+    if plan in ("create_grad", "create_backward") and "prod_create_graph" in g.avoid \
+            and any(re.search(r"\bprod\b", line) for line in L.script):
+        plan = "grad"
+    target_leaf = out.name if isinstance(out, Name) and out.name in leaf_names else None
 
     def backward_line(retain=None, create=False, inputs=None):
         parts_s, parts_p = [], []
@@ -1162,6 +1232,8 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
 
     if plan in ("backward", "bad_nonscalar", "bad_shape", "broadcast", "view_t", "nograd_target"):
         calls.append((backward_line(), 1))
+    elif plan == "repeat" and "max_dim_saved" in g.avoid and "max_dim" in g.used:
+        calls.append((backward_line(), 1))
     elif plan == "repeat":
         n = draw(st.integers(2, 3))
         for i in range(n):
@@ -1172,6 +1244,8 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
                 L.add(f"print({lf}.grad)")
     elif plan == "inputs":
         chosen = sorted(set(draw(st.lists(st.sampled_from(leaf_names), min_size=1, max_size=len(leaf_names)))))
+        if target_leaf and "inputs_leaf_target" in g.avoid and target_leaf not in chosen:
+            chosen = sorted(chosen + [target_leaf])
         fd["inputs"] = chosen
         calls.append((backward_line(inputs=chosen), 1))
     elif plan in ("grad", "unused", "create_grad"):
@@ -1246,13 +1320,17 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
             how = draw(st.sampled_from(["grad", "backward"]))
             if how == "grad":
                 rest = ", ".join(f"h{m}" for m in leaf_names)
-                L.add(f"{rest}{',' if len(leaf_names) == 1 else ''} = torch.autograd.grad(s2, "
+                head = "grad" if flavour == "math" else "torch.autograd.grad"
+                L.add(f"{rest}{',' if len(leaf_names) == 1 else ''} = {head}(s2, "
+                      f"[{', '.join(leaf_names)}], allow_unused=True)",
+                      f"{rest}{',' if len(leaf_names) == 1 else ''} = torch.autograd.grad(s2, "
                       f"[{', '.join(leaf_names)}], allow_unused=True)")
+                fd["second"] = {"terms": [(n, c, False)], "how": how, "line": L.n}
                 for m in leaf_names:
                     L.add(f"print(h{m})")
             else:
                 L.add("s2.backward()")
-            fd["second"] = {"terms": [(n, c, False)], "how": how, "line": L.n}
+                fd["second"] = {"terms": [(n, c, False)], "how": how, "line": L.n}
 
     # what a user looks at afterwards
     for lf in leaf_names:
@@ -1265,8 +1343,12 @@ def programs(draw, flavour=None, errors=True, fd_safe=False):
         nonleaf = [p.name for p in g.pool if p.rg and p.name not in leaf_names and p.name not in retained]
         if nonleaf:
             L.add(f"print({draw(st.sampled_from(nonleaf))}.grad)")
-    if plan in ("backward", "repeat") and draw(st.integers(0, 3)) == 0:
-        lf = draw(st.sampled_from(leaf_names))    # a gradient step, then zero the gradient
+    lf = draw(st.sampled_from(leaf_names))
+    views = [p for p in g.pool if p.view and lf in p.alias] + [p for p in g.pool if p.index0 and lf in p.alias]
+    if "view_0d" in g.avoid and lf in g.indexed0 or "leaf_view_fn" in g.avoid and views:
+        pass
+    elif plan in ("backward", "repeat") and not fd_safe and draw(st.integers(0, 3)) == 0:
+        # a gradient step, then zero the gradient
         L.add("with no_grad():" if flavour == "math" else "with torch.no_grad():", "with torch.no_grad():")
         L.add(f"{lf} -= 0.1 * {lf}.grad", indent=1)
         L.add(f"{lf}.grad.zero_()")
