@@ -207,13 +207,9 @@ class Call(Expr):
             head = self.fn
         elif self.form == "F" or (self.form == "bare" and self.fn not in TORCH_FNS):
             head = f"F.{self.fn}"
-        elif self.form == "autograd":
-            head = f"torch.autograd.{self.fn}" if py else self.fn if self.bare_ok else f"torch.autograd.{self.fn}"
         else:
             head = f"torch.{self.fn}"
         return f"{head}({self._args(self.args, py)})"
-
-    bare_ok = False
 
 
 class Attr(Expr):
@@ -424,7 +420,7 @@ class _Gen:
     def deps_of(self, *xs):
         return frozenset().union(*[x.deps for x in xs]) if self.grad_enabled else frozenset()
 
-    def unary(self, fn, x, lo, hi, args=(), kwargs=(), zero_grad=False):
+    def unary(self, fn, x, lo, hi, args=(), kwargs=()):
         e = self.call(fn, [x, *args], kwargs)
         return e.set(x.shape, lo, hi, x.deps if self.grad_enabled else (), self.rg_of(x))
 
@@ -967,13 +963,19 @@ def _literal(shape, values):
     return np.reshape(values, shape).tolist() if shape else values[0]
 
 
+# leaf values: mostly exact binary fractions (0, 1, -0.5 included: kinks and ties are where
+# PyTorch's conventions show), sometimes any float in [-3, 3]
 values_st = st.one_of(st.integers(-40, 40).map(lambda k: k / 16),
                       st.floats(-3, 3, allow_nan=False, allow_subnormal=False).map(lambda v: round(v, 6) + 0.0))
+# for finite differences: away from 0, whole numbers and halves (where autograd picks one
+# side of a kink, or a removable one as in abs(x)**2, and differences cannot tell)
+smooth_values_st = st.integers(-300, 300).map(lambda k: k / 100 + 0.003)
 
 
 @st.composite
-def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset()):
-    """A random Program (see the module docstring). `errors=False` leaves out the plans and
+def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), values=None):
+    """A random Program (see the module docstring). `values` draws leaf values (default
+    `values_st`). `errors=False` leaves out the plans and
     statements meant to fail; `fd_safe=True` also leaves out what finite differences
     cannot check (in-place ops on intermediates, `detach()` inside expressions). `avoid`
     names known divergences not to generate:
@@ -996,6 +998,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset()):
                        grad_fn under create_graph)
     """
     flavour = flavour or draw(st.sampled_from(["math", "torch", "mixed"]))
+    values_st_ = values if values is not None else values_st
     g = _Gen(draw, flavour, errors, fd_safe, frozenset(avoid))
     L = _Lines()
     # header: line 1-2 (kept as comments in the math flavour so lines stay aligned)
@@ -1010,7 +1013,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset()):
     for i in range(draw(st.integers(1, 3))):
         name = NAMES[i]
         shape = draw(st.sampled_from(SHAPES))
-        vals = draw(st.lists(values_st, min_size=_numel(shape), max_size=_numel(shape)))
+        vals = draw(st.lists(values_st_, min_size=_numel(shape), max_size=_numel(shape)))
         value = _literal(shape, vals)
         leaves.append(Leaf(name, shape, value))
         lit = _nested(value)
@@ -1029,7 +1032,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset()):
         g.pool[-1].leafish = True
     if draw(st.integers(0, 3)) == 0:      # a constant tensor (requires_grad=False)
         shape = draw(st.sampled_from(SHAPES[1:]))
-        vals = draw(st.lists(values_st, min_size=_numel(shape), max_size=_numel(shape)))
+        vals = draw(st.lists(values_st_, min_size=_numel(shape), max_size=_numel(shape)))
         value = _literal(shape, vals)
         t = TensorLit(value, "bare" if flavour == "math" else "torch")
         L.add(f"k = {t.text(False)}", f"k = {t.text(True)}")
@@ -1202,7 +1205,9 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset()):
     if plan in ("create_grad", "create_backward") and "prod_create_graph" in g.avoid \
             and any(re.search(r"\bprod\b", line) for line in L.script):
         plan = "grad"
-    target_leaf = out.name if isinstance(out, Name) and out.name in leaf_names else None
+    target_leaf = None                # the target is a leaf itself (`out = a`, `h = a; out = h`)
+    if isinstance(out, Name) and out.leafish:
+        target_leaf = sorted(out.alias & set(leaf_names))[0]
 
     def backward_line(retain=None, create=False, inputs=None):
         parts_s, parts_p = [], []
