@@ -146,3 +146,18 @@ def test_T_warns_once_unless_2d(v, message):
         assert a.T.grad_fn.name() == "PermuteBackward0"
         a.T
     assert [str(w.message) for w in caught] == [message]
+
+
+def test_retain_grad_follows_a_base_modified_through_a_view():
+    """h1.retain_grad(); h1[0] *= 0.5 gives h1 a CopySlices grad_fn; its .grad still fills
+    (torch: tensor([[1.], [1.]]) with upstream ones)."""
+    from diffcli.engine import backward, sin, tensor
+    a = tensor([[0.0], [0.0]], requires_grad=True)
+    h1 = sin(a)
+    h1.retain_grad()
+    h2 = h1[0]
+    h2 *= 0.5
+    backward(h1, tensor([[1.0], [1.0]]))
+    assert h1.grad_fn.name() == "CopySlices"
+    assert h1.grad.tolist() == [[1.0], [1.0]]
+    assert a.grad.tolist() == [[0.5], [1.0]]

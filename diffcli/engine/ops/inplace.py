@@ -160,6 +160,8 @@ def _propagate_to_base(view: Tensor) -> None:
         return
     base.grad_fn = CopySlices(base, view.grad_fn, _region(view.data_, base.data_))
     base.requires_grad_flag = True
+    if base.retains_grad:  # retain_grad follows the tensor to its new grad_fn, as in PyTorch
+        hang_retained(base.grad_fn, base)
 
 
 def _refresh_views(base: Tensor) -> None:
