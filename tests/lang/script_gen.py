@@ -46,21 +46,53 @@ from hypothesis import strategies as st
 
 # --- what PyTorch (and diffcli) can reach, and how --------------------------------------
 
+# other names of the same ops (the generator uses them now and then)
+ALIASES = {"abs": ["absolute"], "acos": ["arccos"], "asin": ["arcsin"], "atan": ["arctan"],
+           "atan2": ["arctan2"], "clamp": ["clip"], "cat": ["concat", "concatenate"],
+           "div": ["divide", "true_divide"], "mul": ["multiply"], "neg": ["negative"],
+           "sub": ["subtract"]}
+CANONICAL = {a: fn for fn, names in ALIASES.items() for a in names}
+CONSTRUCTORS = {"tensor", "Tensor", "ones", "zeros", "full", "eye", "arange", "linspace", "rand",
+                "randn", "ones_like", "zeros_like", "full_like", "rand_like", "randn_like",
+                "manual_seed"}
 # torch.X exists
-TORCH_FNS = set("""add sub mul div neg pow matmul mm mv dot outer sin cos tan asin acos atan
+TORCH_FNS = set("""add sub mul div neg pow matmul mm mv dot outer bmm sin cos tan asin acos atan
 atan2 sinh cosh tanh asinh acosh atanh exp expm1 log log2 log10 log1p sqrt rsqrt abs sign
 sigmoid relu floor ceil round trunc reciprocal square clamp clamp_min clamp_max maximum
 minimum where sum mean prod max min amax var std norm logsumexp softmax log_softmax cumsum
-reshape flatten squeeze unsqueeze transpose permute t cat stack clone detach flip select
-tensor ones_like zeros_like""".split())
+reshape flatten squeeze unsqueeze transpose permute t cat stack clone detach flip select rsub
+eq ne gt ge lt le logical_and logical_or logical_not""".split()) | set(CANONICAL) | CONSTRUCTORS
 # F.X exists (torch.nn.functional)
 F_FNS = {"tanh", "sigmoid", "relu", "gelu", "softplus", "elu", "leaky_relu", "silu", "softmax",
-         "log_softmax", "mse_loss", "binary_cross_entropy", "cross_entropy"}
+         "log_softmax", "mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss"}
 # x.X() exists on torch.Tensor and in diffcli's method table
-METHOD_FNS = (TORCH_FNS - {"cat", "stack", "tensor", "ones_like", "zeros_like", "where"}) \
-    | {"view", "expand", "where"}
+METHOD_FNS = (TORCH_FNS - CONSTRUCTORS - {"cat", "concat", "concatenate", "stack", "rsub"}) \
+    | {"view", "expand"}
 # bare X exists in diffcli's op table (every op above but the method-only ones)
 BARE_FNS = (TORCH_FNS | F_FNS) - {"view", "expand"}
+# the expression family that makes each op (for `programs(focus=OP)`)
+FAMILY_OF = {
+    **{fn: "extra" for fn in ("clamp", "clamp_min", "clamp_max", "leaky_relu", "elu", "softplus", "gelu")},
+    "rsub": "scalar",
+    **{fn: "binary" for fn in ("add", "sub", "mul", "div", "pow", "atan2", "maximum", "minimum")},
+    **{fn: "where" for fn in ("where", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or",
+                              "logical_not")},
+    **{fn: "reduce" for fn in ("sum", "mean", "prod", "max", "min", "amax", "norm", "var", "std")},
+    **{fn: "reduce_dim" for fn in ("logsumexp", "softmax", "log_softmax", "cumsum")},
+    **{fn: "shape" for fn in ("reshape", "view", "flatten", "unsqueeze", "squeeze", "expand", "transpose",
+                              "permute", "t", "flip", "detach")},
+    "select": "index", "cat": "cat", "stack": "cat",
+    **{fn: "linalg" for fn in ("matmul", "mm", "mv", "dot", "outer", "bmm")},
+    **{fn: "loss" for fn in ("mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss")},
+    **{fn: "const" for fn in CONSTRUCTORS - {"manual_seed"}},
+}
+# a first leaf of this shape makes the op possible
+FOCUS_SHAPE = {"mm": (2, 3), "mv": (2, 3), "bmm": (2, 3), "matmul": (2, 3), "dot": (3,), "outer": (3,),
+               "cross_entropy": (2, 3), "nll_loss": (2, 3), "transpose": (2, 3), "permute": (2, 3),
+               "t": (2, 3), "squeeze": (1, 3), "expand": (1, 3), "var": (2, 3), "std": (2, 3),
+               "select": (2, 3), "cat": (3,), "view": (2, 3), "eye": (2, 3), "arange": (3,),
+               "linspace": (3,), "Tensor": (3,), "logsumexp": (2, 3), "softmax": (2, 3),
+               "log_softmax": (2, 3), "cumsum": (2, 3), "flip": (3,)}
 
 SHAPES = [(), (3,), (1, 3), (2, 1), (2, 3)]
 NAMES = ["a", "b", "c", "w", "u", "v"]
@@ -377,6 +409,30 @@ class _Gen:
         self.pool = []                  # Name expressions usable as operands
         self.counter = 0
         self.grad_enabled = True
+        self.focus = None               # an op the next expression must use (see programs(focus=))
+        self.alias_wanted = None        # ... when it is an alias, the name to write
+
+    def pick(self, cands):
+        """One of the op names `cands`: the focus op if it is one of them, else any."""
+        cands = list(cands)
+        if self.focus is not None:
+            fn = CANONICAL.get(self.focus, self.focus)
+            if fn in cands:
+                self.alias_wanted = self.focus      # the name to write (an alias or fn itself)
+                self.focus = None
+                return fn
+        return self.choice(cands)
+
+    def name_for(self, fn, form=None):
+        """The name to call `fn` by: itself, or now and then one of its aliases."""
+        if self.alias_wanted is not None and CANONICAL.get(self.alias_wanted, self.alias_wanted) == fn:
+            name, self.alias_wanted = self.alias_wanted, None
+            return name
+        names = [a for a in ALIASES.get(fn, ()) if form in (None, "bare") or
+                 (form == "torch" and a in TORCH_FNS) or (form == "method" and a in METHOD_FNS)]
+        if names and self.chance(2):
+            return self.choice(names)
+        return fn
 
     # -- helpers --
     def d(self, strategy):
@@ -386,8 +442,13 @@ class _Gen:
         return self.draw(st.sampled_from(list(seq)))
 
     def chance(self, k, n=10):
-        """True with probability k/n."""
+        """True with probability k/n (and in the simplest examples)."""
         return self.draw(st.integers(0, n - 1)) < k
+
+    def rare(self, n):
+        """True with probability 1/n, and not in the simplest examples (hypothesis starts
+        from, and shrinks towards, the smallest integer)."""
+        return self.draw(st.integers(0, n - 1)) == n // 2
 
     def fresh(self, prefix="h"):
         self.counter += 1
@@ -412,7 +473,8 @@ class _Gen:
         return self.flavour != "math" or fn in BARE_FNS
 
     def call(self, fn, args, kwargs=(), form=None):
-        return Call(fn, args, kwargs, form or self.form(fn))
+        name = self.name_for(fn, form)
+        return Call(name, args, kwargs, form or self.form(name))
 
     def rg_of(self, *xs):
         return self.grad_enabled and any(x.rg for x in xs)
@@ -491,29 +553,36 @@ class _Gen:
         pool = pool if pool is not None else self.pool
         if depth <= 0:
             return self.choice(pool)
-        family = self.choice(["unary"] * 5 + ["binary"] * 5 + ["scalar"] * 4 + ["reduce"] * 2
-                             + ["reduce_dim"] * 2 + ["shape"] * 2 + ["extra"] * 2 + ["linalg", "where",
-                                                                                       "loss", "cat", "index"])
+        if self.focus is not None:
+            family = FAMILY_OF.get(CANONICAL.get(self.focus, self.focus), "unary")
+        else:
+            family = self.choice(["unary"] * 5 + ["binary"] * 5 + ["scalar"] * 4 + ["reduce"] * 2
+                                 + ["reduce_dim"] * 2 + ["shape"] * 2 + ["extra"] * 2 + ["const"] * 2
+                                 + ["where"] * 2 + ["linalg", "loss", "cat", "index"])
+        focus = self.focus
         e = getattr(self, "gen_" + family)(depth, pool)
+        if e is None and focus is not None and self.focus is None:
+            self.focus, self.alias_wanted = focus, None     # (not made after all: again)
         return e if e is not None else self.operand(depth - 1, pool)
 
     def gen_unary(self, depth, pool):
-        fn = self.choice([f for f in UNARY if self.can(f)])
+        focused = self.focus is not None
+        fn = self.pick([f for f in UNARY if self.can(f)])
+        focused = focused and self.focus is None
         req, iv = UNARY[fn]
         x = self.prep(self.operand(depth - 1, pool), req)
-        if fn in ZERO_GRAD and x.rg and "zero_grad" in self.avoid:
-            fn = "clone"
-            req, iv = UNARY[fn]
+        if fn in ZERO_GRAD and x.rg:
+            self.used.add("zero_grad")
         lo, hi = iv(x.lo, x.hi)
-        if fn == "neg" and self.chance(5):
+        if fn == "neg" and not focused and self.chance(5):
             return Neg(x).set(x.shape, -x.hi, -x.lo, x.deps if self.grad_enabled else (), self.rg_of(x))
         return self.unary(fn, x, lo, hi)
 
     def gen_extra(self, depth, pool):
         """Elementwise ops with extra arguments."""
+        op = self.pick(["clamp", "clamp_min", "clamp_max", "leaky_relu", "elu", "softplus", "gelu", "pow"])
         x = self.prep(self.operand(depth - 1, pool), ("any",))
-        k = self.d(st.integers(0, 6))
-        if k == 0:
+        if op == "clamp":
             lo_c, hi_c = sorted([self.d(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.5, 1.0])) for _ in range(2)])
             style = self.d(st.integers(0, 3))
             if style == 0:
@@ -529,23 +598,23 @@ class _Gen:
             lo = min(max(x.lo, lo_c), hi_c)
             hi = max(min(x.hi, hi_c), lo_c)
             return self.unary("clamp", x, lo, hi, args, kw)
-        if k == 1:
-            fn = self.choice(["clamp_min", "clamp_max"])
+        if op in ("clamp_min", "clamp_max"):
+            fn = op
             c = self.d(st.sampled_from([-0.5, 0.0, 0.5]))
             lo, hi = (max(x.lo, c), max(x.hi, c)) if fn == "clamp_min" else (min(x.lo, c), min(x.hi, c))
             return self.unary(fn, x, lo, hi, [Num(c)])
-        if k == 2:
+        if op == "leaky_relu":
             s = self.d(st.sampled_from([0.01, 0.1, 0.2]))
             kw = [("negative_slope", Num(s))] if self.chance(5) else []
             args = [] if kw else [Num(s)]
             return self.unary("leaky_relu", x, min(x.lo, s * x.lo), x.hi, args, kw)
-        if k == 3:
+        if op == "elu":
             alpha = self.d(st.sampled_from([0.5, 1.0, 2.0]))
             return self.unary("elu", x, max(x.lo, -alpha), x.hi, [], [("alpha", Num(alpha))])
-        if k == 4:
+        if op == "softplus":
             beta = self.d(st.sampled_from([0.5, 2.0, 10.0]))
             return self.unary("softplus", x, 0, max(x.hi, 0) + 1, [], [("beta", Num(beta))])
-        if k == 5:
+        if op == "gelu":
             return self.unary("gelu", x, -0.2, max(x.hi, 0), [], [("approximate", Lit("'tanh'"))])
         # pow with a constant exponent, in every spelling
         c = self.d(st.sampled_from([2, 3, 0.5, -1, 1.5, -0.5]))
@@ -564,8 +633,13 @@ class _Gen:
     def gen_scalar(self, depth, pool):
         x = self.prep(self.operand(depth - 1, pool), ("any",))
         c = self.d(st.sampled_from([0.5, 1.5, 2, 3, -1, -0.25, 0.1]))
-        op = self.choice(["+", "-", "*", "/", "r-", "r*", "r/", "r**"])
+        op = self.pick(["+", "-", "*", "/", "r-", "r*", "r/", "r**", "rsub"])
         deps, rg = self.deps_of(x), self.rg_of(x)
+        if op == "rsub" and self.can("rsub"):      # torch.rsub(x, c) is c - x
+            return self.call("rsub", [x, Num(c)], form="bare" if self.flavour == "math" else "torch").set(
+                x.shape, c - x.hi, c - x.lo, deps, rg)
+        if op == "rsub":
+            op = "r-"
         if op == "+":
             return Bin("+", x, Num(c)).set(x.shape, x.lo + c, x.hi + c, deps, rg)
         if op == "-":
@@ -605,8 +679,8 @@ class _Gen:
         y = self.partner(x, depth, pool)
         if y is None:
             return None
-        op = self.choice(["+", "-", "*", "/", "**", "add", "sub", "mul", "div", "pow", "atan2",
-                          "maximum", "minimum", "add_alpha"])
+        op = self.pick(["+", "-", "*", "/", "**", "add", "sub", "mul", "div", "pow", "atan2",
+                        "maximum", "minimum", "add_alpha"])
         if op in ("pow", "atan2", "maximum", "minimum", "add", "sub", "mul", "div", "add_alpha") \
                 and not self.can(op.split("_")[0]):
             op = "+"
@@ -649,13 +723,13 @@ class _Gen:
         return e.set(shape, lo, hi, self.deps_of(x, y), self.rg_of(x, y))
 
     def gen_where(self, depth, pool):
+        self.pick(["where"])
         x = self.prep(self.operand(depth - 1, pool), ("any",))
         y = self.partner(x, depth, pool)
         if y is None:
             return None
         y = self.prep(y, ("any",))
-        op = self.choice([">", "<", ">=", "<="])
-        cond = Cmp(op, x, y) if self.chance(6) else Cmp(op, x, Num(0.0))
+        cond = self.condition(x, y)
         b = self.mul(y, 2) if self.chance(5) else y
         shape = _broadcast(x.shape, b.shape)
         forms = {"math": ["bare"], "torch": ["torch", "method"], "mixed": ["bare", "torch", "method"]}
@@ -666,11 +740,77 @@ class _Gen:
             e = Call("where", [cond, x, b], [], form)
         return e.set(shape, min(x.lo, b.lo), max(x.hi, b.hi), self.deps_of(x, b), self.rg_of(x, b))
 
+    def condition(self, x, y):
+        """A bool tensor from x and y: `x > y`, `torch.gt(x, y)`, `x.le(0.0)`,
+        `logical_and(x > 0.0, y < 1.0)`, `logical_not(...)`..."""
+        kind = self.pick(["op", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_not"])
+        other = y if self.chance(6) else Num(self.choice([0.0, 0.5, -1.0]))
+        if kind == "op":
+            return Cmp(self.choice([">", "<", ">=", "<=", "==", "!="]), x, other)
+        if kind in ("eq", "ne", "gt", "ge", "lt", "le"):
+            return self.call(kind, [x, other])
+        first = Cmp(self.choice([">", "<="]), x, Num(0.0))
+        if kind == "logical_not":
+            return self.call(kind, [first])
+        return self.call(kind, [first, Cmp(self.choice(["<", ">="]), y, Num(0.5))])
+
+    def gen_const(self, depth, pool):
+        """An operand combined with a constant tensor from a constructor (rand*: only its
+        shape or its range matter, PyTorch's random numbers are not diffcli's)."""
+        fn = self.pick(sorted(CONSTRUCTORS - {"manual_seed"}))
+        x = self.prep(self.operand(depth - 1, pool), ("any",))
+        s, n = x.shape, (x.shape[-1] if x.shape else 1)
+        deps, rg = self.deps_of(x), self.rg_of(x)
+        c = self.choice([0.5, 2.0, -1.0])
+        math_form = "bare" if self.flavour == "math" else None
+
+        def make(name, args, kwargs=()):
+            return Call(name, args, list(kwargs), math_form or self.choice(
+                ["torch", "bare"] if self.flavour == "mixed" else ["torch"]))
+        shape_args = [Lit(repr(tuple(s)))] if self.chance(5) or not s else [Lit(str(k)) for k in s]
+        if fn in ("ones_like", "zeros_like", "full_like", "rand_like", "randn_like"):
+            k = make(fn, [x, Num(c)] if fn == "full_like" else [x])
+        elif fn in ("ones", "zeros", "rand", "randn"):
+            k = make(fn, shape_args)
+        elif fn == "full":
+            k = make(fn, [Lit(repr(tuple(s))), Num(c)])
+        elif fn == "eye":
+            if not s:                                           # x * I
+                e = Bin("*", x, make("eye", [Lit("2")]))
+                return e.set((2, 2), min(x.lo, 0), max(x.hi, 0), deps, rg)
+            e = Bin("@", x, make("eye", [Lit(str(n))]))        # x @ I is x
+            return e.set(s, x.lo, x.hi, deps, rg)
+        elif fn == "arange":
+            k = make("arange", [Lit(str(n))] if self.chance(5) else [Lit(f"{float(n)}")])
+            return Bin("+", x, k).set(s if s else (n,), x.lo, x.hi + n, deps, rg)
+        elif fn == "linspace":
+            k = make("linspace", [Num(0.0), Num(1.0), Lit(str(n))])
+            return Bin("*", x, k).set(s if s else (n,), min(x.lo, 0), max(x.hi, 0), deps, rg)
+        else:   # tensor / Tensor: a literal row
+            vals = [self.choice([0.5, 1.0, -2.0, 0.25]) for _ in range(n)]
+            k = make(fn, [Lit(_nested(vals if s else vals[0]))])
+            if fn == "Tensor" and not s:
+                k = make(fn, [Lit(_nested(vals))])            # Tensor(1.0) would be a size
+                return Bin("*", x, k).set((1,), -2 * x.mag, 2 * x.mag, deps, rg)
+            return Bin("*", x, k).set(s, -2 * x.mag, 2 * x.mag, deps, rg)
+        if fn in ("rand", "rand_like"):            # in [0, 1): x where it is >= 0, else 2 * x
+            cond = Cmp(">=", k, Num(0.0))
+            e = Call("where", [cond, x, self.mul(x, 2)], [], math_form or "torch")
+            return e.set(s, min(x.lo, 2 * x.lo), max(x.hi, 2 * x.hi), deps, rg)
+        if fn in ("randn", "randn_like"):          # only its shape: x + 0 * |randn|
+            z = Bin("*", Num(0.0), Call("abs", [k], [], math_form or "torch"))
+            return Bin("+", x, z).set(s, x.lo, x.hi, deps, rg)
+        if fn in ("zeros", "zeros_like"):
+            return Bin("+", x, k).set(s, x.lo, x.hi, deps, rg)
+        if fn in ("ones", "ones_like"):
+            return Bin("*", x, k).set(s, x.lo, x.hi, deps, rg)
+        return Bin("*", x, k).set(s, min(x.lo * c, x.hi * c), max(x.lo * c, x.hi * c), deps, rg)
+
     def gen_reduce(self, depth, pool):
         x = self.operand(depth - 1, pool)
         n = _numel(x.shape)
         fns = ["sum", "mean", "prod", "max", "min", "amax", "norm"] + (["var", "std"] if n >= 2 else [])
-        fn = self.choice(fns)
+        fn = self.pick(fns)
         if fn == "var":
             self.used.add("var")
         if fn == "prod":
@@ -700,7 +840,7 @@ class _Gen:
         size = x.shape[dim]
         fns = ["sum", "mean", "prod", "max", "min", "amax", "norm", "logsumexp", "softmax",
                "log_softmax", "cumsum"] + (["var", "std"] if size >= 2 else [])
-        fn = self.choice(fns)
+        fn = self.pick(fns)
         if fn == "var":
             self.used.add("var")
         keep = fn not in ("softmax", "log_softmax", "cumsum") and self.chance(3)
@@ -753,7 +893,7 @@ class _Gen:
         x = self.prep(x, ("any",))
         s = x.shape
         n = _numel(s)
-        opts = ["reshape", "flatten", "unsqueeze", "clone", "detach_expr"]
+        opts = ["reshape", "flatten", "unsqueeze", "clone", "detach"]
         if self.flavour != "math" and self.errors:   # view of a transposed tensor fails
             opts += ["view"]
         if 1 in s:
@@ -764,7 +904,9 @@ class _Gen:
             opts += ["transpose", "permute", "t", "T"]
         if len(s) >= 1:
             opts += ["flip"]
-        op = self.choice(opts)
+        if self.fd_safe:
+            opts.remove("detach")
+        op = self.pick(opts)
         deps, rg = self.deps_of(x), self.rg_of(x)
         if op == "reshape":
             target = self.choice([(-1,), (n,), (1, n), (n, 1)] + ([(3, 2)] if n == 6 else []))
@@ -814,20 +956,29 @@ class _Gen:
             shape = s
             e = self.call("clone", [x])
         else:   # detach inside an expression: a constant copy (not in finite-difference runs)
-            if self.fd_safe:
-                return None
             shape, deps, rg = s, frozenset(), False
             e = self.call("detach", [x])
         e.set(shape, x.lo, x.hi, deps, rg)
         if op not in ("clone", "flip"):          # views (reshape/flatten: when they can be)
-            e.alias, e.view = x.alias, op != "detach_expr"
+            e.alias, e.view = x.alias, op != "detach"
         return e
 
     def gen_index(self, depth, pool):
+        how = self.pick(["index", "select"])
         x = self.prep(self.operand(depth - 1, pool), ("any",))
         s = x.shape
         if not s:
             return None
+        if how == "select":                          # select(x, dim, i): x[..., i, ...]
+            d = self.d(st.integers(0, len(s) - 1))
+            i = self.d(st.integers(-s[d], s[d] - 1))
+            shape = s[:d] + s[d + 1:]
+            e = self.call("select", [x, Lit(str(d)), Lit(str(i))]).set(shape, x.lo, x.hi, self.deps_of(x),
+                                                                       self.rg_of(x))
+            e.alias, e.view, e.index0 = x.alias, True, not shape
+            if not shape:
+                self.indexed0 |= x.alias
+            return e
         if len(s) == 1:
             idx, shape = self.choice([("0", ()), ("-1", ()), ("1:", (s[0] - 1,)), (":2", (min(2, s[0]),)),
                                       ("...", s)])
@@ -848,7 +999,7 @@ class _Gen:
         if y is None or not self.can("cat"):
             return None
         y = self.prep(y, ("any",))
-        fn = self.choice(["cat", "stack"] if x.shape else ["stack"])
+        fn = self.pick(["cat", "stack"] if x.shape else ["stack"])
         nd = len(x.shape)
         if fn == "cat":
             dim = self.d(st.integers(0, nd - 1))
@@ -862,7 +1013,7 @@ class _Gen:
         if dim or self.chance(5):
             args.append(Lit(str(dim)))
         form = "bare" if self.flavour == "math" or (self.flavour == "mixed" and self.chance(5)) else "torch"
-        return Call(fn, args, [], form).set(shape, min(x.lo, y.lo), max(x.hi, y.hi), self.deps_of(x, y),
+        return Call(self.name_for(fn, form), args, [], form).set(shape, min(x.lo, y.lo), max(x.hi, y.hi), self.deps_of(x, y),
                                             self.rg_of(x, y))
 
     def gen_linalg(self, depth, pool):
@@ -870,12 +1021,16 @@ class _Gen:
         vecs = [p for p in pool if len(p.shape) == 1]
         opts = []
         if mats:
-            opts += ["mm", "mm_t", "mv"]
+            opts += ["mm", "mm_t", "mv", "bmm"]
         if vecs:
             opts += ["dot", "outer", "vm"]
         if not opts:
             return None
-        op = self.choice(opts)
+        fns = {"mm": ["@", "matmul", "mm"], "mm_t": ["@", "matmul", "mm"], "mv": ["@", "matmul", "mv"],
+               "dot": ["@", "matmul", "dot"], "outer": ["outer"], "vm": ["@", "matmul"], "bmm": ["bmm"]}
+        focus = CANONICAL.get(self.focus, self.focus)
+        op = self.choice([o for o in opts if focus in fns[o]] or opts)
+        fn = self.pick(fns[op])
 
         def T(m):
             if self.flavour == "math":
@@ -891,25 +1046,33 @@ class _Gen:
             else:
                 cands = [p for p in mats if p.shape[1] == a.shape[1]]
                 b = T(self.prep(self.choice(cands), ("any",)))
-            fn = self.choice(["@", "matmul", "mm"])
             shape, k = (a.shape[0], b.shape[1]), a.shape[1]
+        elif op == "bmm":                         # batches of one: a[None] @ a.t()[None]
+            a = self.prep(self.choice(mats), ("any",))
+            at = T(a)
+            a3 = self.call("unsqueeze", [a, Lit("0")]).set((1,) + a.shape, a.lo, a.hi, a.deps, a.rg)
+            b3 = self.call("unsqueeze", [at, Lit("0")]).set((1,) + at.shape, a.lo, a.hi, a.deps, a.rg)
+            m = a.mag * a.mag * a.shape[1]
+            return self.call("bmm", [a3, b3]).set((1, a.shape[0], a.shape[0]), -m, m, self.deps_of(a),
+                                                  self.rg_of(a))
         elif op == "mv":
             a = self.prep(self.choice(mats), ("any",))
             cands = [p for p in vecs if p.shape[0] == a.shape[1]]
-            if not cands:
-                return None
-            b = self.prep(self.choice(cands), ("any",))
-            fn = self.choice(["@", "matmul", "mv"])
+            if cands:
+                b = self.prep(self.choice(cands), ("any",))
+            else:                                 # a row of a matrix with as many columns
+                r = self.choice([p for p in mats if p.shape[1] == a.shape[1]])
+                b = Index(r, "0").set((r.shape[1],), r.lo, r.hi, self.deps_of(r), self.rg_of(r))
+                b.alias, b.view = r.alias, True
             shape, k = (a.shape[0],), a.shape[1]
         elif op in ("dot", "outer"):
             a = self.prep(self.choice(vecs), ("any",))
             cands = [p for p in vecs if p.shape == a.shape] if op == "dot" else vecs
             b = self.prep(self.choice(cands), ("any",))
             if op == "dot":
-                fn = self.choice(["@", "matmul", "dot"])
                 shape, k = (), a.shape[0]
             else:
-                fn, shape, k = "outer", (a.shape[0], b.shape[0]), 1
+                shape, k = (a.shape[0], b.shape[0]), 1
         else:   # vector @ matrix
             a = self.prep(self.choice(vecs), ("any",))
             cands = [p for p in mats if p.shape[0] == a.shape[0]]
@@ -920,26 +1083,25 @@ class _Gen:
                 b = T(self.prep(self.choice(tcands), ("any",)))
             else:
                 return None
-            fn = self.choice(["@", "matmul"])
             shape, k = (b.shape[1],), a.shape[0]
         m = a.mag * b.mag * k
         e = Bin("@", a, b) if fn == "@" else self.call(fn, [a, b])
         return e.set(shape, -m, m, self.deps_of(a, b), self.rg_of(a, b))
 
     def gen_loss(self, depth, pool):
+        loss = self.pick(["mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss"])
         x = self.prep(self.operand(depth - 1, pool), ("any",))
-        k = self.d(st.integers(0, 2))
         red = self.choice([None, "'mean'", "'sum'"])
         kw = [("reduction", Lit(red))] if red else []
         n = _numel(x.shape)
-        if k == 0:
+        if loss == "mse_loss":
             y = self.partner(x, depth, pool, same=True)
             if y is None:
                 return None
             y = self.prep(y, ("any",))
             m = (x.mag + y.mag) ** 2 * (n if red == "'sum'" else 1)
             return self.call("mse_loss", [x, y], kw).set((), 0, m, self.deps_of(x, y), self.rg_of(x, y))
-        if k == 1:
+        if loss == "binary_cross_entropy":
             x = self.prep(x, ("bound", 3))     # (a saturated sigmoid: PyTorch loses digits)
             p = self.unary("sigmoid", x, 0, 1)
             vals = self.d(st.lists(st.sampled_from([0.0, 0.25, 1.0]), min_size=n, max_size=n))
@@ -956,6 +1118,10 @@ class _Gen:
             return None
         t = TensorLit(target, "bare" if self.flavour == "math" else "torch", ints=True).set(np.shape(target), 0, 3)
         hi = (x.hi - x.lo + math.log(x.shape[-1])) * (x.shape[0] if red == "'sum'" and len(x.shape) == 2 else 1)
+        if loss == "nll_loss":                    # of log-probabilities
+            dim = Lit(str(len(x.shape) - 1))
+            lp = self.call("log_softmax", [x, dim]).set(x.shape, x.lo - x.hi - 3, 0, self.deps_of(x), self.rg_of(x))
+            return self.call("nll_loss", [lp, t], kw).set((), 0, hi, self.deps_of(x), self.rg_of(x))
         return self.call("cross_entropy", [x, t], kw).set((), 0, hi, self.deps_of(x), self.rg_of(x))
 
 
@@ -973,12 +1139,13 @@ smooth_values_st = st.integers(-300, 300).map(lambda k: k / 100 + 0.003)
 
 
 @st.composite
-def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), values=None):
+def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), values=None, focus=None):
     """A random Program (see the module docstring). `values` draws leaf values (default
-    `values_st`). `errors=False` leaves out the plans and
-    statements meant to fail; `fd_safe=True` also leaves out what finite differences
-    cannot check (in-place ops on intermediates, `detach()` inside expressions). `avoid`
-    names known divergences not to generate:
+    `values_st`). `focus` names an op (of FAMILY_OF, an alias, or "manual_seed") that the
+    first statement uses. `errors=False` leaves out the plans and statements meant to
+    fail; `fd_safe=True` also leaves out what finite differences cannot check (in-place
+    ops on intermediates, `detach()` inside expressions). `avoid` names known divergences
+    not to generate:
 
       "view_0d"        an in-place op on a tensor after a 0-d view of it was taken by
                        integer indexing (`v = x[0]`; `x.mul_(2)`)
@@ -993,10 +1160,13 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                        in-place ops in a script with var, or with a number to a tensor power
       "no_grad_view"   a view, made under no_grad, of a tensor that requires grad
                        (PyTorch says it requires grad too)
-      "zero_grad"      floor/ceil/round/trunc/sign of a tensor that requires grad (their
-                       gradient is `grad * 0` in diffcli: -0. where PyTorch has 0., and a
-                       grad_fn under create_graph)
+      "zero_grad"      floor/ceil/round/trunc/sign of a tensor that requires grad in a
+                       script that differentiates with create_graph (their gradient is
+                       `grad * 0` in diffcli: a grad_fn where PyTorch's has none)
     """
+    canonical = CANONICAL.get(focus, focus)
+    if canonical in ("view", "expand"):          # tensor methods only
+        flavour = flavour or draw(st.sampled_from(["torch", "mixed"]))
     flavour = flavour or draw(st.sampled_from(["math", "torch", "mixed"]))
     values_st_ = values if values is not None else values_st
     g = _Gen(draw, flavour, errors, fd_safe, frozenset(avoid))
@@ -1012,7 +1182,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     leaves = []
     for i in range(draw(st.integers(1, 3))):
         name = NAMES[i]
-        shape = draw(st.sampled_from(SHAPES))
+        shape = FOCUS_SHAPE[canonical] if i == 0 and canonical in FOCUS_SHAPE else draw(st.sampled_from(SHAPES))
         vals = draw(st.lists(values_st_, min_size=_numel(shape), max_size=_numel(shape)))
         value = _literal(shape, vals)
         leaves.append(Leaf(name, shape, value))
@@ -1040,8 +1210,20 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         g.pool.append(Name("k").set(shape, arr.min(), arr.max(), (), False))
 
     pinned, retained = [], []
+    if focus == "manual_seed":
+        L.add("manual_seed(0)" if flavour == "math" else "torch.manual_seed(0)", "torch.manual_seed(0)")
+    elif focus is not None:                      # the first statement uses the op
+        for _ in range(8):
+            g.focus = focus
+            e = g.expr(draw(st.integers(1, 2)))
+            if g.focus is None:
+                break
+        g.focus = g.alias_wanted = None
+        name = g.fresh()
+        L.stmt(name, e)
+        g.pool.append(Name(name).set(e.shape, e.lo, e.hi, e.deps, e.rg).bound_to(e))
     inplace_done = False
-    for _ in range(draw(st.integers(1, 5))):
+    for _ in range(draw(st.integers(1, 6))):
         kind = draw(st.sampled_from(["assign"] * 6 + ["print", "print", "no_grad", "detach", "loop",
                                                       "inplace"]))
         if kind == "assign":
@@ -1053,7 +1235,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
             if e.rg and draw(st.integers(0, 3)) == 0:
                 L.add(f"{name}.retain_grad()")
                 retained.append(name)
-            elif errors and not e.rg and draw(st.integers(0, 5)) == 0:
+            elif errors and not e.rg and g.rare(10):
                 L.add(f"{name}.retain_grad()")    # RuntimeError: can't retain_grad on Tensor that has requires_grad=False
         elif kind == "print":
             x = draw(st.sampled_from(g.pool))
@@ -1110,8 +1292,8 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
             g.pool.append(Name(name).set(shape, -m, m, deps, seed.rg or body.rg))
         elif kind == "inplace" and not fd_safe and not inplace_done:
             x = draw(st.sampled_from(g.pool))
-            if x.name in [lf.name for lf in leaves] and not errors:
-                continue
+            if x.leafish and x.rg and not (errors and g.rare(4)):
+                continue                # (a leaf that requires grad: PyTorch's error, now and then)
             if "view_0d" in g.avoid and (x.alias & g.indexed0 or any(
                     p.index0 and p.alias & x.alias for p in g.pool)):
                 continue
@@ -1140,10 +1322,12 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     live = [p for p in g.pool if p.rg]
     if not live:
         live = g.pool
-    plan_draw = draw(st.sampled_from(
-        ["backward"] * 3 + ["repeat"] * 2 + ["inputs", "grad", "grad"] + ["create_grad"] * 2
-        + ["create_backward"] * 2 + (["bad_nonscalar", "bad_shape", "unused", "broadcast", "view_t",
-                                      "nograd_target"] if errors else [])))
+    if errors and g.rare(10):                    # a plan meant to fail
+        plan_draw = draw(st.sampled_from(["bad_nonscalar", "bad_shape", "unused", "broadcast", "view_t",
+                                          "nograd_target"]))
+    else:
+        plan_draw = draw(st.sampled_from(["backward"] * 3 + ["repeat"] * 2 + ["inputs"] * 2 + ["grad"] * 2
+                                         + ["create_grad"] * 2 + ["create_backward"] * 2))
     scalar = draw(st.integers(0, 2)) > 0 and plan_draw != "bad_nonscalar"
     base = g.expr(draw(st.integers(0, 2)), live)
     if not base.rg:
@@ -1202,8 +1386,8 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     calls = []                      # (line, coefficient of dF/dleaf the call adds)
     fd = {"calls": calls, "named": {}, "second": None, "inputs": None}
     plan = plan_draw
-    if plan in ("create_grad", "create_backward") and "prod_create_graph" in g.avoid \
-            and any(re.search(r"\bprod\b", line) for line in L.script):
+    if plan in ("create_grad", "create_backward") and ("prod_create_graph" in g.avoid and any(
+            re.search(r"\bprod\b", line) for line in L.script) or "zero_grad" in g.avoid and "zero_grad" in g.used):
         plan = "grad"
     target_leaf = None                # the target is a leaf itself (`out = a`, `h = a; out = h`)
     if isinstance(out, Name) and out.leafish:
@@ -1342,13 +1526,14 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         L.add(f"print({lf}.grad)")
     for r in retained:
         L.add(f"print({r}.grad)")
-    if not errors or draw(st.integers(0, 4)):
-        pass
-    else:   # .grad of a non-leaf that did not retain it: None, with PyTorch's warning
+    if errors and g.rare(5):   # .grad of a non-leaf that did not retain it: None, with PyTorch's warning
         nonleaf = [p.name for p in g.pool if p.rg and p.name not in leaf_names and p.name not in retained]
         if nonleaf:
             L.add(f"print({draw(st.sampled_from(nonleaf))}.grad)")
-    lf = draw(st.sampled_from(leaf_names))
+    # a gradient step on a leaf the target depends on (else its .grad is None: PyTorch's
+    # TypeError, now and then)
+    reached = [n for n in leaf_names if n in out.deps]
+    lf = draw(st.sampled_from(reached if reached and not (errors and g.rare(5)) else leaf_names))
     views = [p for p in g.pool if p.view and lf in p.alias] + [p for p in g.pool if p.index0 and lf in p.alias]
     if "view_0d" in g.avoid and lf in g.indexed0 or "leaf_view_fn" in g.avoid and views:
         pass

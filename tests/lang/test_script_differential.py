@@ -38,6 +38,7 @@ import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, note, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from diffcli.engine import errors as engine_errors  # noqa: E402
 from diffcli.engine.tensor import Tensor  # noqa: E402
@@ -46,7 +47,7 @@ from diffcli.lang.interpreter import Interpreter  # noqa: E402
 from diffcli.session import Options, execute_with, parse_source  # noqa: E402
 from diffcli.source import Source  # noqa: E402
 
-from .script_gen import programs, smooth_values_st  # noqa: E402
+from .script_gen import CANONICAL, FAMILY_OF, UNARY, programs, smooth_values_st  # noqa: E402
 
 try:
     import torch
@@ -62,6 +63,9 @@ FAST = settings(derandomize=True, **BASE)
 # DIFFCLI_DIFF_RANDOM=1 asks for new ones
 LONG = settings(derandomize=not os.environ.get("DIFFCLI_DIFF_RANDOM"), **BASE)
 RTOL, ATOL = 1e-9, 1e-12
+# every op of the op table (diffcli.engine.FUNCTIONS: test_every_op_is_generated checks),
+# its aliases, and the tensor methods view and expand
+ALL_OPS = sorted(set(FAMILY_OF) | set(UNARY) | set(CANONICAL) | {"manual_seed"})
 
 
 # --- running both sides -------------------------------------------------------------------
@@ -384,9 +388,10 @@ KNOWN = {
                "y = torch.sin(torch.floor(a))\n"
                "g, = torch.autograd.grad(y.sum(), [a], create_graph=True)\n"
                "print(g)\n",
-        avoid=True,
-        # abs under create_graph: second derivatives print -0. where PyTorch prints 0.
-        forgive=lambda prog: (_second_order(prog) and "abs" in _words(prog), _unsigned_zeros, None)),
+        avoid=True,     # with create_graph; the -0. are forgiven (abs: its second derivative)
+        forgive=lambda prog: (bool(_words(prog) & {"floor", "ceil", "round", "trunc", "sign"})
+                              or _second_order(prog) and bool(_words(prog) & {"abs", "absolute"}),
+                              _unsigned_zeros, None)),
     "signed_zeros": dict(
         reason="some gradients are 0. in diffcli where PyTorch's are -0. or the other way round "
                "(values equal, prints differ): amax's at the elements that are not the maximum "
@@ -421,13 +426,14 @@ KNOWN = {
                "and of a division's denominator; WhereBackward0 for amax's "
                "MulBackward0; IndexPutBackward0 for SelectBackwardBackward0/SliceBackwardBackward0; "
                "ViewBackward0 for a squeeze that removes nothing; second derivatives "
-               "MulBackward0/AddBackward0 for MulBackward1/MulBackward0 (values agree)",
+               "MulBackward0/AddBackward0 for MulBackward1/MulBackward0 (values agree; zeros may differ "
+               "in sign)",
         script="import torch\n"
                "x = torch.tensor([0.5, -1.25], requires_grad=True)\n"
                "g, = torch.autograd.grad(torch.tanh(x).sum(), [x], create_graph=True)\n"
                "print(g)\n",
         forgive=lambda prog: (_double_backward_names(prog),
-                              lambda t: _GRAD_FN.sub("grad_fn=<...>", t),
+                              lambda t: _unsigned_zeros(_GRAD_FN.sub("grad_fn=<...>", t)),
                               r"(g\w+|h\w+|s2|\w+\.grad)\.grad_fn: ")),
 }
 AVOID = frozenset(k for k, v in KNOWN.items() if v.get("avoid"))
@@ -633,10 +639,29 @@ def check_against_finite_differences(prog):
 
 # --- the tests ---------------------------------------------------------------------------------
 
+def _uses(prog, op):
+    return op in _words(prog) or (op == "neg" and "negative" in _words(prog))
+
+
+def test_every_op_is_generated():
+    from diffcli.engine import FUNCTIONS
+    assert set(FUNCTIONS) <= set(ALL_OPS), sorted(set(FUNCTIONS) - set(ALL_OPS))
+
+
 @needs_torch
-@settings(FAST, max_examples=300)
+@settings(FAST, max_examples=150)
 @given(programs(avoid=AVOID))
 def test_random_scripts_match_pytorch(prog):
+    check_against_torch(prog)
+
+
+@needs_torch
+@pytest.mark.parametrize("op", ALL_OPS)
+@settings(FAST, max_examples=2)
+@given(data=st.data())
+def test_every_op_in_random_scripts_matches_pytorch(op, data):
+    prog = data.draw(programs(avoid=AVOID, focus=op))
+    assert _uses(prog, op), f"the generator did not use {op}:\n{prog}"
     check_against_torch(prog)
 
 
@@ -655,9 +680,18 @@ def test_random_scripts_match_pytorch_long(prog):
     check_against_torch(prog)
 
 
-@settings(FAST, max_examples=300 if torch is None else 60)
+@settings(FAST, max_examples=200 if torch is None else 40)
 @given(programs(errors=False, fd_safe=True, avoid=AVOID, values=smooth_values_st))
 def test_random_scripts_match_finite_differences(prog):
+    check_against_finite_differences(prog)
+
+
+@pytest.mark.parametrize("op", [op for op in ALL_OPS if op not in ("detach", "view")])
+@settings(FAST, max_examples=1)
+@given(data=st.data())
+def test_every_op_in_random_scripts_matches_finite_differences(op, data):
+    prog = data.draw(programs(errors=False, fd_safe=True, avoid=AVOID, values=smooth_values_st, focus=op))
+    assert _uses(prog, op), f"the generator did not use {op}:\n{prog}"
     check_against_finite_differences(prog)
 
 
