@@ -176,6 +176,15 @@ def _options(sets, wrt=(), trace=False, max_elements=10_000_000, max_iterations=
         raise _Usage(str(e)) from None
 
 
+def _prepare(script, expr, sets, wrt, *limits, trace=False):
+    """What every command does first: read SCRIPT, split --wrt, build the options."""
+    from . import source as src
+    s = src.load(script, expr)
+    names = tuple(n.strip() for n in wrt.split(",") if n.strip()) if wrt else ()
+    limit_names = ("max_elements", "max_iterations", "max_statements", "max_depth", "max_memory")
+    return s, names, _options(sets, names, trace=trace, **dict(zip(limit_names, limits)))
+
+
 def _run_command(fmt, body):
     """Run `body()`, rendering any failure on stderr with the right exit code."""
     import warnings
@@ -287,13 +296,10 @@ def grad(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optio
          max_memory: int = MAX_MEMORY):
     """Run SCRIPT, call TARGET.backward(), and report the leaves' gradients."""
     def body():
-        from . import session, source as src
+        from . import session
         from .render import jsonout, table, text
-        s = src.load(script, expr)
-        names = tuple(n.strip() for n in wrt.split(",") if n.strip()) if wrt else ()
-        opts = _options(set_, names, max_elements=max_elements, max_iterations=max_iterations,
-                        max_statements=max_statements, max_depth=max_depth,
-                        max_memory=max_memory)
+        s, names, opts = _prepare(script, expr, set_, wrt, max_elements, max_iterations,
+                                  max_statements, max_depth, max_memory)
         warn = _warner(fmt.value, s.filename)
         run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
         _known_names(run, s, of=of, wrt=names)
@@ -347,12 +353,10 @@ def graph(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
           max_memory: int = MAX_MEMORY):
     """Show the computation graph of SCRIPT: one row per node, inputs first."""
     def body():
-        from . import session, source as src
+        from . import session
         from .render import jsonout, table, text
-        s = src.load(script, expr)
-        opts = _options(set_, trace=True, max_elements=max_elements, max_iterations=max_iterations,
-                        max_statements=max_statements, max_depth=max_depth,
-                        max_memory=max_memory)
+        s, _, opts = _prepare(script, expr, set_, None, max_elements, max_iterations,
+                              max_statements, max_depth, max_memory, trace=True)
         warn = _warner(fmt.value, s.filename)
         run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
         _known_names(run, s, of=of)
@@ -386,11 +390,9 @@ def run(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Option
         max_memory: int = MAX_MEMORY):
     """Execute SCRIPT, showing its print output exactly."""
     def body():
-        from . import session, source as src
-        s = src.load(script, expr)
-        opts = _options(set_, max_elements=max_elements, max_iterations=max_iterations,
-                        max_statements=max_statements, max_depth=max_depth,
-                        max_memory=max_memory)
+        from . import session
+        s, _, opts = _prepare(script, expr, set_, None, max_elements, max_iterations,
+                              max_statements, max_depth, max_memory)
 
         def write(text):
             sys.stdout.write(text)
@@ -413,13 +415,10 @@ def check(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
           max_memory: int = MAX_MEMORY):
     """Compare analytic gradients with central finite differences; exit 1 on a mismatch."""
     def body():
-        from . import session, source as src
+        from . import session
         from .render import jsonout, table
-        s = src.load(script, expr)
-        names = tuple(n.strip() for n in wrt.split(",") if n.strip()) if wrt else ()
-        opts = _options(set_, names, max_elements=max_elements, max_iterations=max_iterations,
-                        max_statements=max_statements, max_depth=max_depth,
-                        max_memory=max_memory)
+        s, names, opts = _prepare(script, expr, set_, wrt, max_elements, max_iterations,
+                                  max_statements, max_depth, max_memory)
         if not (math.isfinite(eps) and eps > 0):
             raise _Usage(f"--eps must be a finite number greater than 0, got {eps}")
         for value, opt in ((atol, "--atol"), (rtol, "--rtol")):
