@@ -375,16 +375,35 @@ class Program:
                 f"--- torch program ---\n{self.torch_program}")
 
 
+_ASSIGN = re.compile(r"^\s*([A-Za-z_]\w*) [-+*/]?= (.*)$")
+# what can give a tensor other strides than a fresh one's (a transposed or expanded
+# input's layout goes through elementwise ops, and *_like constructors keep it in PyTorch)
+_STRIDED = re.compile(r"\.T\b|\bt\(|\.t\(|transpose|permute|expand")
+
+
 class _Lines:
     """Statements rendered both ways, line for line."""
 
     def __init__(self):
         self.script, self.program = [], []
+        self.defs = {}           # name -> the program text of every value assigned to it
 
     def add(self, script, program=None, indent=0):
         pad = "    " * indent
         self.script.append(pad + script)
         self.program.append(pad + (script if program is None else program))
+        m = _ASSIGN.match(self.program[-1])
+        if m:
+            self.defs.setdefault(m.group(1), []).append(m.group(2))
+
+    def strided(self, text, seen=()):
+        """Whether a value computed by `text` may have a layout other than a fresh tensor's."""
+        if _STRIDED.search(text):
+            return True
+        for w in set(re.findall(r"[A-Za-z_]\w*", text)) - set(seen):
+            if any(self.strided(d, (*seen, w)) for d in self.defs.get(w, ())):
+                return True
+        return False
 
     def stmt(self, target, expr, indent=0):
         self.add(f"{target} = {expr.text(False)}", f"{target} = {expr.text(True)}", indent)
@@ -409,6 +428,7 @@ class _Gen:
         self.pool = []                  # Name expressions usable as operands
         self.counter = 0
         self.grad_enabled = True
+        self.lines = None               # the _Lines being written
         self.focus = None               # an op the next expression must use (see programs(focus=))
         self.alias_wanted = None        # ... when it is an alias, the name to write
 
@@ -894,7 +914,8 @@ class _Gen:
         s = x.shape
         n = _numel(s)
         opts = ["reshape", "flatten", "unsqueeze", "clone", "detach"]
-        if self.flavour != "math" and self.errors:   # view of a transposed tensor fails
+        if self.flavour != "math" and self.errors and not (   # view of a transposed tensor fails
+                "strides" in self.avoid and self.lines.strided(x.text(True))):
             opts += ["view"]
         if 1 in s:
             opts += ["squeeze", "squeeze_dim"]
@@ -1158,6 +1179,8 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
       "max_dim_saved"  repeated backward through max/min over a dim
       "var_saves_output", "pow_scalar_base_saved"
                        in-place ops in a script with var, or with a number to a tensor power
+      "strides"        `.view` of a tensor computed from a transposed or expanded one
+                       (with a *_like constructor of it, the layouts differ)
       "no_grad_view"   a view, made under no_grad, of a tensor that requires grad
                        (PyTorch says it requires grad too)
       "zero_grad"      floor/ceil/round/trunc/sign of a tensor that requires grad in a
@@ -1170,7 +1193,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     flavour = flavour or draw(st.sampled_from(["math", "torch", "mixed"]))
     values_st_ = values if values is not None else values_st
     g = _Gen(draw, flavour, errors, fd_safe, frozenset(avoid))
-    L = _Lines()
+    L = g.lines = _Lines()
     # header: line 1-2 (kept as comments in the math flavour so lines stay aligned)
     if flavour == "math":
         L.add("# math flavour", "import torch")
@@ -1356,10 +1379,13 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
             L.stmt("out", Bin("+", out, other))
         else:
             L.stmt("out", out)
-    elif plan_draw == "view_t" and any(len(p.shape) == 2 and p.shape[0] > 1 and p.shape[1] > 1 for p in g.pool) \
-            and flavour != "math":
+    elif plan_draw == "view_t" and flavour != "math" and any(
+            len(p.shape) == 2 and p.shape[0] > 1 and p.shape[1] > 1 for p in g.pool):
         m = draw(st.sampled_from([p for p in g.pool if len(p.shape) == 2 and p.shape[0] > 1 and p.shape[1] > 1]))
-        L.add(f"out = {m.name}.t().view(-1)")
+        if "strides" in g.avoid and L.strided(m.name):
+            L.add(f"out = {m.name}.view(-1)")       # (only when it is laid out as a fresh tensor)
+        else:
+            L.add(f"out = {m.name}.t().view(-1)")
     else:
         L.stmt("out", out)
     forward = L.n
