@@ -70,13 +70,7 @@ def snippet_namespace(default_float=None):
     return {"torch": TORCH_NS, "F": F_NS, "T": T, "C": C, "math": math}
 
 
-def fnum(v):
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-    return v
+from diffcli.render.jsonout import json_number as fnum  # noqa: E402
 
 
 def values_of(t: Tensor):

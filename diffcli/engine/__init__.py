@@ -13,7 +13,6 @@ from . import dtypes  # noqa: E402
 from .autograd import backward, grad
 from .errors import EngineError
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .ops import table as _table
 from .ops.table import FUNCTIONS, INPLACE, METHODS
 from .tensor import Size, Tensor
 

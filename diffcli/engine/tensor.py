@@ -256,7 +256,7 @@ class Tensor:
     def __bool__(self):
         if self.data_.size != 1:
             raise errors.TorchRuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous")
+                "Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.data_.reshape(()).item())
 
     def __float__(self):

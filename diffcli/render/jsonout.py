@@ -21,13 +21,19 @@ def plain(v):
     return _fix(v)
 
 
-def _fix(v):
+def json_number(v):
+    """A float for JSON: itself if finite, else "nan", "inf" or "-inf"; other values pass."""
     if isinstance(v, float):
         if math.isnan(v):
             return "nan"
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
-        return v
+    return v
+
+
+def _fix(v):
+    if isinstance(v, float):
+        return json_number(v)
     if isinstance(v, list):
         return [_fix(x) for x in v]
     return v

@@ -11,7 +11,7 @@ def tensor_text(arr) -> str:
 
 
 def _compact(arr) -> str:
-    from .jsonout import dumps, plain
+    from .jsonout import plain
     import json
     return "" if arr is None else json.dumps(plain(np.asarray(arr)))
 

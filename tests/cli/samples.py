@@ -30,6 +30,17 @@ def invoke(args: list[str], stdin: str | None = None):
     return result.exit_code, result.stdout, result.stderr
 
 
+def cli(*args, input=None):
+    """Run `diffcli ARGS` in process: no Python exception may escape, no traceback printed."""
+    from typer.testing import CliRunner
+
+    from diffcli.cli import app
+    result = CliRunner().invoke(app, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.stderr
+    return result
+
+
 def render(path: Path, command: str) -> str:
     rel = path.relative_to(ROOT).as_posix()
     code, out, err = invoke([command, rel, *sample_args(path)])

@@ -15,26 +15,14 @@ from pathlib import Path
 import click
 import pytest
 import typer
-from typer.testing import CliRunner
 
 from diffcli import __version__
 from diffcli.cli import app
+from .samples import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD = ["samples/card.txt", "--set", "a=1", "--set", "b=2", "--set", "w=0.5"]
 COMMANDS = ("grad", "graph", "run", "check")
-
-
-@pytest.fixture(autouse=True)
-def _at_root(monkeypatch):
-    monkeypatch.chdir(ROOT)
-
-
-def cli(*args, input=None):
-    """Run `diffcli ARGS` in process; Python exceptions must not escape the CLI."""
-    result = CliRunner().invoke(app, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
 
 
 def subprocess_cli(*args, input=None, env=None):

@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from diffcli.cli import app
+from .samples import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAD_NON_LEAF_WARNING = (
@@ -20,13 +19,6 @@ GRAD_NON_LEAF_WARNING = (
     "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
     "github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at "
     "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
-
-
-def cli(*args, input=None):
-    result = CliRunner().invoke(app, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.stderr
-    return result
 
 
 def script_file(tmp_path, text, name="demo.txt"):

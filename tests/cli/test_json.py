@@ -9,25 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from diffcli import session
-from diffcli.cli import app
 from diffcli.source import Source
+from .samples import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD_KEYS = ["value", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "grad"]
-
-
-@pytest.fixture(autouse=True)
-def _at_root(monkeypatch):
-    monkeypatch.chdir(ROOT)
-
-
-def cli(*args, input=None):
-    result = CliRunner().invoke(app, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
 
 
 def grad_json(script, *args):

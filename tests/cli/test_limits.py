@@ -5,15 +5,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from typer.testing import CliRunner
 
-from diffcli.cli import app
-
-
-def cli(*args):
-    result = CliRunner().invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
+from .samples import cli
 
 
 def fails_fast(script, *args, seconds=5.0):

@@ -1,5 +1,4 @@
 """Every sample's output under `run`, `grad` and `graph` is pinned."""
-import os
 
 import pytest
 

@@ -725,13 +725,7 @@ SNIPPETS = [
 ]
 
 
-def _fnum(v):
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-    return v
+from diffcli.render.jsonout import json_number as _fnum  # noqa: E402
 
 
 def _values(t):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, errors
+from .. import dtypes
 from ..function import as_tensor, record
 from ..tensor import Tensor
 

@@ -6,13 +6,11 @@ import numpy as np
 
 from .. import errors
 from ..function import as_tensor, record
-from ..tensor import Tensor
 from . import shape as S
 
 
 def _dtype_check(a, b, what="expected m1 and m2 to have the same dtype"):
     if a.data_.dtype != b.data_.dtype:
-        from .. import dtypes
         n = {"float64": "double", "float32": "float", "int64": "long int", "bool": "bool"}
         raise errors.TorchRuntimeError(
             f"{what}, but got: {n[a.data_.dtype.name]} != {n[b.data_.dtype.name]}")

@@ -169,7 +169,6 @@ def _extreme(a, dim, keepdim, is_max):
     shape = x.shape
 
     def backward(g):
-        gd = g.data_ if keepdim or not shape else np.expand_dims(g.data_, d)
         ii = idx if keepdim or not shape else np.expand_dims(idx, d)
         if not shape:
             return (g,)
