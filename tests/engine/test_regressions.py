@@ -161,3 +161,42 @@ def test_retain_grad_follows_a_base_modified_through_a_view():
     assert h1.grad_fn.name() == "CopySlices"
     assert h1.grad.tolist() == [[1.0], [1.0]]
     assert a.grad.tolist() == [[0.5], [1.0]]
+
+
+def test_integer_index_to_0d_is_a_view():
+    """x[0] of a 1-D tensor and x[0, 1] are views (numpy's x[0] would be a scalar copy): an
+    in-place op on the base shows in them, and their grad_fn becomes AsStridedBackward0
+    (torch 2.13's values)."""
+    x = T([1.0, 2.0, 3.0])
+    z = x * 1
+    y = z[0]
+    z += 1.5
+    assert y.item() == 2.5 and y.grad_fn.name() == "AsStridedBackward0"
+    y.backward()
+    assert vals(x.grad) == [1.0, 0.0, 0.0]
+
+    a = T([1.0, 2.0])
+    b = a * 1
+    v = b[0]
+    b.mul_(2.0)
+    assert repr(v) == "tensor(2., grad_fn=<AsStridedBackward0>)"
+
+    m = T([[1.0, 2.0], [3.0, 4.0]])
+    n = m * 1
+    w = n[0, 1]
+    n.mul_(3.0)
+    assert repr(w) == "tensor(6., grad_fn=<AsStridedBackward0>)"
+    w.backward()
+    assert vals(m.grad) == [[0.0, 3.0], [0.0, 0.0]]
+
+
+def test_inplace_on_a_0d_index_view_writes_its_base():
+    x = T([1.0, 2.0, 3.0])
+    z = x * 1
+    y = z[1]
+    y += 1.5
+    y.mul_(2.0)
+    assert repr(z) == "tensor([1., 7., 3.], grad_fn=<CopySlices>)"
+    assert repr(y) == "tensor(7., grad_fn=<AsStridedBackward0>)"
+    z.sum().backward()
+    assert vals(x.grad) == [1.0, 2.0, 1.0]

@@ -135,7 +135,6 @@ class Expr:
     scalar = False     # a Python number, not a tensor
     alias = frozenset()   # names whose memory the value may share (views, detach)
     view = False          # the value is a view of another tensor
-    index0 = False        # a 0-d result of integer indexing
     leafish = False       # a name bound to a leaf itself (`h = a`): no grad_fn
 
     def set(self, shape, lo, hi, deps=frozenset(), rg=False):
@@ -159,7 +158,7 @@ class Name(Expr):
     def bound_to(self, e):
         """`name = e`: the name shares e's memory (and is a view if e was one)."""
         self.alias = frozenset([self.name]) | e.alias
-        self.view, self.index0 = e.view, e.index0
+        self.view = e.view
         self.leafish = isinstance(e, Name) and e.leafish
         return self
 
@@ -425,7 +424,6 @@ class _Gen:
     def __init__(self, draw, flavour, errors, fd_safe, avoid):
         self.draw = draw
         self.avoid = avoid              # known divergences not to generate (see KNOWN in the test)
-        self.indexed0 = frozenset()     # names a 0-d integer-index view was taken of
         self.used = set()               # ops with known divergences in some uses (see avoid)
         self.flavour = flavour
         self.errors = errors
@@ -1008,9 +1006,7 @@ class _Gen:
             shape = s[:d] + s[d + 1:]
             e = self.call("select", [x, Lit(str(d)), Lit(str(i))]).set(shape, x.lo, x.hi, self.deps_of(x),
                                                                        self.rg_of(x))
-            e.alias, e.view, e.index0 = x.alias, True, not shape
-            if not shape:
-                self.indexed0 |= x.alias
+            e.alias, e.view = x.alias, True
             return e
         if len(s) == 1:
             idx, shape = self.choice([("0", ()), ("-1", ()), ("1:", (s[0] - 1,)), (":2", (min(2, s[0]),)),
@@ -1021,9 +1017,7 @@ class _Gen:
         if 0 in shape:
             return None
         e = Index(x, idx).set(shape, x.lo, x.hi, self.deps_of(x), self.rg_of(x))
-        e.alias, e.view, e.index0 = x.alias, True, not shape
-        if not shape:
-            self.indexed0 |= x.alias
+        e.alias, e.view = x.alias, True
         return e
 
     def gen_cat(self, depth, pool):
@@ -1180,8 +1174,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     ops on intermediates, `detach()` inside expressions). `avoid` names known divergences
     not to generate:
 
-      "view_0d"        an in-place op on a tensor after a 0-d view of it was taken by
-                       integer indexing (`v = x[0]`; `x.mul_(2)`)
       "leaf_view_fn"   an in-place op under no_grad on a leaf that has a named view
                        (`v = a[1:]`; `with no_grad(): a -= ...`; `v.grad_fn`)
       "prod_create_graph"  prod in a script that differentiates with create_graph
@@ -1330,9 +1322,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
             x = draw(st.sampled_from(g.pool))
             if x.leafish and x.rg and not (errors and g.rare(4)):
                 continue                # (a leaf that requires grad: PyTorch's error, now and then)
-            if "view_0d" in g.avoid and (x.alias & g.indexed0 or any(
-                    p.index0 and p.alias & x.alias for p in g.pool)):
-                continue
             if "leaf_view_fn" in g.avoid and any(p.view and p.alias & x.alias & set(NAMES) for p in g.pool):
                 continue        # (through a detached alias of a leaf that has views)
             if "retain_grad_inplace_view" in g.avoid and x.view and x.name in retained:
@@ -1575,8 +1564,8 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     # TypeError, now and then)
     reached = [n for n in leaf_names if n in out.deps]
     lf = draw(st.sampled_from(reached if reached and not (errors and g.rare(5)) else leaf_names))
-    views = [p for p in g.pool if p.view and lf in p.alias] + [p for p in g.pool if p.index0 and lf in p.alias]
-    if "view_0d" in g.avoid and lf in g.indexed0 or "leaf_view_fn" in g.avoid and views:
+    views = [p for p in g.pool if p.view and lf in p.alias]
+    if "leaf_view_fn" in g.avoid and views:
         pass
     elif plan in ("backward", "repeat") and not fd_safe and draw(st.integers(0, 3)) == 0:
         # a gradient step, then zero the gradient

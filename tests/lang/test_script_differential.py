@@ -277,18 +277,6 @@ def _unsigned_zeros(text):
 
 
 KNOWN = {
-    "view_0d": dict(
-        reason="a 0-d result of integer indexing (x[0] on a 1-D tensor, x[0, 1]) is a copy in diffcli, "
-               "not a view: an in-place op on the base afterwards does not show in it, and a backward "
-               "through it then fails with a garbage IndexError ('index -261982 is out of bounds for "
-               "axis 0 with size 3': z = x * 1; y = z[0]; z += 1.5; y.backward())",
-        script="import torch\n"
-               "a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
-               "b = a * 1\n"
-               "v = b[0]\n"
-               "b.mul_(2.0)\n"
-               "print(v)\n",
-        avoid=True),
     "leaf_view_fn": dict(
         reason="a view of a leaf keeps its grad_fn (SliceBackward0, TBackward0, ViewBackward0...) after "
                "an in-place op on the leaf under no_grad; PyTorch regenerates it as AsStridedBackward0",

@@ -45,7 +45,9 @@ def select(a, dim, index):
         raise errors.TorchIndexError(
             f"index {index} is out of bounds for dimension {d} with size {n}")
     key = (slice(None),) * d + (index,)
-    return S._view_of(record("SelectBackward0", x[key], (a,), _index_put_backward(x.shape, key)), a)
+    # `...` keeps a 0-d result a view of x (numpy's x[0] of a 1-D array is a scalar copy)
+    return S._view_of(record("SelectBackward0", x[key + (Ellipsis,)], (a,),
+                             _index_put_backward(x.shape, key)), a)
 
 
 def narrow(a, dim, start, length):
