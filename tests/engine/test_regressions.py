@@ -200,3 +200,57 @@ def test_inplace_on_a_0d_index_view_writes_its_base():
     assert repr(y) == "tensor(7., grad_fn=<AsStridedBackward0>)"
     z.sum().backward()
     assert vals(x.grad) == [1.0, 2.0, 1.0]
+
+
+@pytest.mark.parametrize("fn", ["max", "min"])
+def test_max_min_over_a_dim_save_their_indices(fn):
+    """MaxBackward0/MinBackward0 save the returned indices: freed by a backward without
+    retain_graph, and checked for in-place changes (torch 2.13's texts)."""
+    x = T([0.5, -1.25, 2.0])
+    y = FUNCTIONS[fn](x, 0).values
+    y.backward()
+    assert vals(x.grad) == ([0.0, 0.0, 1.0] if fn == "max" else [0.0, 1.0, 0.0])
+    with pytest.raises(EngineError, match="backward through the graph a second time"):
+        y.backward()
+    z = T(2.0)
+    r = FUNCTIONS[fn](z, 0)
+    r.values.backward()
+    with pytest.raises(EngineError, match="backward through the graph a second time"):
+        r.values.backward()
+    m = T([[0.5, -1.25, 2.0], [1.0, 3.0, -2.0]])
+    r = FUNCTIONS[fn](m, 1)
+    r.indices.add_(0)
+    with pytest.raises(EngineError) as info:
+        r.values.sum().backward()
+    assert str(info.value).startswith(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.LongTensor [2]] is at version 1; expected version 0 instead.")
+    r = FUNCTIONS[fn](m, 0, keepdim=True)
+    r.values.mul_(2.0)  # the values are not saved
+    r.values.sum().backward()
+    assert vals(m.grad) == ([[0.0, 0.0, 2.0], [2.0, 2.0, 0.0]] if fn == "max" else
+                            [[2.0, 2.0, 0.0], [0.0, 0.0, 2.0]])
+
+
+def test_var_saves_only_its_input():
+    """VarBackward0 saves `self` only (an in-place op on its result is fine); StdBackward0
+    saves its result too (torch 2.13's values and text)."""
+    x = T([0.5, -1.25, 2.0])
+    y = FUNCTIONS["var"](x)
+    y += 1.5
+    y.backward()
+    assert [round(v, 12) for v in vals(x.grad)] == [0.083333333333, -1.666666666667, 1.583333333333]
+    m = T([[0.5, -1.25, 2.0], [1.0, 2.0, 4.0]])
+    v = FUNCTIONS["var"](m, 1, keepdim=True)
+    v.mul_(2.0)
+    v.sum().backward()
+    assert [[round(e, 12) for e in row] for row in vals(m.grad)] == [
+        [0.166666666667, -3.333333333333, 3.166666666667], [-2.666666666667, -0.666666666667, 3.333333333333]]
+    s = FUNCTIONS["std"](x)
+    s += 1.0
+    with pytest.raises(EngineError) as info:
+        s.backward()
+    assert str(info.value).startswith(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.DoubleTensor []], which is output 0 of Std, is at version 1; "
+        "expected version 0 instead.")

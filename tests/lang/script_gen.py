@@ -841,8 +841,6 @@ class _Gen:
         n = _numel(x.shape)
         fns = ["sum", "mean", "prod", "max", "min", "amax", "norm"] + (["var", "std"] if n >= 2 else [])
         fn = self.pick(fns)
-        if fn == "var":
-            self.used.add("var")
         if fn == "prod":
             x = self.prep(x, ("bound", 3))
             m = x.mag ** n
@@ -871,8 +869,6 @@ class _Gen:
         fns = ["sum", "mean", "prod", "max", "min", "amax", "norm", "logsumexp", "softmax",
                "log_softmax", "cumsum"] + (["var", "std"] if size >= 2 else [])
         fn = self.pick(fns)
-        if fn == "var":
-            self.used.add("var")
         keep = fn not in ("softmax", "log_softmax", "cumsum") and self.chance(3)
         shape = list(x.shape)
         if fn in ("softmax", "log_softmax", "cumsum"):
@@ -914,7 +910,6 @@ class _Gen:
             kwargs.append(("keepdim", Lit("True")))
         e = self.call(fn, args, kwargs)
         if fn in ("max", "min"):
-            self.used.add("max_dim")
             e = Attr(e, "values") if self.chance(6) else Index(e, "0")
         return e.set(shape, lo, hi, self.deps_of(x), self.rg_of(x))
 
@@ -1180,9 +1175,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
       "inputs_leaf_target" backward(inputs=...) of a target that is itself a leaf not
                        among the inputs
       "atan2_origin"   atan2(y, x) where both may be 0
-      "max_dim_saved"  repeated backward through max/min over a dim
-      "var_saves_output", "pow_scalar_base_saved"
-                       in-place ops in a script with var, or with a number to a tensor power
+      "pow_scalar_base_saved"  in-place ops in a script with a number to a tensor power
       "retain_grad_inplace_view"  an in-place op on a view that called retain_grad()
       "strides"        `.view` of a tensor computed from a transposed or expanded one
                        (with a *_like constructor of it, the layouts differ)
@@ -1326,8 +1319,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                 continue        # (through a detached alias of a leaf that has views)
             if "retain_grad_inplace_view" in g.avoid and x.view and x.name in retained:
                 continue
-            if "var_saves_output" in g.avoid and "var" in g.used or \
-                    "pow_scalar_base_saved" in g.avoid and "pow_scalar_base" in g.used:
+            if "pow_scalar_base_saved" in g.avoid and "pow_scalar_base" in g.used:
                 continue
             inplace_done = True
             ops = {"mul_": (f"{x.name}.mul_(2.0)", lambda lo, hi: (2 * lo, 2 * hi)),
@@ -1450,8 +1442,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         return L.n
 
     if plan in ("backward", "bad_nonscalar", "bad_shape", "broadcast", "view_t", "nograd_target"):
-        calls.append((backward_line(), 1))
-    elif plan == "repeat" and "max_dim_saved" in g.avoid and "max_dim" in g.used:
         calls.append((backward_line(), 1))
     elif plan == "repeat":
         n = draw(st.integers(2, 3))

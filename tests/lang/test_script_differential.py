@@ -318,29 +318,6 @@ KNOWN = {
                "a.backward(inputs=[b])\n"
                "print(a.grad, b.grad)\n",
         avoid=True),
-    "max_dim_saved": dict(
-        reason="max/min over a dim (MaxBackward0 with indices) does not free what it saved after a "
-               "backward without retain_graph: a second backward works in diffcli (and accumulates) "
-               "where PyTorch raises 'Trying to backward through the graph a second time'",
-        script="import torch\n"
-               "x = torch.tensor([0.5, -1.25, 2.0], requires_grad=True)\n"
-               "y = x.max(0).values\n"
-               "y.backward()\n"
-               "y.backward()\n"
-               "print(x.grad)\n",
-        avoid=True),
-    "var_saves_output": dict(
-        reason="var saves its output for backward in diffcli (PyTorch's VarBackward0 saves only the "
-               "input): an in-place op on var's result then fails the backward with 'one of the "
-               "variables needed for gradient computation has been modified by an inplace operation: "
-               "... output 0 of Var ...'",
-        script="import torch\n"
-               "x = torch.tensor([0.5, -1.25, 2.0], requires_grad=True)\n"
-               "y = torch.var(x)\n"
-               "y += 1.5\n"
-               "y.backward()\n"
-               "print(x.grad)\n",
-        avoid=True),
     "pow_scalar_base_saved": dict(
         reason="`number ** t` does not save t in diffcli (PyTorch's PowBackward1 saves the exponent and "
                "the result): an in-place op on t afterwards does not fail the backward as in PyTorch",

@@ -167,15 +167,18 @@ def _extreme(a, dim, keepdim, is_max):
         else:
             idx = np.expand_dims(idx, d)
     shape = x.shape
+    indices = Tensor(idx.astype(np.int64))
 
-    def backward(g):
-        ii = idx if keepdim or not shape else np.expand_dims(idx, d)
+    def backward(g, i):
+        # the returned indices are saved (PyTorch's MaxBackward0 saves `indices`): freed
+        # after a backward, and an in-place op on them fails the backward
         if not shape:
             return (g,)
         from .indexing import scatter_to
+        ii = i.data_ if keepdim else np.expand_dims(i.data_, d)
         return (scatter_to(g if keepdim else _unsq(g, d), shape, d, ii),)
-    values = record(f"{kind}Backward0", vals, (a,), backward)
-    return ReturnTypes(values, Tensor(idx.astype(np.int64)), kind.lower())
+    values = record(f"{kind}Backward0", vals, (a,), backward, (indices,))
+    return ReturnTypes(values, indices, kind.lower())
 
 
 def _unsq(g, d):
@@ -296,8 +299,9 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
     shape = x.shape
     full = dims is None or x.ndim == 0
 
-    def backward(g, p, r):
-        # PyTorch's std_backward / var_backward (FunctionsManual.cpp)
+    def backward(g, p, r=None):
+        # PyTorch's std_backward / var_backward (FunctionsManual.cpp); VarBackward0 saves
+        # only the input, StdBackward0 its result too
         if is_std:
             g = where(r == 0, 0.0, g / (r * 2))
         gb = _expand_back(g, shape, None if full else axes, kd)
@@ -307,7 +311,7 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
         scale = 2.0 / dof if dof != 0 else float("inf")
         return (gb * scale * (p - m),)
     return record("StdBackward0" if is_std else "VarBackward0", out.astype(x.dtype), (a,),
-                  backward, (a, OUT))
+                  backward, (a, OUT) if is_std else (a,))
 
 
 def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
