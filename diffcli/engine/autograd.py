@@ -4,6 +4,10 @@ One walk serves both: collect the nodes reachable from the roots (explicit stack
 count each node's incoming edges, then run nodes whose gradients are complete (Kahn's
 algorithm). Gradients are summed per node before its formula runs; formulas run with
 grad mode on only under create_graph, so first order records nothing.
+
+Without create_graph, nodes of the scalar lane (see node.py) run their formula on Python
+floats: a gradient stays a float from node to node and becomes a Tensor again where it
+leaves the lane (a node without `fast`, a leaf's .grad, retain_grad, grad()'s results).
 """
 from __future__ import annotations
 
@@ -144,6 +148,10 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
         while ready:
             node = heappop(ready)[2]
             g = pop_buffer(node, None)
+            fast = node.fast
+            if g.__class__ is float and (fast is None or create_graph or node.retained
+                                         or capture is not None):
+                g = Tensor(np.array(g))  # leaving the scalar lane
             run_it = restrict is None or node in restrict
             if capture is not None and node in capture:
                 captured[node] = g
@@ -160,7 +168,16 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 # PyTorch computes (and unpacks saved tensors for) only outputs that lead
                 # somewhere; a node run only for its retain_grad computes nothing
                 if restrict is None or _feeds(node, restrict, capture):
-                    grads = node.backward_fn(g, *node.unpack_saved())
+                    if fast is not None and not create_graph:  # the scalar lane
+                        if node.saved or node.released:
+                            node.check_saved()
+                        gf = g if g.__class__ is float else g.data_.item()
+                        try:
+                            grads = fast(gf, *node.fargs)
+                        except (ArithmeticError, ValueError):  # Python refuses; numpy won't
+                            grads = node.backward_fn(Tensor(np.array(gf)), *node.unpack_saved())
+                    else:
+                        grads = node.backward_fn(g, *node.unpack_saved())
                 if not retain_graph:  # freed as soon as the node has run, as in PyTorch
                     node.release()
             i = -1
@@ -171,7 +188,8 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 if grads is not None:
                     gi = grads[i]
                     if gi is not None:
-                        gi = _fit(gi, node.input_meta[i])
+                        if gi.__class__ is not float:
+                            gi = _fit(gi, node.input_meta[i])
                         prev = buffers.get(nxt)
                         buffers[nxt] = gi if prev is None else prev + gi
                 c = deps[nxt] - 1

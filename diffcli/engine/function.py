@@ -84,6 +84,54 @@ def record(name, data, inputs, backward, saved=()):
     return out
 
 
+F64 = np.dtype(np.float64)
+_META = ((), F64)
+_METAS = {1: (_META,), 2: (_META, _META)}
+# stands in `saved` for a Python-number operand (PyTorch saves it as a wrapped-number
+# tensor, so a second backward fails); the number itself travels in the node's fargs
+CONST = Tensor(np.array(0.0))
+
+
+def record_scalar(name, value, inputs, backward, saved, fast, fargs):
+    """record() for the scalar lane: every Tensor in `inputs` is 0-d float64 (None stands
+    for a Python number), `value` is the result as a float. The node gets `fast`, the
+    backward formula on Python floats, and `fargs`, the floats both formulas get after the
+    saved tensors. Same names, edges, saved tensors and errors as record()."""
+    arr = np.array(value)
+    if TRACE[0] is not None or not _grad_state[0]:
+        out = record(name, arr, inputs, backward, saved)
+        fn = out.grad_fn
+        if fn is not None:
+            fn.fast, fn.fargs = fast, fargs
+        return out
+    out = Tensor(arr)
+    edges = []
+    wanted = False
+    for t in inputs:
+        if t is not None and t.requires_grad_flag:
+            wanted = True
+            fn = t.grad_fn
+            edges.append(fn if fn is not None else edge(t))
+        else:
+            edges.append(None)
+    if not wanted:
+        return out
+    if len(inputs) == 2 and inputs[1] is None:
+        meta = (_META, None)
+    else:
+        meta = _METAS[len(inputs)]
+    outputs = ()
+    if saved and saved[-1] is OUT:  # the scalar lane saves its output last, if at all
+        outputs = (len(saved) - 1,)
+        saved = saved[:-1] + (output_shell(out),)
+    node = Node(name, tuple(edges), backward, saved, meta, outputs)
+    node.fast = fast
+    node.fargs = fargs
+    out.grad_fn = node
+    out.requires_grad_flag = True
+    return out
+
+
 def _traced(out, name, data, inputs, backward, saved):
     """record() for `diffcli graph`: also log (output, inputs, node, value at creation)."""
     trace = TRACE[0]

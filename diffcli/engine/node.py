@@ -9,6 +9,11 @@ A node that saves its own output (exp, tanh, sigmoid...) keeps only a data-and-v
 "shell" of it, not the output Tensor, so output -> grad_fn -> output is no reference cycle
 (PyTorch's SavedVariable does the same); `unpack_saved` rebuilds the output with this node
 as its grad_fn, which is what create_graph needs.
+
+The scalar lane (function.record_scalar): a node made by an op on 0-d float64 tensors also
+has `fast`, the same formula on Python floats, and `fargs`, the floats it needs. Without
+create_graph the engine runs `fast(g, *fargs)` on a float gradient; the saved tensors are
+still kept and checked (release, versions) exactly as for any node.
 """
 from __future__ import annotations
 
@@ -22,7 +27,8 @@ _sequence = itertools.count()
 
 class Node:
     __slots__ = ("_name", "next_nodes", "backward_fn", "saved", "saved_versions",
-                 "saved_outputs", "input_meta", "retained", "released", "seq", "__weakref__")
+                 "saved_outputs", "input_meta", "retained", "released", "seq", "fast", "fargs",
+                 "__weakref__")
 
     def __init__(self, name, next_nodes, backward_fn, saved, input_meta, saved_outputs=()):
         self.seq = next(_sequence)            # creation order: the engine runs newest first
@@ -35,6 +41,8 @@ class Node:
         self.input_meta = input_meta          # tuple[(shape, dtype) | None] per input
         self.retained = None                  # weakrefs to tensors whose retain_grad() hangs here
         self.released = False
+        self.fast = None                      # the scalar lane's formula, on Python floats
+        self.fargs = ()                       # Python floats both formulas get after `saved`
 
     def name(self) -> str:
         return self._name
@@ -43,19 +51,25 @@ class Node:
     def next_functions(self):
         return tuple((n, 0) for n in self.next_nodes)
 
-    def unpack_saved(self):
-        """The saved tensors, checked for release and in-place modification."""
+    def check_saved(self):
+        """Raise PyTorch's error if the saved tensors were released or modified in place."""
         if self.released:
             raise errors.TorchRuntimeError(errors.BACKWARD_TWICE)
-        saved = self.saved
         outputs = self.saved_outputs
-        for i, (t, v) in enumerate(zip(saved, self.saved_versions)):
+        for i, (t, v) in enumerate(zip(self.saved, self.saved_versions)):
             if t._version[0] != v:
                 raise errors.version_error(t, v, self._name if i in outputs else None)
+
+    def unpack_saved(self):
+        """The saved tensors, checked for release and in-place modification, then the
+        scalar lane's `fargs` (the backward formula's arguments after the gradient)."""
+        self.check_saved()
+        saved = self.saved
+        outputs = self.saved_outputs
         if outputs:
             saved = tuple(self._rebuild_output(t) if i in outputs else t
                           for i, t in enumerate(saved))
-        return saved
+        return saved + self.fargs if self.fargs else saved
 
     def _rebuild_output(self, shell):
         from .tensor import Tensor

@@ -1,6 +1,12 @@
 """Binary arithmetic, comparisons and selection: one function per op, forward + grad_fn
 name + saved tensors + backward formula together. Backward formulas use Tensor ops, so
-they record under create_graph and higher derivatives come free."""
+they record under create_graph and higher derivatives come free.
+
+The scalar lane: when every operand is a 0-d float64 tensor or a Python number, an op
+computes on Python floats (IEEE arithmetic, bitwise what numpy gives) and records with
+`record_scalar`, adding the same formula on floats (`_f...` functions) that the engine
+runs without create_graph. Where Python would raise (a zero divisor) the op takes the
+ordinary path."""
 from __future__ import annotations
 
 import math
@@ -8,8 +14,106 @@ import math
 import numpy as np
 
 from .. import dtypes, errors
-from ..function import OUT, as_tensor, record
+from ..function import CONST, F64, OUT, as_tensor, record, record_scalar
 from ..tensor import Tensor
+
+_EXACT = 2 ** 53  # Python ints up to this convert to float64 exactly
+
+
+def _lane(a, b):
+    """The scalar lane's operands (a's float, b's float, b as an input: the Tensor or None
+    for a Python number) when `a` is a 0-d float64 Tensor and `b` one too or a Python
+    float/int; else None."""
+    if a.__class__ is not Tensor:
+        return None
+    d = a.data_
+    if d.dtype is not F64 or d.ndim:
+        return None
+    tb = b.__class__
+    if tb is float:
+        return float(d), b, None
+    if tb is Tensor:
+        e = b.data_
+        if e.dtype is F64 and not e.ndim:
+            return float(d), float(e), b
+        return None
+    if tb is int and -_EXACT <= b <= _EXACT:
+        return float(d), float(b), None
+    return None
+
+
+# the lane's backward formulas: (g, *fargs) -> one gradient per input; and the ordinary
+# formulas for lane nodes, which get the saved tensors and then the fargs
+def _fadd(g, *_):
+    return g, g
+
+
+def _fsub(g, *_):
+    return g, -g
+
+
+def _frsub(g, *_):
+    return (-g,)
+
+
+def _fmul(g, x, y):
+    return g * y, g * x
+
+
+def _fmul_c(g, c):
+    return g * c, None
+
+
+def _fdiv(g, x, y):
+    return g / y, -g * x / (y * y)
+
+
+def _fdiv_c(g, c):
+    return g / c, None
+
+
+def _add_backward(g, *_):
+    return g, g
+
+
+def _sub_backward(g, *_):
+    return g, -g
+
+
+def _rsub_backward(g, *_):
+    return (-g,)
+
+
+def _mul_c_backward(g, _k, c):
+    return g * c, None
+
+
+def _mul_backward(g, p, q, *_):
+    return g * q, g * p
+
+
+def _mul_backward_other(g, p, *_):
+    return None, g * p
+
+
+def _mul_backward_self(g, q, *_):
+    return g * q, None
+
+
+def _div_c_backward(g, _k, c):
+    return g / c, None
+
+
+def _div_backward(g, p, q, *_):
+    return g / q, -g * p / (q * q)
+
+
+def _div_backward_other(g, p, q, *_):
+    return None, -g * p / (q * q)
+
+
+def _div_backward_self(g, q, *_):
+    return g / q, None
 
 
 def _operands(a, b):
@@ -48,6 +152,11 @@ def _scalar(x):
 
 
 def add(a, b, alpha=1):
+    if alpha == 1:
+        lane = _lane(a, b)
+        if lane is not None:
+            return record_scalar("AddBackward0", lane[0] + lane[1], (a, lane[2]), _add_backward,
+                                 (), _fadd, ())
     x, y, rd = _operands(a, b)
     if alpha != 1:
         out = _broadcast_check(lambda p, q: p + alpha * q, x, y, rd)
@@ -63,6 +172,11 @@ def radd(a, b):
 
 
 def sub(a, b, alpha=1):
+    if alpha == 1:
+        lane = _lane(a, b)
+        if lane is not None:
+            return record_scalar("SubBackward0", lane[0] - lane[1], (a, lane[2]), _sub_backward,
+                                 (), _fsub, ())
     x, y, rd = _operands(a, b)
     if rd == np.bool_:
         raise errors.TorchRuntimeError(
@@ -76,6 +190,11 @@ def sub(a, b, alpha=1):
 def rsub(a, c, alpha=1):
     """`torch.rsub(a, c)` = c - alpha*a: RsubBackward1 with a single input for a Python
     number c, RsubBackward0 over (a, c) for a tensor c."""
+    if alpha == 1:
+        lane = _lane(a, c)
+        if lane is not None and lane[2] is None:
+            return record_scalar("RsubBackward1", lane[1] - lane[0], (a,), _rsub_backward, (),
+                                 _frsub, ())
     x, y, rd = _operands(a, c)
     out = _broadcast_check(lambda p, q: q - alpha * p if alpha != 1 else q - p, x, y, rd)
     if _scalar(c):
@@ -85,6 +204,21 @@ def rsub(a, c, alpha=1):
 
 
 def mul(a, b):
+    lane = _lane(a, b)
+    if lane is not None:
+        p, q, bt = lane
+        if bt is None:
+            return record_scalar("MulBackward0", p * q, (a, None), _mul_c_backward, (CONST,),
+                                 _fmul_c, (q,))
+        # PyTorch saves `other` if self requires grad, and `self` if other does
+        if a.requires_grad_flag:
+            if bt.requires_grad_flag:
+                return record_scalar("MulBackward0", p * q, (a, bt), _mul_backward, (a, bt),
+                                     _fmul, (p, q))
+            return record_scalar("MulBackward0", p * q, (a, bt), _mul_backward_self, (bt,),
+                                 _fmul, (p, q))
+        return record_scalar("MulBackward0", p * q, (a, bt), _mul_backward_other, (a,),
+                             _fmul, (p, q))
     x, y, rd = _operands(a, b)
     out = _broadcast_check(np.multiply, x, y, rd)
     yy = None if _scalar(b) else y
@@ -103,6 +237,18 @@ def mul_scalar(a, s):
 
 
 def div(a, b, rounding_mode=None):
+    lane = _lane(a, b) if rounding_mode is None else None
+    if lane is not None and lane[1] * lane[1] != 0.0:  # no zero divisor in either formula
+        p, q, bt = lane
+        if bt is None:
+            return record_scalar("DivBackward0", p / q, (a, None), _div_c_backward, (CONST,),
+                                 _fdiv_c, (q,))
+        if bt.requires_grad_flag:
+            return record_scalar("DivBackward0", p / q, (a, bt),
+                                 _div_backward if a.requires_grad_flag else _div_backward_other,
+                                 (a, bt), _fdiv, (p, q))
+        return record_scalar("DivBackward0", p / q, (a, bt), _div_backward_self, (bt,),
+                             _fdiv, (p, q))
     x, y, rd = _operands(a, b)
     if rd.kind != "f" and rounding_mode is None:
         rd = dtypes.DEFAULT_FLOAT
@@ -174,7 +320,29 @@ def pow(a, b):
     return record("PowBackward1", out, (x, y), backward, (x, y, OUT))
 
 
+def _fpow(g, x, e):
+    if e == 2:
+        return (g * (x * 2.0),)  # pow(x, 1.0) is x exactly
+    if e == 0:
+        return (0.0,)
+    return (g * (float(np.power(x, e - 1.0)) * e),)
+
+
+def _pow_backward(g, p, x, e):
+    # PyTorch's pow_backward: zeros for a zero exponent, else g * (e * p^(e-1))
+    if e == 0:
+        return (Tensor(np.zeros_like(p.data_)),)
+    return (g * mul_scalar(pow(p, float(e) - 1), e),)
+
+
 def _pow_scalar_exponent(a, e):
+    te = e.__class__
+    if (te is float or te is int) and a.__class__ is Tensor:
+        d = a.data_
+        if d.dtype is F64 and not d.ndim and -_EXACT <= e <= _EXACT:  # the scalar lane
+            x = float(d)
+            value = x * x if e == 2 else np.power(d, np.asarray(e, dtype=F64))
+            return record_scalar("PowBackward0", value, (a,), _pow_backward, (a,), _fpow, (x, e))
     if isinstance(e, bool):
         e = int(e)
     da = a.data_.dtype

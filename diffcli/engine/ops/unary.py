@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from .. import dtypes, errors
-from ..function import OUT, as_tensor, record
+from ..function import F64, OUT, as_tensor, record, record_scalar
 from ..tensor import Tensor
 
 _SQRT_2_PI = math.sqrt(2.0 / math.pi)
@@ -161,10 +161,60 @@ def _check_kernel(name, x: np.ndarray) -> None:
         raise errors.not_implemented(refused[0], x.dtype)
 
 
+def _float_fwd(f):
+    """A forward on Python floats that is bitwise numpy's (math's sin, cos and sqrt are:
+    tests/engine/test_scalar_lane.py); None where math raises (numpy then computes)."""
+    def fwd(x):
+        try:
+            return f(x)
+        except (ValueError, ArithmeticError):
+            return None
+    return fwd
+
+
+# The scalar lane (see arithmetic.py): name -> (forward on a float or None for numpy's,
+# backward on floats (g, x, y) -> (grad,)), each the UNARY row's formula in the same order
+# of operations, so that the result is bitwise the same.
+_LANE = {
+    "sin": (_float_fwd(math.sin), lambda g, x, y: (g * math.cos(x),)),
+    "cos": (_float_fwd(math.cos), lambda g, x, y: (g * -math.sin(x),)),
+    "tan": (None, lambda g, x, y: (g * (1 + y * y),)),
+    "atan": (None, lambda g, x, y: (g / (1 + x * x),)),
+    "tanh": (None, lambda g, x, y: (g * (1 - y * y),)),
+    "exp": (None, lambda g, x, y: (g * y,)),
+    "expm1": (None, lambda g, x, y: (g * (y + 1),)),
+    "log": (None, lambda g, x, y: (g / x,)),
+    "log1p": (None, lambda g, x, y: (g / (x + 1),)),
+    "sqrt": (_float_fwd(math.sqrt), lambda g, x, y: (g / (2 * y),)),
+    "reciprocal": (None, lambda g, x, y: (-g * y * y,)),
+    "sigmoid": (None, lambda g, x, y: (g * y * (1 - y),)),
+    "relu": (None, lambda g, x, y: (g if y > 0.0 else 0.0,)),
+}
+
+
 def _make(name):
     grad_fn, forward, backward, saves, _ = UNARY[name]
+    lane = _LANE.get(name)
+    if lane is not None:
+        fwd, fast = lane
+        if saves == "x":
+            def slow(g, p, *_):
+                return (backward(g, p, None),)
+            saved = None  # the input itself
+        else:
+            def slow(g, r, *_):
+                return (backward(g, None, r),)
+            saved = (OUT,)
 
     def op(a):
+        if lane is not None and a.__class__ is Tensor:
+            x = a.data_
+            if x.dtype is F64 and not x.ndim:  # the scalar lane
+                xf = float(x)
+                v = fwd(xf) if fwd is not None else None
+                if v is None:
+                    v = forward(x)
+                return record_scalar(grad_fn, v, (a,), slow, saved or (a,), fast, (xf, float(v)))
         a = as_tensor(a)
         x = a.data_
         if name in _NO_KERNEL:

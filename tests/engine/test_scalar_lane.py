@@ -1,0 +1,158 @@
+"""The scalar lane (ops on 0-d float64 tensors computed on Python floats, with float
+backward formulas) must give bitwise what the ordinary numpy path gives: the same values,
+signs of zeros and nans, gradients, grad_fn names, saved-tensor errors.
+
+The ordinary path is reached with shape-(1,) tensors (never in the lane) and with
+create_graph=True (the engine leaves the lane for it)."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from diffcli.engine import errors, tensor
+from diffcli.engine.ops import unary
+from diffcli.engine.tensor import Tensor
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph")
+
+SPECIAL = [0.0, -0.0, 0.5, -1.25, 3.0, 1e-300, -1e-160, 1e300, 7.5e-5, math.inf, -math.inf,
+           math.nan, 0.7853981633974483, -12.375]
+RANDOM = np.random.default_rng(7).uniform(-4, 4, 24).tolist()
+VALUES = SPECIAL + RANDOM
+GRADS = [1.0, -0.0, -2.5, 1e308, math.nan]
+
+
+def same(a, b) -> bool:
+    """Bitwise equal, as float64 arrays (nan equal to nan, -0. not equal to 0.)."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    return a.shape == b.shape and a.tobytes() == b.tobytes() or \
+        bool(np.all(np.isnan(a) & np.isnan(b)))
+
+
+def grads_of(fn, values, g, shape, create_graph=False):
+    """fn(*leaves) with leaves of `shape` holding `values`; its value, grad_fn name and
+    the leaves' gradients for upstream gradient g."""
+    leaves = [tensor(np.full(shape, v), requires_grad=True) for v in values]
+    out = fn(*leaves)
+    out.backward(tensor(np.full(shape, g)), create_graph=create_graph)
+    return out, [None if t.grad is None else t.grad.data_.reshape(shape) for t in leaves]
+
+
+def check(fn, values, g=1.0):
+    lane, lane_grads = grads_of(fn, values, g, ())
+    ref, ref_grads = grads_of(fn, values, g, (1,))
+    assert lane.grad_fn.name() == ref.grad_fn.name()
+    assert [n is None for n in lane.grad_fn.next_nodes] == [n is None for n in ref.grad_fn.next_nodes]
+    assert same(lane.data_, ref.data_.reshape(())), (values, lane.data_, ref.data_)
+    for a, b in zip(lane_grads, ref_grads):
+        assert same(a, b.reshape(())), (values, g, a, b)
+    graph, graph_grads = grads_of(fn, values, g, (), create_graph=True)
+    for a, b in zip(lane_grads, graph_grads):
+        assert same(a, b), (values, g, a, b)
+
+
+UNARY_LANE = sorted(unary._LANE)
+
+
+@pytest.mark.parametrize("name", UNARY_LANE)
+def test_unary_ops_match_the_numpy_path_bitwise(name):
+    fn = getattr(unary, "round_" if name == "round" else name)
+    for v, g in itertools.product(VALUES, GRADS):
+        check(fn, [v], g)
+
+
+BINARY = {
+    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+}
+CONSTANTS = [2.0, -0.0, 0.0, 3, -7, 1e-200, 0.999, math.inf, math.nan]
+
+
+@pytest.mark.parametrize("op", sorted(BINARY))
+def test_binary_ops_between_tensors_match_bitwise(op):
+    fn = BINARY[op]
+    for x, y in itertools.product(SPECIAL, SPECIAL):
+        check(fn, [x, y], -1.5)
+
+
+@pytest.mark.parametrize("op", sorted(BINARY))
+def test_binary_ops_with_numbers_match_bitwise(op):
+    fn = BINARY[op]
+    for x, c in itertools.product(VALUES, CONSTANTS):
+        check(lambda a: fn(a, c), [x], 0.75)
+        check(lambda a: fn(c, a), [x], 0.75)
+
+
+@pytest.mark.parametrize("e", [2, 2.0, 3, 0, -1, 0.5, 2.5, 1, -2.0])
+def test_pow_by_a_constant_matches_bitwise(e):
+    for x, g in itertools.product(VALUES, GRADS):
+        check(lambda a: a ** e, [x], g)
+
+
+def test_chain_of_lane_ops_matches_bitwise():
+    def chain(x, w):
+        y = x
+        for _ in range(20):
+            y = unary.sin(y * w + 0.1) ** 2 / 1.001 - unary.tanh(y) * 0.5
+        return unary.exp(y) + x.sigmoid()
+    for x, w in [(0.5, 1.25), (-2.0, 0.3), (3.0, -0.7)]:
+        check(chain, [x, w], 1.0)
+
+
+def test_only_one_operand_requiring_grad_saves_what_pytorch_saves():
+    # x * w with w not requiring grad saves w (not x): an in-place op on x is fine,
+    # on w it breaks the backward, as in PyTorch
+    x = tensor(2.0, requires_grad=True) * 1
+    w = tensor(3.0)
+    y = x * w
+    x.add_(1.0)
+    y.backward()
+    x2 = tensor(2.0, requires_grad=True) * 1
+    w2 = tensor(3.0)
+    y2 = x2 * w2
+    w2.add_(1.0)
+    with pytest.raises(errors.TorchRuntimeError, match="modified by an inplace operation"):
+        y2.backward()
+
+
+def test_backward_twice_fails_for_ops_that_save_and_works_for_those_that_do_not():
+    x = tensor(0.5, requires_grad=True)
+    for make, fails in [(lambda: x + 1.0, False), (lambda: x - x, False), (lambda: x * 2.0, True),
+                        (lambda: x / 4.0, True), (lambda: x ** 2, True), (lambda: x.sin(), True),
+                        (lambda: x.exp(), True), (lambda: 1.0 - x, False)]:
+        y = make()
+        y.backward()
+        if fails:
+            with pytest.raises(errors.TorchRuntimeError, match="backward through the graph a second time"):
+                y.backward()
+        else:
+            y.backward()
+
+
+def test_gradients_leaving_the_lane_become_tensors_of_the_right_kind():
+    x = tensor(0.5, requires_grad=True)
+    h = x * 3.0
+    h.retain_grad()
+    v = tensor([1.0, 2.0], requires_grad=True)
+    y = (h.sin() * v).sum() + h ** 2
+    y.backward()
+    for t in (x, h):
+        assert type(t.grad) is Tensor and t.grad.data_.dtype == np.float64 and t.grad.data_.shape == ()
+    assert same(h.grad.data_, np.cos(1.5) * 3.0 + 2 * 1.5)
+    assert same(x.grad.data_, (np.cos(1.5) * 3.0 + 2 * 1.5) * 3.0)
+    from diffcli.engine.autograd import grad
+    x2 = tensor(0.5, requires_grad=True)
+    g, = grad(x2.exp() * 2.0, [x2])
+    assert type(g) is Tensor and same(g.data_, np.exp(0.5) * 2.0)
+
+
+def test_float32_and_integer_tensors_stay_off_the_lane():
+    a = Tensor(np.array(1.5, dtype=np.float32))
+    assert (a * 2.0).data_.dtype == np.float32
+    assert (Tensor(np.array(3)) * 2).data_.dtype == np.int64
+    assert (Tensor(np.array(3)) / 2).data_.dtype == np.float64
+    assert (tensor(1.0) * True).data_.dtype == np.float64
