@@ -254,3 +254,30 @@ def test_var_saves_only_its_input():
         "one of the variables needed for gradient computation has been modified by an inplace "
         "operation: [torch.DoubleTensor []], which is output 0 of Std, is at version 1; "
         "expected version 0 instead.")
+
+
+@pytest.mark.parametrize("fn", ["floor", "ceil", "round", "trunc", "sign", "round1"])
+def test_piecewise_constant_gradients_are_constant_zeros(fn):
+    """floor/ceil/round/trunc/sign (and round(decimals=)) backward is zeros_like(grad):
+    +0. where the upstream gradient is negative, never requiring grad (torch 2.13)."""
+    op = (lambda t: FUNCTIONS["round"](t, decimals=1)) if fn == "round1" else FUNCTIONS[fn]
+    a = T([0.5, -1.5])
+    g, = grad((op(a) * tensor([-1.0, 2.0])).sum(), a, create_graph=True)
+    assert not g.requires_grad and g.grad_fn is None
+    assert repr(g) == "tensor([0., 0.])"
+
+
+def test_abs_second_derivative_is_unsigned_zero():
+    a = T([0.5, -1.5])
+    g, = grad(FUNCTIONS["abs"](a).sum(), a, create_graph=True)
+    assert repr(g) == "tensor([ 1., -1.], grad_fn=<MulBackward0>)"
+    h, = grad((g * tensor([-1.0, 2.0])).sum(), a)
+    assert repr(h) == "tensor([0., 0.])"
+
+
+def test_zero_gradient_is_constant_zeros():
+    a = T([0.5, -1.5])
+    b = a * 1
+    b.zero_()
+    g, = grad((b * tensor([-1.0, 2.0])).sum(), a, create_graph=True)
+    assert not g.requires_grad and repr(g) == "tensor([0., 0.])"

@@ -347,7 +347,6 @@ UNARY = {
     "neg": (("any",), lambda lo, hi: (-hi, -lo)),
     "clone": (("any",), lambda lo, hi: (lo, hi)),
 }
-ZERO_GRAD = {"sign", "floor", "ceil", "round", "trunc"}
 
 
 # --- the program ----------------------------------------------------------------------------
@@ -596,8 +595,6 @@ class _Gen:
         focused = focused and self.focus is None
         req, iv = UNARY[fn]
         x = self.prep(self.operand(depth - 1, pool), req)
-        if fn in ZERO_GRAD and x.rg:
-            self.used.add("zero_grad")
         lo, hi = iv(x.lo, x.hi)
         if fn == "neg" and not focused and self.chance(5):
             return Neg(x).set(x.shape, -x.hi, -x.lo, x.deps if self.grad_enabled else (), self.rg_of(x))
@@ -1181,9 +1178,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                        (with a *_like constructor of it, the layouts differ)
       "no_grad_view"   a view, made under no_grad, of a tensor that requires grad
                        (PyTorch says it requires grad too)
-      "zero_grad"      floor/ceil/round/trunc/sign of a tensor that requires grad in a
-                       script that differentiates with create_graph (their gradient is
-                       `grad * 0` in diffcli: a grad_fn where PyTorch's has none)
     """
     canonical = CANONICAL.get(focus, focus)
     if canonical in ("view", "expand"):          # tensor methods only
@@ -1408,8 +1402,8 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     calls = []                      # (line, coefficient of dF/dleaf the call adds)
     fd = {"calls": calls, "named": {}, "second": None, "inputs": None}
     plan = plan_draw
-    if plan in ("create_grad", "create_backward") and ("prod_create_graph" in g.avoid and any(
-            re.search(r"\bprod\b", line) for line in L.script) or "zero_grad" in g.avoid and "zero_grad" in g.used):
+    if plan in ("create_grad", "create_backward") and "prod_create_graph" in g.avoid and any(
+            re.search(r"\bprod\b", line) for line in L.script):
         plan = "grad"
     target_leaf = None                # the target is a leaf itself (`out = a`, `h = a; out = h`)
     if isinstance(out, Name) and out.leafish:

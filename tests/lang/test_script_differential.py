@@ -372,20 +372,6 @@ KNOWN = {
                "    v = a.reshape(2, 1)\n"
                "print(v, v.requires_grad)\n",
         avoid=True),
-    "zero_grad": dict(
-        reason="the gradient of floor/ceil/round/trunc/sign is `grad * 0` in diffcli (engine/ops/unary.py "
-               "_zero): -0. where the upstream gradient is negative, and a grad_fn (MulBackward0) under "
-               "create_graph; PyTorch's is zeros_like(grad): 0., never requiring grad. (abs's second "
-               "derivative goes through sign's: -0. there too.)",
-        script="import torch\n"
-               "a = torch.tensor([0.5, -1.5], requires_grad=True)\n"
-               "y = torch.sin(torch.floor(a))\n"
-               "g, = torch.autograd.grad(y.sum(), [a], create_graph=True)\n"
-               "print(g)\n",
-        avoid=True,     # with create_graph; the -0. are forgiven (abs: its second derivative)
-        forgive=lambda prog: (bool(_words(prog) & {"floor", "ceil", "round", "trunc", "sign"})
-                              or _second_order(prog) and bool(_words(prog) & {"abs", "absolute"}),
-                              _unsigned_zeros, None)),
     "signed_zeros": dict(
         reason="some gradients are 0. in diffcli where PyTorch's are -0. or the other way round "
                "(values equal, prints differ): amax's at the elements that are not the maximum "

@@ -195,7 +195,7 @@ def apply(a: Tensor, fn, *args, **kwargs) -> Tensor:
 def zero_(a: Tensor) -> Tensor:
     check_inplace(a)
     from ..function import record
-    res = record("ZeroBackward0", np.zeros_like(a.data_), (a,), lambda g: (g * 0,))
+    res = record("ZeroBackward0", np.zeros_like(a.data_), (a,), lambda g: (Tensor(np.zeros_like(g.data_)),))
     return commit_inplace(a, res)
 
 

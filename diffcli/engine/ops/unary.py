@@ -49,13 +49,15 @@ def _relu(a):
     return np.where(a < 0, 0, a).astype(a.dtype)  # keeps -0.0 and nan, as PyTorch does
 
 
-def _zero(g, x, y):
-    return g * 0
-
-
 def _zeros_like(t: Tensor) -> Tensor:
     """PyTorch's zeros_like(grad) in a formula: a constant, so it never requires grad."""
     return Tensor(np.zeros_like(t.data_))
+
+
+def _zero(g, x, y):
+    """The gradient of a piecewise-constant op (floor, sign...): zeros_like(grad), +0.
+    everywhere and no grad_fn even under create_graph, as in PyTorch."""
+    return _zeros_like(g)
 
 
 def threshold_backward(g: Tensor, y: Tensor, threshold: float = 0.0) -> Tensor:
@@ -255,7 +257,7 @@ def round(a, decimals=None):
     a = as_tensor(a)
     if a.data_.dtype.kind != "f":
         raise errors.not_implemented("round_vml_cpu" if decimals == 0 else "round_cpu", a.data_.dtype)
-    return record("RoundBackward1", np.round(a.data_, decimals), (a,), lambda g: (g * 0,))
+    return record("RoundBackward1", np.round(a.data_, decimals), (a,), lambda g: (_zeros_like(g),))
 
 
 def gelu(a, approximate="none"):
