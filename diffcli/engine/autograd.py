@@ -18,7 +18,7 @@ import numpy as np
 
 from . import errors, grad_mode
 from .function import edge, sum_to_shape
-from .node import AccumulateGrad
+from .node import AccumulateGrad, thaw
 from .tensor import Tensor
 
 
@@ -145,8 +145,15 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
     try:
         pop_buffer = buffers.pop
         heappop, heappush = heapq.heappop, heapq.heappush
-        while ready:
-            node = heappop(ready)[2]
+        direct = None  # the one ready node, when the heap is empty (a chain): no heap
+        while True:
+            if direct is not None:
+                node = direct
+                direct = None
+            elif ready:
+                node = heappop(ready)[2]
+            else:
+                break
             g = pop_buffer(node, None)
             fast = node.fast
             if g.__class__ is float and (fast is None or create_graph or node.retained
@@ -181,6 +188,7 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 if not retain_graph:  # freed as soon as the node has run, as in PyTorch
                     node.release()
             i = -1
+            became = []
             for nxt in node.next_nodes:
                 i += 1
                 if nxt is None:
@@ -195,10 +203,17 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 c = deps[nxt] - 1
                 deps[nxt] = c
                 if c == 0:
-                    tie += 1
-                    heappush(ready, (-nxt.seq, tie, nxt))
+                    became.append(nxt)
+            if became:
+                if not ready and len(became) == 1:
+                    direct = became[0]
+                else:
+                    for nxt in became:
+                        tie += 1
+                        heappush(ready, (-nxt.seq, tie, nxt))
     finally:
         grad_mode._state[0] = prev_mode
+        thaw()
         if gc_was_enabled:
             gc.enable()
     return captured
@@ -272,8 +287,9 @@ def _tensors(x):
 def _root_runs(roots, restrict):
     """With a single output, PyTorch's engine starts from that output's node itself (no
     GraphRoot), which always executes: its retain_grad fires and its saved tensors are
-    freed even when no requested input lies below it."""
-    if len(roots) == 1 and roots[0][0] is not None:
+    freed even when no requested input lies below it. A leaf output's AccumulateGrad is
+    the exception: it accumulates only when the leaf is among the inputs."""
+    if len(roots) == 1 and roots[0][0] is not None and roots[0][0].__class__ is not AccumulateGrad:
         restrict.add(roots[0][0])
 
 

@@ -86,7 +86,7 @@ def record(name, data, inputs, backward, saved=()):
 
 F64 = np.dtype(np.float64)
 _META = ((), F64)
-_METAS = {1: (_META,), 2: (_META, _META)}
+_META1, _META2, _META_C = (_META,), (_META, _META), (_META, None)
 # stands in `saved` for a Python-number operand (PyTorch saves it as a wrapped-number
 # tensor, so a second backward fails); the number itself travels in the node's fargs
 CONST = Tensor(np.array(0.0))
@@ -105,26 +105,31 @@ def record_scalar(name, value, inputs, backward, saved, fast, fargs):
             fn.fast, fn.fargs = fast, fargs
         return out
     out = Tensor(arr)
-    edges = []
-    wanted = False
-    for t in inputs:
-        if t is not None and t.requires_grad_flag:
-            wanted = True
-            fn = t.grad_fn
-            edges.append(fn if fn is not None else edge(t))
-        else:
-            edges.append(None)
-    if not wanted:
-        return out
-    if len(inputs) == 2 and inputs[1] is None:
-        meta = (_META, None)
+    a = inputs[0]
+    ea = (a.grad_fn or edge(a)) if a.requires_grad_flag else None
+    if len(inputs) == 1:
+        if ea is None:
+            return out
+        edges = (ea,)
+        meta = _META1
     else:
-        meta = _METAS[len(inputs)]
+        b = inputs[1]
+        if b is None:
+            if ea is None:
+                return out
+            edges = (ea, None)
+            meta = _META_C
+        else:
+            eb = (b.grad_fn or edge(b)) if b.requires_grad_flag else None
+            if ea is None and eb is None:
+                return out
+            edges = (ea, eb)
+            meta = _META2
     outputs = ()
     if saved and saved[-1] is OUT:  # the scalar lane saves its output last, if at all
         outputs = (len(saved) - 1,)
         saved = saved[:-1] + (output_shell(out),)
-    node = Node(name, tuple(edges), backward, saved, meta, outputs)
+    node = Node(name, edges, backward, saved, meta, outputs)
     node.fast = fast
     node.fargs = fargs
     out.grad_fn = node

@@ -156,3 +156,26 @@ def test_float32_and_integer_tensors_stay_off_the_lane():
     assert (Tensor(np.array(3)) * 2).data_.dtype == np.int64
     assert (Tensor(np.array(3)) / 2).data_.dtype == np.float64
     assert (tensor(1.0) * True).data_.dtype == np.float64
+
+
+def test_graph_freezes_for_the_collector_are_undone_by_backward():
+    import gc
+    x = tensor(0.5, requires_grad=True)
+    y = x
+    for _ in range(3000):
+        y = y * 1.0
+    assert gc.get_freeze_count() > 0  # the graph's objects were moved out of the collector's scans
+    y.backward()
+    assert gc.get_freeze_count() == 0
+    assert same(x.grad.data_, 1.0)
+
+
+def test_a_chain_runs_in_order_without_the_ready_queue():
+    # a diamond after a chain: the two branches run newest first, then the chain
+    x = tensor(0.5, requires_grad=True)
+    h = x.sin() * 2.0
+    a, b = h.exp(), h * h
+    y = a + b
+    y.backward()
+    hv = math.sin(0.5) * 2.0
+    assert same(x.grad.data_, (math.exp(hv) + 2 * hv) * 2.0 * math.cos(0.5))

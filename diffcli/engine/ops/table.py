@@ -87,15 +87,15 @@ def _bind():
         setattr(Tensor, name, _inplace_method(fn))
     Tensor.zero_ = IP.zero_
     Tensor.fill_ = IP.fill_
-    Tensor.__add__ = lambda s, o: A.add(s, o)
-    Tensor.__radd__ = lambda s, o: A.add(s, o)
-    Tensor.__sub__ = lambda s, o: A.sub(s, o)
+    Tensor.__add__ = A.add
+    Tensor.__radd__ = A.add
+    Tensor.__sub__ = A.sub
     Tensor.__rsub__ = lambda s, o: A.rsub(s, o) if not isinstance(o, Tensor) else A.sub(o, s)
-    Tensor.__mul__ = lambda s, o: A.mul(s, o)
-    Tensor.__rmul__ = lambda s, o: A.mul(s, o)
-    Tensor.__truediv__ = lambda s, o: A.div(s, o)
+    Tensor.__mul__ = A.mul
+    Tensor.__rmul__ = A.mul
+    Tensor.__truediv__ = A.div
     Tensor.__rtruediv__ = lambda s, o: A.rdiv(s, o) if not isinstance(o, Tensor) else A.div(o, s)
-    Tensor.__pow__ = lambda s, o: A.pow(s, o)
+    Tensor.__pow__ = A.pow
     Tensor.__rpow__ = lambda s, o: A.pow(o, s)
     Tensor.__matmul__ = lambda s, o: L.matmul(s, o)
     Tensor.__rmatmul__ = lambda s, o: L.matmul(o, s)
