@@ -281,3 +281,16 @@ def test_zero_gradient_is_constant_zeros():
     b.zero_()
     g, = grad((b * tensor([-1.0, 2.0])).sum(), a, create_graph=True)
     assert not g.requires_grad and repr(g) == "tensor([0., 0.])"
+
+
+def test_backward_inputs_leave_a_leaf_output_alone():
+    """`a.backward(inputs=[b])` with `a` a leaf not among the inputs accumulates nothing
+    (torch 2.13: None None); with `a` among them, a.grad is 1."""
+    from diffcli.engine import backward
+    a, b = T(1.0), T(2.0)
+    a.backward(inputs=[b])
+    assert a.grad is None and b.grad is None
+    a.backward(inputs=[a, b])
+    assert a.grad.item() == 1.0 and b.grad is None
+    backward([a, b * 3], inputs=[b])
+    assert a.grad.item() == 1.0 and b.grad.item() == 3.0

@@ -1169,8 +1169,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
       "leaf_view_fn"   an in-place op under no_grad on a leaf that has a named view
                        (`v = a[1:]`; `with no_grad(): a -= ...`; `v.grad_fn`)
       "prod_create_graph"  prod in a script that differentiates with create_graph
-      "inputs_leaf_target" backward(inputs=...) of a target that is itself a leaf not
-                       among the inputs
       "atan2_origin"   atan2(y, x) where both may be 0
       "pow_scalar_base_saved"  in-place ops in a script with a number to a tensor power
       "retain_grad_inplace_view"  an in-place op on a view that called retain_grad()
@@ -1405,9 +1403,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     if plan in ("create_grad", "create_backward") and "prod_create_graph" in g.avoid and any(
             re.search(r"\bprod\b", line) for line in L.script):
         plan = "grad"
-    target_leaf = None                # the target is a leaf itself (`out = a`, `h = a; out = h`)
-    if isinstance(out, Name) and out.leafish:
-        target_leaf = sorted(out.alias & set(leaf_names))[0]
 
     def backward_line(retain=None, create=False, inputs=None):
         parts_s, parts_p = [], []
@@ -1447,8 +1442,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                 L.add(f"print({lf}.grad)")
     elif plan == "inputs":
         chosen = sorted(set(draw(st.lists(st.sampled_from(leaf_names), min_size=1, max_size=len(leaf_names)))))
-        if target_leaf and "inputs_leaf_target" in g.avoid and target_leaf not in chosen:
-            chosen = sorted(chosen + [target_leaf])
         fd["inputs"] = chosen
         calls.append((backward_line(inputs=chosen), 1))
     elif plan in ("grad", "unused", "create_grad"):

@@ -309,15 +309,6 @@ KNOWN = {
                "h, = torch.autograd.grad(b.prod(), [b], create_graph=True)\n"
                "print(h)\n",
         avoid=True),
-    "inputs_leaf_target": dict(
-        reason="`t.backward(inputs=[b])` where t is itself a leaf not among the inputs accumulates "
-               "into t.grad in diffcli; PyTorch leaves t.grad alone",
-        script="import torch\n"
-               "a = torch.tensor(1.0, requires_grad=True)\n"
-               "b = torch.tensor(2.0, requires_grad=True)\n"
-               "a.backward(inputs=[b])\n"
-               "print(a.grad, b.grad)\n",
-        avoid=True),
     "pow_scalar_base_saved": dict(
         reason="`number ** t` does not save t in diffcli (PyTorch's PowBackward1 saves the exponent and "
                "the result): an in-place op on t afterwards does not fail the backward as in PyTorch",
