@@ -294,3 +294,15 @@ def test_backward_inputs_leave_a_leaf_output_alone():
     assert a.grad.item() == 1.0 and b.grad is None
     backward([a, b * 3], inputs=[b])
     assert a.grad.item() == 1.0 and b.grad.item() == 3.0
+
+
+def test_retain_grad_of_a_view_modified_in_place_fills_once():
+    """k = (b * 1).t(); k.retain_grad(); k *= 0.5: k's retained .grad comes once, from its
+    regenerated AsStridedBackward0 (it was hung there twice: twice torch 2.13's value)."""
+    b = T([[1.0, 2.0, 3.0]])
+    k = (b * 1).t()
+    k.retain_grad()
+    k *= 0.5
+    assert k.grad_fn.name() == "AsStridedBackward0" and k._base.grad_fn.name() == "CopySlices"
+    (k * 3).sum().backward()
+    assert vals(b.grad) == [[1.5, 1.5, 1.5]] and vals(k.grad) == [[3.0], [3.0], [3.0]]

@@ -1171,7 +1171,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
       "prod_create_graph"  prod in a script that differentiates with create_graph
       "atan2_origin"   atan2(y, x) where both may be 0
       "pow_scalar_base_saved"  in-place ops in a script with a number to a tensor power
-      "retain_grad_inplace_view"  an in-place op on a view that called retain_grad()
       "strides"        `.view` of a tensor computed from a transposed or expanded one
                        (with a *_like constructor of it, the layouts differ)
       "no_grad_view"   a view, made under no_grad, of a tensor that requires grad
@@ -1309,8 +1308,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                 continue                # (a leaf that requires grad: PyTorch's error, now and then)
             if "leaf_view_fn" in g.avoid and any(p.view and p.alias & x.alias & set(NAMES) for p in g.pool):
                 continue        # (through a detached alias of a leaf that has views)
-            if "retain_grad_inplace_view" in g.avoid and x.view and x.name in retained:
-                continue
             if "pow_scalar_base_saved" in g.avoid and "pow_scalar_base" in g.used:
                 continue
             inplace_done = True

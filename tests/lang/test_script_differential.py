@@ -332,17 +332,6 @@ KNOWN = {
                "y.sum().backward()\n",
         error_prefix="one of the variables needed for gradient computation has been modified by an "
                      "inplace operation: "),
-    "retain_grad_inplace_view": dict(
-        reason="retain_grad() on a view, then an in-place op on that view: the retained .grad is "
-               "twice PyTorch's (the leaves' gradients are right)",
-        script="import torch\n"
-               "b = torch.tensor([[1.0, 2.0, 3.0]], requires_grad=True)\n"
-               "k = (b * 1).t()\n"
-               "k.retain_grad()\n"
-               "k *= 0.5\n"
-               "(k * 3).sum().backward()\n"
-               "print(b.grad, k.grad)\n",
-        avoid=True),
     "strides": dict(
         reason="zeros_like/ones_like/rand_like/randn_like/full_like of a transposed (permuted) tensor "
                "are laid out like it in PyTorch (preserve_format) and contiguous in diffcli, so the "

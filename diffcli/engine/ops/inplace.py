@@ -68,7 +68,7 @@ def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
         a.requires_grad_flag = True
         _propagate_to_base(a)
         _refresh_views(a._base if a._base is not None else a)
-        if a.retains_grad:
+        if a.retains_grad and a.grad_fn is node:  # (a view was re-hung by _refresh_views)
             hang_retained(a.grad_fn, a)
     return a
 
