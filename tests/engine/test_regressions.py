@@ -306,3 +306,21 @@ def test_retain_grad_of_a_view_modified_in_place_fills_once():
     assert k.grad_fn.name() == "AsStridedBackward0" and k._base.grad_fn.name() == "CopySlices"
     (k * 3).sum().backward()
     assert vals(b.grad) == [[1.5, 1.5, 1.5]] and vals(k.grad) == [[3.0], [3.0], [3.0]]
+
+
+def test_number_to_a_tensor_power_saves_the_exponent_and_the_result():
+    """`2 ** z` (PowBackward2) saves z and the result, so an in-place op on z afterwards fails
+    the backward with torch 2.13's text; `0 ** x` gives 0 where x >= 0, -inf where x < 0."""
+    x = T([0.5, -1.25])
+    z = x * 1
+    y = 2 ** z
+    z += 1.5
+    with pytest.raises(EngineError, match=r"^one of the variables needed for gradient computation "
+                       r"has been modified by an inplace operation: \[torch.DoubleTensor \[2\]\], "
+                       r"which is output 0 of Add, is at version 1; expected version 0 instead"):
+        y.sum().backward()
+    assert x.grad is None
+    x = T([0.5, -1.25])
+    y = 0 ** x
+    y.sum().backward()
+    assert y.grad_fn.name() == "PowBackward2" and vals(x.grad) == [0.0, float("-inf")]

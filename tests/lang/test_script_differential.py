@@ -309,17 +309,6 @@ KNOWN = {
                "h, = torch.autograd.grad(b.prod(), [b], create_graph=True)\n"
                "print(h)\n",
         avoid=True),
-    "pow_scalar_base_saved": dict(
-        reason="`number ** t` does not save t in diffcli (PyTorch's PowBackward1 saves the exponent and "
-               "the result): an in-place op on t afterwards does not fail the backward as in PyTorch",
-        script="import torch\n"
-               "x = torch.tensor([0.5, -1.25], requires_grad=True)\n"
-               "z = x * 1\n"
-               "y = 2 ** z\n"
-               "z += 1.5\n"
-               "y.sum().backward()\n"
-               "print(x.grad)\n",
-        avoid=True),
     "inplace_version_which": dict(
         reason="when several saved tensors were modified in place, diffcli's 'modified by an inplace "
                "operation' error may name another one than PyTorch's (z instead of the view z.t() in "

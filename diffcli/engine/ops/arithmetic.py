@@ -364,15 +364,16 @@ def _pow_scalar_base(c, a):
     rd = dtypes.result_type(c, a)
     out = _power(np.asarray(c, dtype=rd), a.data_.astype(rd, copy=False))
 
-    def backward(g, r):
+    def backward(g, e, r):
         # PyTorch's pow_backward_exponent for a scalar base: g * (r * log(c)), masked to 0
         # where c == 0 and the exponent is >= 0
         log_c = math.log(c) if c > 0 else (float("-inf") if c == 0 else float("nan"))
         if c == 0:
-            return (g * where(a >= 0, 0.0, mul_scalar(r, log_c)),)
+            return (g * where(e >= 0, 0.0, mul_scalar(r, log_c)),)
         return (g * mul_scalar(r, log_c),)
 
-    return record("PowBackward2", out, (a,), backward, (OUT,))
+    # PowBackward2 saves the exponent and the result (an in-place op on either fails it)
+    return record("PowBackward2", out, (a,), backward, (a, OUT))
 
 
 def square(a):
