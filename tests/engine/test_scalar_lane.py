@@ -87,6 +87,11 @@ def test_binary_ops_with_numbers_match_bitwise(op):
         check(lambda a: fn(c, a), [x], 0.75)
 
 
+def test_negation_matches_bitwise():
+    for x, g in itertools.product(VALUES, GRADS):
+        check(lambda a: -a, [x], g)
+
+
 @pytest.mark.parametrize("e", [2, 2.0, 3, 0, -1, 0.5, 2.5, 1, -2.0])
 def test_pow_by_a_constant_matches_bitwise(e):
     for x, g in itertools.product(VALUES, GRADS):

@@ -52,7 +52,7 @@ def _fsub(g, *_):
     return g, -g
 
 
-def _frsub(g, *_):
+def _fneg(g, *_):  # neg, and rsub with a number
     return (-g,)
 
 
@@ -80,7 +80,7 @@ def _sub_backward(g, *_):
     return g, -g
 
 
-def _rsub_backward(g, *_):
+def _neg_backward(g, *_):  # neg, and rsub with a number
     return (-g,)
 
 
@@ -193,8 +193,8 @@ def rsub(a, c, alpha=1):
     if alpha == 1:
         lane = _lane(a, c)
         if lane is not None and lane[2] is None:
-            return record_scalar("RsubBackward1", lane[1] - lane[0], (a,), _rsub_backward, (),
-                                 _frsub, ())
+            return record_scalar("RsubBackward1", lane[1] - lane[0], (a,), _neg_backward, (),
+                                 _fneg, ())
     x, y, rd = _operands(a, c)
     out = _broadcast_check(lambda p, q: q - alpha * p if alpha != 1 else q - p, x, y, rd)
     if _scalar(c):
@@ -275,6 +275,10 @@ def rdiv(a, c):
 
 
 def neg(a):
+    if a.__class__ is Tensor:
+        d = a.data_
+        if d.dtype is F64 and not d.ndim:  # the scalar lane
+            return record_scalar("NegBackward0", -float(d), (a,), _neg_backward, (), _fneg, ())
     a = as_tensor(a)
     if a.data_.dtype == np.bool_:
         raise errors.TorchRuntimeError(

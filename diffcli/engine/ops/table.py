@@ -99,7 +99,7 @@ def _bind():
     Tensor.__rpow__ = lambda s, o: A.pow(o, s)
     Tensor.__matmul__ = lambda s, o: L.matmul(s, o)
     Tensor.__rmatmul__ = lambda s, o: L.matmul(o, s)
-    Tensor.__neg__ = lambda s: A.neg(s)
+    Tensor.__neg__ = A.neg
     Tensor.__pos__ = lambda s: s
     Tensor.__abs__ = lambda s: U.abs(s)
     Tensor.__lt__ = lambda s, o: A.lt(s, o)
