@@ -1,11 +1,16 @@
-"""A lean driver for the diffscript LALR parser: the fast path of `diffcli.lang.parse`.
+"""A lean driver for the diffscript LALR parser: how `diffcli.lang.parse` parses.
 
-It runs the very tables Lark built from ``grammar/diffscript.lark`` (its parse table,
-its lexer's compiled terminal regex and keyword map) and the very transformer
-callbacks, but without Lark's per-token machinery:
+It runs the very tables Lark builds from ``grammar/diffscript.lark`` (its parse table,
+its lexer's terminal regex and keyword map) and the very callbacks (`builder.Builder`),
+but without Lark's per-token machinery, and without Lark at all once the tables are
+cached:
 
+- `plan` reads the tables out of a Lark parser into plain data (dicts, lists, tuples,
+  strings, ints), which `load` keeps with `marshal` in the user's cache folder, keyed by
+  the grammar text and the installed Lark; a later process builds its `FastParser` from
+  that file and never imports Lark while scripts parse;
 - the lexer is one anchored scan over the text with Lark's own terminal regex, and
-  does the work of `parse._Indenter` (indentation, bracket matching) as it goes, so
+  does the work of `larkparse._Indenter` (indentation, bracket matching) as it goes, so
   a change to `_Indenter` needs the same change in `FastParser.tokens`;
 - the shift/reduce loop keeps states as ints, one dict of actions per state, and a
   precomputed (size, goto symbol, kind, callback) per rule.
@@ -18,12 +23,18 @@ script that parses, which the tests check (`tests/lang/test_fastparse.py`).
 """
 from __future__ import annotations
 
+import marshal
+import os
+import re
+import zlib
 from functools import partial
 
-from lark import Token, Tree
-from lark.parsers.lalr_analysis import Shift
+from diffcli.lang.builder import Token
 
-__all__ = ["FastParser", "GiveUp", "build"]
+__all__ = ["FastParser", "GiveUp", "build", "load", "plan"]
+
+# Bump when `plan`'s output or its meaning changes: older cache files are then ignored.
+PLAN_FORMAT = 1
 
 # What the lexer does with a terminal, as bit flags.
 _IGNORE = 1      # %ignore'd: skipped
@@ -42,16 +53,6 @@ _GENERIC = 4     # splice helpers, then callback or list, maybe keeping a single
                  # also any rule of no symbols
 
 
-def build(lark, max_depth: int):
-    """A FastParser for `lark` (a Lark LALR parser with an Indenter postlexer and an
-    inline transformer), or None when its configuration is one this driver does not
-    reproduce exactly; `max_depth` is the Indenter's bracket-nesting cap."""
-    try:
-        return FastParser(lark, max_depth)
-    except Exception:  # _Unsupported, or a Lark whose insides have moved: Lark alone
-        return None
-
-
 class _Unsupported(Exception):
     pass
 
@@ -65,83 +66,235 @@ def _require(condition: bool) -> None:
         raise _Unsupported
 
 
+# ------------------------------------------------------------- the tables
+
+def plan(lark, max_depth: int) -> dict:
+    """The driver's tables for `lark` (a Lark LALR parser with an Indenter postlexer and
+    an inline transformer) as plain data; `max_depth` is the Indenter's bracket-nesting
+    cap. Raises when the parser's configuration is one this driver does not reproduce."""
+    options = lark.options
+    _require(options.parser == "lalr" and options.lexer == "basic")
+    _require(not options.maybe_placeholders and not options.propagate_positions)
+    _require(not options.lexer_callbacks and not options.g_regex_flags)
+    _require(options.tree_class is None)
+    return _plain({**_lexer_plan(lark, max_depth), **_table_plan(lark)})
+
+
+def _plain(value):
+    """`value` with every str subclass (Lark names some symbols with its Token) made a
+    plain str, which `marshal` can store."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    return value
+
+
+def _lexer_plan(lark, max_depth: int) -> dict:
+    postlex = lark.options.postlex
+    lexer = lark.parser.lexer.lexer       # the BasicLexer behind the PostLexConnector
+    scanner = lexer.scanner               # builds Lark's regex and callbacks if not yet
+    _require(len(scanner._mres) == 1)
+    regex = scanner._mres[0]
+    _require(isinstance(regex, re.Pattern))
+
+    keywords = {}
+    kinds = {}
+    for name, callback in lexer.callback.items():
+        _require(type(callback).__name__ == "UnlessCallback")
+        for term in callback.scanner.terminals:
+            _require(term.pattern.type == "str" and not term.pattern.flags)
+            keywords[term.pattern.value] = term.name
+        kinds[name] = _KEYWORDS
+    for term in lexer.terminals:
+        kind = kinds.get(term.name, 0)
+        if term.name in lexer.ignore_types:
+            _require(not kind)
+            kind |= _IGNORE
+        if term.name in lexer.newline_types:
+            kind |= _COUNT_NL
+        if term.name == postlex.NL_type:
+            kind |= _NEWLINE
+        if term.name in postlex.OPEN_PAREN_types:
+            kind |= _OPEN
+        if term.name in postlex.CLOSE_PAREN_types:
+            kind |= _CLOSE
+        kinds[term.name] = kind
+    pairs = dict(postlex._PAIRS)
+    _require(set(pairs) == set(postlex.CLOSE_PAREN_types))
+    return {"regex": regex.pattern, "flags": regex.flags, "kinds": kinds, "keywords": keywords,
+            "pairs": pairs, "tab_len": postlex.tab_len, "indent_type": postlex.INDENT_type,
+            "dedent_type": postlex.DEDENT_type, "max_depth": max_depth}
+
+
+def _table_plan(lark) -> dict:
+    from lark.parsers.lalr_analysis import Shift
+
+    table = lark.parser.parser.parser.parse_table
+    _require(len(table.start_states) == 1)
+    (start,) = table.start_states
+    _require(sorted(table.states) == list(range(len(table.states))))
+    builder = lark.options.transformer
+    _require(getattr(builder, "__default__", None) is None)
+
+    rules: list = []
+    index: dict = {}
+    actions = []
+    for state in range(len(table.states)):
+        row = {}
+        for symbol, (action, arg) in table.states[state].items():
+            if action is Shift:
+                row[symbol] = arg
+            else:
+                if arg not in index:
+                    index[arg] = len(rules)
+                    rules.append(_rule_plan(arg))
+                row[symbol] = ~index[arg]
+        actions.append(row)
+    return {"start": table.start_states[start], "end": table.end_states[start],
+            "actions": actions, "rules": rules}
+
+
+def _rule_plan(rule) -> tuple:
+    """(size, goto symbol, kind, method name, include) for reducing by `rule`, as Lark's
+    ParseTreeBuilder would build the value (keep_all_tokens, no placeholders)."""
+    name = rule.origin.name
+    options = rule.options
+    expansion = rule.expansion
+    keep_all = options.keep_all_tokens
+    positions = tuple((i, not sym.is_term and sym.name.startswith("_"))
+                      for i, sym in enumerate(expansion)
+                      if keep_all or not (sym.is_term and sym.filter_out))
+    filtering = len(positions) < len(expansion) or any(expand for _, expand in positions)
+    single = bool(options.expand1 and not rule.alias)
+    _require(not (name.startswith("_") and single))
+    method_name = rule.alias or options.template_source or name
+    size = len(expansion)
+    if single and size == 1 and not filtering:
+        return size, name, _SAME, method_name, None
+    if not filtering and not single and size:
+        if name.startswith("_"):
+            return size, name, _LIST, method_name, None
+        return size, name, (_CALL1 if size == 1 else _CALL), method_name, None
+    return size, name, _GENERIC, method_name, (positions, single)
+
+
+def _callback(builder, method_name: str, origin: str):
+    """What reduces a rule: the builder's method, or a tree node when it has none (as
+    Lark's ParseTreeBuilder does); None for a `_helper` rule, whose value is the list
+    of its children, spliced into the rule above."""
+    method = getattr(builder, method_name, None)
+    _require(method is None or getattr(method, "visit_wrapper", None) is None)
+    if origin.startswith("_"):
+        _require(method is None)
+        return None
+    if method is not None:
+        return method
+    from lark import Tree
+    return partial(Tree, method_name)
+
+
+# --------------------------------------------------------------- the cache
+
+def load(grammar: str, path: str | bool, make_plan, builder):
+    """The FastParser for `grammar` with `builder`'s callbacks, or None if none can be built.
+
+    Its tables come from the cache file `path` when that was written for this grammar
+    text, this driver and the installed Lark; else from `make_plan()` (which imports Lark
+    and builds its parser), and are then written to `path` for the next process. The file
+    is plain data read with `marshal`, in the user's private cache folder, with a CRC of
+    the tables; a damaged or stale one is rebuilt."""
+    key = (PLAN_FORMAT, grammar, _lark_fingerprint())
+    if path:
+        tables = _read(path, key)
+        if tables is not None:
+            try:
+                return FastParser(tables, builder)
+            except Exception:  # damaged: build the tables afresh
+                pass
+    try:
+        tables = make_plan()
+        parser = FastParser(tables, builder)
+    except Exception:  # _Unsupported, or a Lark whose insides have moved: Lark alone
+        return None
+    if path:
+        _write(path, key, tables)
+    return parser
+
+
+def _lark_fingerprint():
+    """Which Lark is installed, told without importing it: its package file's path,
+    size and modification time."""
+    from importlib.machinery import PathFinder
+    try:
+        origin = PathFinder.find_spec("lark").origin
+        stat = os.stat(origin)
+    except Exception:
+        return None
+    return (origin, stat.st_size, stat.st_mtime_ns)
+
+
+def _read(path: str, key):
+    """The tables stored at `path` under `key`, or None."""
+    try:
+        with open(path, "rb") as f:
+            stored_key, crc, blob = marshal.load(f)
+        if stored_key != key or zlib.crc32(blob) != crc:
+            return None
+        return marshal.loads(blob)
+    except Exception:  # missing, unreadable, or not what _write writes
+        return None
+
+
+def _write(path: str, key, tables) -> None:
+    blob = marshal.dumps(tables)
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            marshal.dump((key, zlib.crc32(blob), blob), f)
+        os.replace(temporary, path)  # readers see the old file or the whole new one
+    except (OSError, ValueError):
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+
+
+def build(lark, max_depth: int):
+    """A FastParser for `lark` (see `plan`) with its own transformer's callbacks, or None
+    when its configuration is one this driver does not reproduce exactly."""
+    try:
+        return FastParser(plan(lark, max_depth), lark.options.transformer)
+    except Exception:
+        return None
+
+
+# --------------------------------------------------------------- the driver
+
 class FastParser:
-    """Built once per Lark parser. `parse` keeps its state in locals; the one shared
-    thing it writes is a memo of pure results, so threads may share a FastParser."""
+    """Built once from a plan. `parse` keeps its state in locals; the one shared thing
+    it writes is a memo of pure results, so threads may share a FastParser."""
 
-    def __init__(self, lark, max_depth: int):
-        options = lark.options
-        _require(options.parser == "lalr" and options.lexer == "basic")
-        _require(not options.maybe_placeholders and not options.propagate_positions)
-        _require(not options.lexer_callbacks and not options.g_regex_flags)
-        self._init_lexer(lark, max_depth)
-        self._init_table(lark)
-
-    # ------------------------------------------------------------- set-up
-    def _init_lexer(self, lark, max_depth: int) -> None:
-        postlex = lark.options.postlex
-        lexer = lark.parser.lexer.lexer       # the BasicLexer behind the PostLexConnector
-        scanner = lexer.scanner               # builds Lark's regex and callbacks if not yet
-        _require(len(scanner._mres) == 1)
-        self._regex = scanner._mres[0]
-
-        keywords = {}
-        kinds = {}
-        for name, callback in lexer.callback.items():
-            _require(type(callback).__name__ == "UnlessCallback")
-            for term in callback.scanner.terminals:
-                _require(term.pattern.type == "str" and not term.pattern.flags)
-                keywords[term.pattern.value] = term.name
-            kinds[name] = _KEYWORDS
-        for term in lexer.terminals:
-            kind = kinds.get(term.name, 0)
-            if term.name in lexer.ignore_types:
-                _require(not kind)
-                kind |= _IGNORE
-            if term.name in lexer.newline_types:
-                kind |= _COUNT_NL
-            if term.name == postlex.NL_type:
-                kind |= _NEWLINE
-            if term.name in postlex.OPEN_PAREN_types:
-                kind |= _OPEN
-            if term.name in postlex.CLOSE_PAREN_types:
-                kind |= _CLOSE
-            kinds[term.name] = kind
-        self._kinds = kinds
-        self._keywords = keywords
-        self._pairs = dict(postlex._PAIRS)
-        _require(set(self._pairs) == set(postlex.CLOSE_PAREN_types))
-        self._tab_len = postlex.tab_len
-        self._indent_type = postlex.INDENT_type
-        self._dedent_type = postlex.DEDENT_type
-        self._max_depth = max_depth
-
-    def _init_table(self, lark) -> None:
-        table = lark.parser.parser.parser.parse_table
-        _require(len(table.start_states) == 1)
-        (start,) = table.start_states
-        self._start = table.start_states[start]
-        self._end = table.end_states[start]
-        _require(sorted(table.states) == list(range(len(table.states))))
-        builder = lark.options.transformer
-        _require(getattr(builder, "__default__", None) is None)
-        tree_class = lark.options.tree_class or Tree
-
-        rules: list = []
-        index: dict = {}
-        actions = []
-        for state in range(len(table.states)):
-            row = {}
-            for symbol, (action, arg) in table.states[state].items():
-                if action is Shift:
-                    row[symbol] = arg
-                else:
-                    if arg not in index:
-                        index[arg] = len(rules)
-                        rules.append(_rule_plan(arg, builder, tree_class))
-                    row[symbol] = ~index[arg]
-            actions.append(row)
-        self._actions = actions
+    def __init__(self, tables: dict, builder):
+        self._regex = re.compile(tables["regex"], tables["flags"])
+        self._kinds = tables["kinds"]
+        self._keywords = tables["keywords"]
+        self._pairs = tables["pairs"]
+        self._tab_len = tables["tab_len"]
+        self._indent_type = tables["indent_type"]
+        self._dedent_type = tables["dedent_type"]
+        self._max_depth = tables["max_depth"]
+        self._start = tables["start"]
+        self._end = tables["end"]
+        self._actions = tables["actions"]
+        rules = []
+        for size, origin, kind, method_name, include in tables["rules"]:
+            _require(_SAME <= kind <= _GENERIC)
+            callback = None if kind == _SAME else _callback(builder, method_name, origin)
+            rules.append((size, origin, kind, callback, include))
         self._rules = rules
         self._chains: dict = {}  # see _same_chain
 
@@ -338,33 +491,3 @@ def _borrow(kind: str, value: str, where: Token) -> Token:
     token.start_pos, token.line, token.column = where.start_pos, where.line, where.column
     token.end_line, token.end_column, token.end_pos = where.end_line, where.end_column, where.end_pos
     return token
-
-
-def _rule_plan(rule, builder, tree_class) -> tuple:
-    """(size, goto symbol, kind, callback, include) for reducing by `rule`, as Lark's
-    ParseTreeBuilder would build the value (keep_all_tokens, no placeholders)."""
-    name = rule.origin.name
-    options = rule.options
-    expansion = rule.expansion
-    keep_all = options.keep_all_tokens
-    positions = [(i, not sym.is_term and sym.name.startswith("_"))
-                 for i, sym in enumerate(expansion)
-                 if keep_all or not (sym.is_term and sym.filter_out)]
-    filtering = len(positions) < len(expansion) or any(expand for _, expand in positions)
-    single = bool(options.expand1 and not rule.alias)
-    method_name = rule.alias or options.template_source or name
-    method = getattr(builder, method_name, None)
-    _require(method is None or getattr(method, "visit_wrapper", None) is None)
-    if name.startswith("_"):  # a helper: always spliced into the rule above, as a list
-        _require(method is None and not single)
-        callback = None
-    else:
-        callback = method if method is not None else partial(tree_class, method_name)
-    size = len(expansion)
-    if single and size == 1 and not filtering:
-        return size, name, _SAME, None, None
-    if not filtering and not single and size:
-        if callback is None:
-            return size, name, _LIST, None, None
-        return size, name, (_CALL1 if size == 1 else _CALL), callback, None
-    return size, name, _GENERIC, callback, (positions, single)

@@ -3,19 +3,25 @@
 For every text the fast driver either gives up (and Lark then decides, so error
 messages never change) or returns the same tree as Lark, spans, node types and
 token fields included. These tests compare the two on the parser tests' texts, the
-samples, the seeds, mutants of them and generated scripts.
+samples, the seeds, mutants of them and generated scripts; and check that the driver's
+tables, cached as plain data, let a script parse without importing Lark.
 """
 from __future__ import annotations
 
 import ast as pyast
+import marshal
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from lark import Token
 
-from diffcli.lang import ast, fastparse
+from diffcli.lang import ast, fastparse, larkparse
 from diffcli.lang import parse as parse_module
+from diffcli.lang.builder import Builder
 from diffcli.lang.parse import ScriptSyntaxError, parse
 
 from .test_parse import _SAMPLE, ERRORS, _mutants, _seed_files
@@ -24,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _fast():
-    fast = parse_module._parser().fast()
+    fast = parse_module._fast_parser()  # the one parse() uses: from the cache, or built
     assert fast is not None, "the fast driver could not be built for this grammar"
     return fast
 
@@ -47,7 +53,7 @@ def _same(a, b) -> bool:
 
 def _check(text: str) -> bool:
     """Compare the two paths on `text` (already normalised); True if it parses."""
-    lark = parse_module._parser().lark
+    lark = larkparse._parser().lark
     try:
         expected = lark.parse(text)
     except Exception:
@@ -81,6 +87,21 @@ def _normalised(texts):
 
 def test_the_fast_path_is_available():
     assert isinstance(_fast(), fastparse.FastParser)
+    assert isinstance(fastparse.build(larkparse._parser().lark, parse_module.MAX_BRACKET_DEPTH),
+                      fastparse.FastParser)
+
+
+def test_the_tables_survive_marshal():
+    tables = fastparse.plan(larkparse._parser().lark, parse_module.MAX_BRACKET_DEPTH)
+    stored = fastparse.FastParser(marshal.loads(marshal.dumps(tables)), Builder())
+    lark = larkparse._parser().lark
+    texts = [text for text in _normalised(_corpus()) if len(text) < 5000]
+    for text in texts[:200]:
+        try:
+            expected = lark.parse(text)
+        except Exception:
+            continue
+        assert _same(stored.parse(text), expected), text
 
 
 def test_same_trees_on_the_test_texts_samples_and_seeds():
@@ -148,18 +169,18 @@ def test_same_trees_on_generated_scripts():
         assert _check(text), text
 
 
-def test_long_scripts_take_the_fast_path(monkeypatch):
-    text = _SAMPLE * (parse_module.FAST_PATH_MIN_CHARS // len(_SAMPLE) + 1)
-    expected = parse_module._parser().lark.parse(parse_module._normalise(text))
-    monkeypatch.setattr(parse_module._parser().lark, "parse", None)  # Lark must not be needed
+@pytest.mark.parametrize("copies", [1, 40])
+def test_scripts_take_the_fast_path(monkeypatch, copies):
+    text = _SAMPLE * copies
+    expected = larkparse._parser().lark.parse(parse_module._normalise(text))
+    monkeypatch.setattr(larkparse._parser().lark, "parse", None)  # Lark must not be needed
     script = parse(text)
     assert _same(script.body, expected.body)
 
 
 @pytest.mark.parametrize("src, line, column, type_name, message", ERRORS,
                          ids=[repr(row[0])[:30] for row in ERRORS])
-def test_errors_are_the_same_through_the_fast_path(monkeypatch, src, line, column, type_name, message):
-    monkeypatch.setattr(parse_module, "FAST_PATH_MIN_CHARS", 0)
+def test_errors_are_the_same_through_the_fast_path(src, line, column, type_name, message):
     with pytest.raises(ScriptSyntaxError) as info:
         parse(src)
     err = info.value
@@ -169,10 +190,77 @@ def test_errors_are_the_same_through_the_fast_path(monkeypatch, src, line, colum
 def test_an_error_at_the_end_of_a_long_script_is_reported_as_before():
     lines = [f"x{i} = x{i - 1} * 0.5 + 1" for i in range(1, 400)]
     text = "\n".join(lines) + "\nif x1 = 2:\n    pass\n"
-    assert len(text) > parse_module.FAST_PATH_MIN_CHARS
+    assert len(text) > 2000
     with pytest.raises(ScriptSyntaxError) as info:
         parse(text)
     err = info.value
     assert (err.line, err.column, err.message) == (
         400, 7, "unexpected '=' — expected ':' (use '==' to compare)")
     assert isinstance(parse("\n".join(lines)).body[-1], ast.Assign)
+
+
+# ------------------------------------------------------------ the cached tables
+
+_PROBE = """
+import sys
+from diffcli.lang.parse import ScriptSyntaxError, parse
+script = parse({text!r})
+print(type(script.body[0]).__name__, "lark" in sys.modules)
+try:
+    parse("x = )")
+except ScriptSyntaxError as err:
+    print(err.line, err.column, err.message, "lark" in sys.modules)
+"""
+
+
+def _probe(cache: Path, text: str = "x = a + b; y = x*w\n") -> list[str]:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    env.pop("DIFFCLI_NO_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", _PROBE.format(text=text)], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    return out.splitlines()
+
+
+def test_cached_tables_parse_without_lark(tmp_path):
+    first = _probe(tmp_path)  # builds the tables with Lark and writes them
+    assert first == ["Assign True", "1 5 unmatched ')' True"]
+    assert (tmp_path / "diffcli" / "diffscript-fast.marshal").is_file()
+    assert oct((tmp_path / "diffcli" / "diffscript-fast.marshal").stat().st_mode & 0o777) == "0o600"
+    second = _probe(tmp_path)  # reads them: no Lark until the syntax error
+    assert second == ["Assign False", "1 5 unmatched ')' True"]
+
+
+def _stored(path: Path):
+    key, crc, blob = marshal.loads(path.read_bytes())
+    return key, marshal.loads(blob)
+
+
+@pytest.mark.parametrize("damage", [b"", b"garbage", marshal.dumps((1, 2, 3)),
+                                    marshal.dumps(((fastparse.PLAN_FORMAT, "old grammar", None), 0, b""))])
+def test_a_damaged_or_stale_cache_is_rebuilt(tmp_path, damage):
+    _probe(tmp_path)
+    path = tmp_path / "diffcli" / "diffscript-fast.marshal"
+    good = _stored(path)
+    path.write_bytes(damage)
+    assert _probe(tmp_path) == ["Assign True", "1 5 unmatched ')' True"]
+    assert _stored(path) == good
+    assert _probe(tmp_path)[0] == "Assign False"
+
+
+def test_tables_with_the_right_key_but_bad_contents_are_rebuilt(tmp_path):
+    _probe(tmp_path)
+    path = tmp_path / "diffcli" / "diffscript-fast.marshal"
+    key, crc, blob = marshal.loads(path.read_bytes())
+    tables = marshal.loads(blob)
+    bad = marshal.dumps({**tables, "start": tables["start"] + 1})
+    path.write_bytes(marshal.dumps((key, crc, bad)))  # the CRC no longer matches
+    assert _probe(tmp_path) == ["Assign True", "1 5 unmatched ')' True"]
+    assert _stored(path) == (key, tables)
+
+
+def test_without_a_cache_the_tables_come_from_lark(tmp_path):
+    env = {**os.environ, "DIFFCLI_NO_CACHE": "1", "XDG_CACHE_HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", _PROBE.format(text="y = 1\n")], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["Assign True", "1 5 unmatched ')' True"]
+    assert not (tmp_path / "diffcli").exists()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from diffcli.lang import ast
+from diffcli.lang import larkparse
 from diffcli.lang import parse as parse_module
 from diffcli.lang.parse import ScriptSyntaxError, parse
 
@@ -563,8 +564,8 @@ def test_grammar_is_conflict_free(caplog):
     logger.setLevel(logging.DEBUG)
     try:
         with caplog.at_level(logging.DEBUG, logger="lark"):
-            Lark(parse_module._grammar_text(), parser="lalr", lexer="basic", debug=True,
-                 postlex=parse_module._Indenter(), keep_all_tokens=True, maybe_placeholders=False)
+            Lark(parse_module.grammar_text(), parser="lalr", lexer="basic", debug=True,
+                 postlex=larkparse._Indenter(), keep_all_tokens=True, maybe_placeholders=False)
     finally:
         logger.setLevel(level)
     assert not [r for r in caplog.records if "conflict" in r.getMessage().lower()]
@@ -573,9 +574,9 @@ def test_grammar_is_conflict_free(caplog):
 def test_cached_parser_builds_the_same_tree(tmp_path, monkeypatch):
     monkeypatch.delenv("DIFFCLI_NO_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    fresh = parse_module._Parser()  # builds the tables and writes the cache
+    fresh = larkparse._Parser()  # builds the tables and writes the cache
     assert list((tmp_path / "diffcli").iterdir())
-    cached = parse_module._Parser()  # loads them
+    cached = larkparse._Parser()  # loads them
     for parser in (fresh, cached):
         assert parser.lark.parse(_SAMPLE).body == parse(_SAMPLE).body
 

@@ -1,0 +1,462 @@
+"""The AST builder: the grammar's callbacks, one method per production alias.
+
+`Builder` is the inline transformer of the diffscript grammar (``grammar/diffscript.lark``):
+each method receives a production's children, tokens included, and returns one AST node
+with its span. Both parsers call it: Lark's (`diffcli.lang.larkparse`) and the lean table
+driver (`diffcli.lang.fastparse`). This module imports no Lark, so the driver can run
+without it: a token is any `str` subclass with Lark's token fields (`Token` here, or
+`lark.Token`), and tokens are the only `str` children a method receives (comp_op's joined
+text goes only to `compare`).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from diffcli.lang import ast
+
+
+class ScriptSyntaxError(Exception):
+    """A script that cannot be parsed: ``message`` at ``line``:``column`` (1-based)."""
+
+    type_name = "SyntaxError"
+
+    def __init__(self, message: str, line: int, column: int,
+                 type_name: str | None = None, filename: str = "<script>"):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.filename = filename
+        if type_name is not None:
+            self.type_name = type_name
+
+
+def _error_at(where, message: str, type_name: str | None = None) -> ScriptSyntaxError:
+    return ScriptSyntaxError(message, where.line, where.column, type_name)
+
+
+class Token(str):
+    """A token of the lean driver: Lark's `Token` fields on a `str` of its text."""
+
+    __slots__ = ("type", "value", "start_pos", "line", "column", "end_line", "end_column", "end_pos")
+
+    def __new__(cls, type, value, start_pos=None, line=None, column=None, end_line=None,
+                end_column=None, end_pos=None):
+        token = str.__new__(cls, value)
+        token.type, token.value, token.start_pos = type, value, start_pos
+        token.line, token.column = line, column
+        token.end_line, token.end_column, token.end_pos = end_line, end_column, end_pos
+        return token
+
+    def __repr__(self):
+        return f"Token({self.type!r}, {self.value!r})"
+
+
+# ---------------------------------------------------------------- transformer
+
+def _span(node, first, last):
+    """Give `node` the span from the start of `first` to the end of `last` (tokens or nodes)."""
+    node.line = first.line
+    node.column = first.column
+    node.end_line = last.end_line
+    node.end_column = last.end_column
+    return node
+
+
+def _nodes(children) -> list:
+    """The children that are not bare tokens (punctuation and keywords)."""
+    return [c for c in children if not isinstance(c, str)]
+
+
+_ASSIGNABLE = (ast.Name, ast.Attribute, ast.Subscript)
+
+
+def _describe(node) -> str:
+    names = {ast.Call: "a function call", ast.Num: "a literal", ast.Str: "a literal",
+             ast.Const: "a literal", ast.EllipsisLit: "a literal", ast.Compare: "a comparison",
+             ast.TupleLit: "a tuple", ast.ListLit: "a list", ast.ListComp: "a list comprehension",
+             ast.IfExp: "a conditional expression", ast.Slice: "a slice"}
+    return names.get(type(node), "an expression")
+
+
+def _check_target(target, augmented_op: str | None = None) -> None:
+    """Raise unless `target` can be assigned to (tuples and lists unpack, except for +=)."""
+    pending = [target]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, _ASSIGNABLE):
+            continue
+        if augmented_op is not None:
+            raise _error_at(node, f"cannot use '{augmented_op}=' on {_describe(node)}")
+        if isinstance(node, (ast.TupleLit, ast.ListLit)):
+            pending.extend(node.items)
+            continue
+        hint = " (use '==' to compare)" if isinstance(node, ast.Compare) else ""
+        raise _error_at(node, f"cannot assign to {_describe(node)}{hint}")
+
+
+def _dotted(first: Token, last: Token, value: str) -> Token:
+    """One token for a dotted name, of the same class as the parser's own tokens."""
+    return first.__class__("DOTTED_NAME", value, first.start_pos, first.line, first.column,
+                           last.end_line, last.end_column, last.end_pos)
+
+
+class _Keyword:
+    """A ``name=value`` call argument, until `Builder.call` files it."""
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value):
+        self.name, self.value = name, value
+
+
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[0-7]{1,3}|[\s\S])")
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"',
+                   "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\n": ""}
+
+
+def _string_value(token: Token):
+    """Decode one string literal token as Python would (prefixes r, u, f, rf allowed):
+    a str, or for an f-string a list of str and ast.FormattedValue parts."""
+    text = token.value
+    quote_at = min(i for i in (text.find("'"), text.find('"')) if i >= 0)
+    prefix, body = text[:quote_at].lower(), text[quote_at:]
+    if "b" in prefix:
+        raise _error_at(token, "bytes literals are not supported")
+    if prefix not in ("", "r", "u", "f", "rf", "fr"):
+        raise _error_at(token, f"invalid string prefix '{text[:quote_at]}'")
+    quotes = 3 if body[:3] in ('"""', "'''") and len(body) >= 6 else 1
+    body = body[quotes:-quotes]
+    if "f" in prefix:
+        return _fstring_parts(token, body, "r" in prefix)
+    return _decode_body(token, body, prefix == "r")
+
+
+def _fstring_parts(token: Token, body: str, raw: bool) -> list:
+    """Split an f-string body into literal text and `{expr!c:spec}` fields. The field's
+    expression is kept as source text; the interpreter parses it when it evaluates it."""
+    parts, literal, i, n = [], [], 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch in "{}" and i + 1 < n and body[i + 1] == ch:
+            literal.append(ch)
+            i += 2
+            continue
+        if ch == "}":
+            raise _error_at(token, "f-string: single '}' is not allowed")
+        if ch != "{":
+            literal.append(ch)
+            i += 1
+            continue
+        depth, j, quote = 0, i + 1, None
+        while j < n:                               # find the end of the field's expression
+            c = body[j]
+            if quote:
+                quote = None if c == quote else quote
+            elif c in "'\"":
+                quote = c
+            elif c in "([{":
+                depth += 1
+            elif c in ")]}" and depth:
+                depth -= 1
+            elif c in "}!:" and not depth and not (c == "!" and body[j + 1:j + 2] == "="):
+                break
+            j += 1
+        expr = body[i + 1:j].strip()
+        conversion = spec = None
+        if j < n and body[j] == "!":
+            conversion, j = body[j + 1:j + 2], j + 2
+            if conversion not in ("r", "s", "a"):
+                raise _error_at(token, "f-string: invalid conversion character: expected 's', 'r', or 'a'")
+        if j < n and body[j] == ":":
+            end = body.find("}", j)
+            if end < 0 or "{" in body[j:end]:
+                raise _error_at(token, "f-string: nested replacement fields are not supported")
+            spec, j = body[j + 1:end], end
+        if not expr:
+            raise _error_at(token, "f-string: empty expression not allowed")
+        if j >= n or body[j] != "}":
+            raise _error_at(token, "f-string: expecting '}'")
+        if literal:
+            parts.append(_decode_body(token, "".join(literal), raw))
+            literal = []
+        parts.append(ast.FormattedValue(expr, conversion, spec, line=token.line,
+                                        column=token.column, end_line=token.end_line,
+                                        end_column=token.end_column))
+        i = j + 1
+    if literal:
+        parts.append(_decode_body(token, "".join(literal), raw))
+    return parts
+
+
+def _decode_body(token: Token, body: str, raw: bool) -> str:
+    """Python's escape sequences in a (non-raw) literal's body."""
+    if raw or "\\" not in body:
+        return body
+
+    def decode(match: re.Match) -> str:
+        code = match.group(1)
+        if code in _SIMPLE_ESCAPES:
+            return _SIMPLE_ESCAPES[code]
+        head = code[0]
+        if head in "xuU":
+            if len(code) == 1:
+                raise _error_at(token, f"truncated \\{head} escape in string")
+            if int(code[1:], 16) > 0x10FFFF:
+                raise _error_at(token, f"invalid escape \\{code} in string")
+            return chr(int(code[1:], 16))
+        if head == "N":
+            try:
+                return unicodedata.lookup(code[2:-1])
+            except (KeyError, IndexError):
+                raise _error_at(token, f"unknown Unicode character name in \\{code}") from None
+        if head in "01234567":
+            return chr(int(code, 8))
+        return "\\" + code  # an unknown escape stays as written, as in Python
+
+    return _ESCAPE.sub(decode, body)
+
+
+class Builder:
+    """Inline transformer: one method per grammar alias, each building one AST node.
+
+    A method receives the production's children, tokens included, and returns the
+    node with its span. Helper productions return lists or tuples.
+    """
+
+    # --------------------------------------------------------- script, blocks
+    def script(self, c):
+        body = []
+        for item in c:
+            if isinstance(item, list):
+                body.extend(item)
+            elif not isinstance(item, str):
+                body.append(item)
+        return ast.Script(body)
+
+    def simple_stmt(self, c):
+        return [s for s in c if isinstance(s, ast.Stmt)]
+
+    def suite(self, c):
+        if len(c) == 1:
+            return c[0]
+        return self.script(c).body
+
+    # ----------------------------------------------------- simple statements
+    def expr_stmt(self, c):
+        value = c[0]
+        return _span(ast.ExprStmt(value), value, value)
+
+    def assign(self, c):
+        targets = c[0:-1:2]
+        for target in targets:
+            _check_target(target)
+        return _span(ast.Assign(targets, c[-1]), c[0], c[-1])
+
+    def aug_assign(self, c):
+        target, op, value = c
+        _check_target(target, augmented_op=op[:-1])
+        return _span(ast.AugAssign(target, op.value[:-1], value), target, value)
+
+    def pass_stmt(self, c):
+        return _span(ast.Pass(), c[0], c[0])
+
+    def break_stmt(self, c):
+        return _span(ast.Break(), c[0], c[0])
+
+    def continue_stmt(self, c):
+        return _span(ast.Continue(), c[0], c[0])
+
+    def return_stmt(self, c):
+        value = c[1] if len(c) > 1 else None
+        return _span(ast.Return(value), c[0], c[-1])
+
+    def import_stmt(self, c):
+        return _span(ast.Import(_nodes(c)), c[0], c[-1])
+
+    def from_import(self, c):
+        module = c[1]
+        return _span(ast.FromImport(module.value, _nodes(c[2:])), c[0], c[-1])
+
+    def alias(self, c):
+        asname = c[2].value if len(c) == 3 else None
+        return _span(ast.Alias(c[0].value, asname), c[0], c[-1])
+
+    def dotted_name(self, c):
+        return _dotted(c[0], c[-1], "".join(c))
+
+    # --------------------------------------------------- compound statements
+    def if_stmt(self, c):
+        orelse = []
+        last_block = c[-1] if isinstance(c[-1], list) else c[-1][2]  # else, elif or if body
+        if isinstance(c[-3], str) and c[-3].type == "ELSE":
+            orelse, c = c[-1], c[:-3]
+        for keyword, test, body in reversed(c[4:]):  # the elif clauses, innermost first
+            orelse = [_span(ast.If(test, body, orelse), keyword, last_block[-1])]
+        return _span(ast.If(c[1], c[3], orelse), c[0], last_block[-1])
+
+    def elif_clause(self, c):
+        return (c[0], c[1], c[3])
+
+    def while_stmt(self, c):
+        return _span(ast.While(c[1], c[3]), c[0], c[3][-1])
+
+    def for_stmt(self, c):
+        _check_target(c[1])
+        return _span(ast.For(c[1], c[3], c[5]), c[0], c[5][-1])
+
+    def with_stmt(self, c):
+        items = [item for item in c[1:-2] if isinstance(item, tuple)]
+        return _span(ast.With(items, c[-1]), c[0], c[-1][-1])
+
+    def with_item(self, c):
+        return (c[0], c[2].value if len(c) == 3 else None)
+
+    def try_stmt(self, c):
+        handlers = [h for h in c if isinstance(h, ast.ExceptHandler)]
+        blocks = {"TRY": [], "ELSE": [], "FINALLY": []}
+        for i, item in enumerate(c):
+            if isinstance(item, str) and item.type in blocks:
+                blocks[item.type] = c[i + 2]
+        node = ast.Try(blocks["TRY"], handlers, blocks["ELSE"], blocks["FINALLY"])
+        last = c[-1]
+        return _span(node, c[0], last[-1] if isinstance(last, list) else last)
+
+    def except_handler(self, c):
+        exc_type = c[1] if len(c) > 3 else None
+        name = c[3].value if len(c) == 6 else None
+        return _span(ast.ExceptHandler(exc_type, name, c[-1]), c[0], c[-1][-1])
+
+    def func_def(self, c):
+        params = c[3] if isinstance(c[3], list) else []
+        return _span(ast.FuncDef(c[1].value, params, c[-1]), c[0], c[-1][-1])
+
+    def params(self, c):
+        params = _nodes(c)
+        seen = set()
+        for before, param in zip([None] + params, params):
+            if param.name in seen:
+                raise _error_at(param, f"duplicate parameter '{param.name}'")
+            seen.add(param.name)
+            if before is not None and before.default is not None and param.default is None:
+                raise _error_at(param, "a parameter without a default follows one with a default")
+        return params
+
+    def param(self, c):
+        default = c[2] if len(c) == 3 else None
+        return _span(ast.Param(c[0].value, default), c[0], c[-1])
+
+    # ------------------------------------------------------------ expressions
+    def tuple_lit(self, c):
+        return _span(ast.TupleLit(_nodes(c)), c[0], c[-1])
+
+    def list_lit(self, c):
+        return _span(ast.ListLit(_nodes(c)), c[0], c[-1])
+
+    def paren(self, c):
+        return _span(c[1], c[0], c[2])
+
+    def if_exp(self, c):
+        return _span(ast.IfExp(c[2], c[0], c[4]), c[0], c[4])
+
+    def bool_op(self, c):
+        return _span(ast.BoolOp(c[1].value, c[0::2]), c[0], c[-1])
+
+    def not_(self, c):
+        return _span(ast.Not(c[1]), c[0], c[1])
+
+    def comp_op(self, c):
+        return " ".join(c)
+
+    def compare(self, c):
+        if len(c) == 3:
+            return _span(ast.Compare(c[1], c[0], c[2]), c[0], c[2])
+        links = [_span(ast.Compare(c[i], c[i - 1], c[i + 1]), c[i - 1], c[i + 1])
+                 for i in range(1, len(c), 2)]
+        return _span(ast.BoolOp("and", links), c[0], c[-1])
+
+    def bin_op(self, c):
+        left, op, right = c
+        return _span(ast.BinOp("**" if op == "^" else op.value, left, right), left, right)
+
+    def unary_op(self, c):
+        return _span(ast.UnaryOp(c[0].value, c[1]), c[0], c[1])
+
+    def call(self, c):
+        args, kwargs = [], []
+        for item in (c[2] if len(c) == 4 else ()):
+            if isinstance(item, _Keyword):
+                kwargs.append((item.name, item.value))
+            elif kwargs:
+                raise _error_at(item, "positional argument follows keyword argument")
+            else:
+                args.append(item)
+        return _span(ast.Call(c[0], args, kwargs), c[0], c[-1])
+
+    def arguments(self, c):
+        return _nodes(c)
+
+    def keyword(self, c):
+        key, _, value = c
+        if not isinstance(key, ast.Name):
+            raise _error_at(key, "a keyword argument must be a name (use '==' to compare)")
+        return _Keyword(key.id, value)
+
+    def subscript(self, c):
+        return _span(ast.Subscript(c[0], c[2]), c[0], c[3])
+
+    def slice(self, c):
+        parts: list = [None, None, None]
+        colons = 0
+        for item in c:
+            if isinstance(item, str):
+                colons += 1
+            else:
+                parts[colons] = item
+        return _span(ast.Slice(*parts), c[0], c[-1])
+
+    def attribute(self, c):
+        return _span(ast.Attribute(c[0], c[2].value), c[0], c[2])
+
+    def name(self, c):
+        token = c[0]
+        return _span(ast.Name(token.value), token, token)
+
+    def num(self, c):
+        token = c[0]
+        text = token.value
+        is_int = text.isdigit()
+        try:
+            value = int(text) if is_int else float(text)
+        except ValueError:  # more digits than Python converts
+            raise _error_at(token, "number literal too long") from None
+        return _span(ast.Num(value, is_int, text), token, token)
+
+    def str(self, c):
+        values = [_string_value(t) for t in c]
+        if all(v.__class__ is str for v in values):
+            return _span(ast.Str("".join(values)), c[0], c[-1])
+        parts = []
+        for v in values:                      # adjacent literals make one f-string
+            for p in (v if isinstance(v, list) else [v]):
+                if p.__class__ is str and parts and parts[-1].__class__ is str:
+                    parts[-1] += p
+                elif p != "":
+                    parts.append(p)
+        return _span(ast.FString(parts), c[0], c[-1])
+
+    def const(self, c):
+        token = c[0]
+        value = {"True": True, "False": False, "None": None}[token.value]
+        return _span(ast.Const(value), token, token)
+
+    def ellipsis_lit(self, c):
+        return _span(ast.EllipsisLit(), c[0], c[0])
+
+    def list_comp(self, c):
+        return _span(ast.ListComp(c[1], c[2:-1]), c[0], c[-1])
+
+    def comprehension(self, c):
+        _check_target(c[1])
+        return _span(ast.Comprehension(c[1], c[3], c[5::2]), c[0], c[-1])
+
