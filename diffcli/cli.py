@@ -1,85 +1,27 @@
 """The `diffcli` command line (Typer). It only parses options, calls `session`, and hands
 the results to `render/`; errors are translated once, here, into messages and exit codes
-(0 ok, 1 the script failed or check found a mismatch, 2 bad command line/syntax/file)."""
+(0 ok, 1 the script failed or check found a mismatch, 2 bad command line/syntax/file).
+
+The commands are plain functions whose annotations declare their Typer options; with
+``from __future__ import annotations`` those stay unevaluated strings until the Typer app
+is built (`typer_app`). A plain command line, one that names a command and gives only
+its options in their usual spelling, does not need Typer or Click at all: `_fast_args`
+reads it as Click would and `main` calls the command directly, which saves about a
+tenth of a short command's run. Anything else (help, --version, a misspelt option, a
+value Click would refuse, ...) goes to the Typer app, so every help text and usage error
+is Typer's own. `tests/cli/test_fast_args.py` checks that both read every command line
+the same way.
+"""
 from __future__ import annotations
 
 import enum
 import math
 import os
+import re
 import sys
-from typing import List, Optional
-
-import click
-import typer
-from typer.core import TyperGroup
+from typing import Annotated, List, Optional
 
 from . import __version__
-
-
-class _Group(TyperGroup):
-    """Click's usage errors (unknown option, bad option value) rendered like every other
-    error: `error: UsageError: MESSAGE` (or the JSON error object with --format json),
-    exit code 2."""
-
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        args = list(sys.argv[1:] if args is None else args)
-        if os.environ.get("NO_COLOR"):       # no-color.org: Typer's help then has no escapes at all
-            from typer import rich_utils
-            rich_utils.COLOR_SYSTEM = None
-        try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.NoArgsIsHelpError as e:   # bare `diffcli`: the help, as Typer shows it
-            from typer import rich_utils
-            rich_utils.rich_format_error(e)
-            code = e.exit_code
-        except click.ClickException as e:
-            _usage_error(e, args)
-            code = e.exit_code
-        except click.exceptions.Abort:
-            sys.stderr.write("error: aborted\n")
-            code = ExitStatus.SCRIPT_FAILED
-        if not standalone_mode:
-            return code
-        sys.exit(code or 0)
-
-
-def _usage_error(e, args):
-    from .lang.errors import ScriptError
-    message = e.format_message()
-    fmt = _format_in(args)
-    err = ScriptError("UsageError", message)
-    if fmt == "json":
-        _emit("json", err, None, "")
-        return
-    text = f"error: UsageError: {message}"
-    ctx = getattr(e, "ctx", None)
-    if ctx is not None:
-        path = ctx.command_path
-    else:
-        path = "diffcli" + (f" {args[0]}" if args and args[0] in ("grad", "graph", "run", "check") else "")
-    text += f"\nTry '{path} --help' for help."
-    sys.stderr.write(text + "\n")
-
-
-def _format_in(args):
-    """The --format the command line asked for (the last one wins, as in Click), if it can
-    be told without Click's help (it failed)."""
-    fmt = None
-    for i, a in enumerate(args):
-        if a in ("-f", "--format") and i + 1 < len(args):
-            fmt = args[i + 1]
-        elif a.startswith("--format="):
-            fmt = a.split("=", 1)[1]
-        elif a.startswith("-f") and not a.startswith("--") and len(a) > 2:
-            fmt = a[2:]
-    return fmt
-
-
-app = typer.Typer(name="diffcli", cls=_Group, add_completion=False, no_args_is_help=True,
-                  pretty_exceptions_enable=False,
-                  context_settings={"help_option_names": ["-h", "--help"]},
-                  help="diffcli: run a small script on a PyTorch-exact autograd engine and show "
-                       "gradients, graphs and grad_fn names.")
 
 
 class ExitStatus(enum.IntEnum):
@@ -107,29 +49,47 @@ class CheckFormat(str, enum.Enum):
     json = "json"
 
 
+# --- Typer declarations (evaluated only when the Typer app is built) ------------------
+def _option(*names, **settings):
+    import typer
+    return typer.Option(*names, **settings)
+
+
+def _argument(**settings):
+    import typer
+    return typer.Argument(**settings)
+
+
 def _version(value: bool):
     if value:
+        import typer
         typer.echo(f"diffcli {__version__}")
         raise typer.Exit()
 
 
-@app.callback()
-def main_options(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                              help="Show the version and exit.")):
+SCRIPT_HELP = "Script file, or '-' for standard input."
+EXPR_HELP = "The script text itself, instead of a file."
+SET_HELP = ("NAME=VALUE: give a free variable a value (a number or a list literal); "
+            "repeatable.")
+LIMITS = {  # option: (help, metavar), as each command declares it
+    "--max-elements": ("Cap on the elements of one tensor.", None),
+    "--max-iterations": ("Cap on loop iterations.", None),
+    "--max-statements": ("Cap on statements executed.", None),
+    "--max-depth": ("Cap on function-call nesting.", None),
+    "--max-memory": ("Cap on the memory the script's tensors hold, in MB.", "MB"),
+}
+MAX_ELEMENTS, MAX_ITERATIONS, MAX_STATEMENTS, MAX_DEPTH, MAX_MEMORY = (
+    10_000_000, 10_000_000, 1_000_000, 100, 4096)
+
+
+def _limit(name):
+    help_text, metavar = LIMITS[name]
+    return _option(name, help=help_text, **({"metavar": metavar} if metavar else {}))
+
+
+def main_options(version: Annotated[bool, _option("--version", callback=_version, is_eager=True,
+                                                   help="Show the version and exit.")] = False):
     """diffcli: reverse-mode autodiff with PyTorch's semantics, from the shell."""
-
-
-# --- shared options ---------------------------------------------------------------
-SCRIPT = typer.Argument(None, help="Script file, or '-' for standard input.", show_default=False)
-EXPR = typer.Option(None, "-e", "--expr", help="The script text itself, instead of a file.")
-SET = typer.Option(None, "--set", help="NAME=VALUE: give a free variable a value (a number or a "
-                   "list literal); repeatable.", metavar="NAME=VALUE")
-MAX_ELEMENTS = typer.Option(10_000_000, "--max-elements", help="Cap on the elements of one tensor.")
-MAX_ITERATIONS = typer.Option(10_000_000, "--max-iterations", help="Cap on loop iterations.")
-MAX_STATEMENTS = typer.Option(1_000_000, "--max-statements", help="Cap on statements executed.")
-MAX_DEPTH = typer.Option(100, "--max-depth", help="Cap on function-call nesting.")
-MAX_MEMORY = typer.Option(4096, "--max-memory", metavar="MB",
-                          help="Cap on the memory the script's tensors hold, in MB.")
 
 
 class _Usage(Exception):
@@ -160,8 +120,8 @@ def _parse_sets(items):
     return out
 
 
-def _options(sets, wrt=(), trace=False, max_elements=10_000_000, max_iterations=10_000_000,
-             max_statements=1_000_000, max_depth=100, max_memory=4096):
+def _options(sets, wrt=(), trace=False, max_elements=MAX_ELEMENTS, max_iterations=MAX_ITERATIONS,
+             max_statements=MAX_STATEMENTS, max_depth=MAX_DEPTH, max_memory=MAX_MEMORY):
     from .lang.interpreter import Limits
     from .session import Options
     for v, opt in ((max_elements, "--max-elements"), (max_iterations, "--max-iterations"),
@@ -186,7 +146,7 @@ def _prepare(script, expr, sets, wrt, *limits, trace=False):
 
 
 def _run_command(fmt, body):
-    """Run `body()`, rendering any failure on stderr with the right exit code."""
+    """Run `body()`, rendering any failure on stderr; the exit status."""
     import warnings
 
     from .engine import errors as engine_errors
@@ -233,11 +193,10 @@ def _run_command(fmt, body):
         sys.stdout.flush()
     except BrokenPipeError:
         _quiet_pipe()
-    raise typer.Exit(int(status))
+    return int(status)
 
 
 def _quiet_pipe():
-    import os
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -247,8 +206,8 @@ def _quiet_pipe():
 
 def _emit(fmt, err, source, filename):
     from .render.errors import error_text
-    from .render.jsonout import error_json
     if fmt == "json":
+        from .render.jsonout import error_json
         sys.stderr.write(error_json(err, filename or None) + "\n")
     else:
         sys.stderr.write(error_text(err, source) + "\n")
@@ -282,22 +241,26 @@ def _stderr_write(text):
 
 
 # --- commands ---------------------------------------------------------------------
-@app.command()
-def grad(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optional[List[str]] = SET,
-         of: Optional[str] = typer.Option(None, "--of", help="The tensor to differentiate (default: the last assigned name)."),
-         wrt: Optional[str] = typer.Option(None, "--wrt", help="Comma-separated leaves to report; they are made to require grad."),
-         retain_graph: bool = typer.Option(False, "--retain-graph", help="Keep the graph's saved tensors after backward."),
-         create_graph: bool = typer.Option(False, "--create-graph", help="Record the backward pass (gradients get a grad_fn)."),
-         grad_tensors: Optional[str] = typer.Option(None, "--grad-tensors", help="The gradient for a non-scalar target: a literal or an expression such as ones_like(p)."),
-         repeat: int = typer.Option(1, "--repeat", min=1, max=1000, help="Call backward N times (shows accumulation)."),
-         fmt: GradFormat = typer.Option(GradFormat.table, "--format", "-f", help="Output format."),
-         max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
-         max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH,
-         max_memory: int = MAX_MEMORY):
+# Each returns its exit status. The options every command shares are spelt out in each
+# signature, as Typer reads them.
+def grad(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
+         expr: Annotated[Optional[str], _option("-e", "--expr", help=EXPR_HELP)] = None,
+         set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
+         of: Annotated[Optional[str], _option("--of", help="The tensor to differentiate (default: the last assigned name).")] = None,
+         wrt: Annotated[Optional[str], _option("--wrt", help="Comma-separated leaves to report; they are made to require grad.")] = None,
+         retain_graph: Annotated[bool, _option("--retain-graph", help="Keep the graph's saved tensors after backward.")] = False,
+         create_graph: Annotated[bool, _option("--create-graph", help="Record the backward pass (gradients get a grad_fn).")] = False,
+         grad_tensors: Annotated[Optional[str], _option("--grad-tensors", help="The gradient for a non-scalar target: a literal or an expression such as ones_like(p).")] = None,
+         repeat: Annotated[int, _option("--repeat", min=1, max=1000, help="Call backward N times (shows accumulation).")] = 1,
+         fmt: Annotated[GradFormat, _option("--format", "-f", help="Output format.")] = GradFormat.table,
+         max_elements: Annotated[int, _limit("--max-elements")] = MAX_ELEMENTS,
+         max_iterations: Annotated[int, _limit("--max-iterations")] = MAX_ITERATIONS,
+         max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
+         max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
+         max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY):
     """Run SCRIPT, call TARGET.backward(), and report the leaves' gradients."""
     def body():
         from . import session
-        from .render import jsonout, table, text
         s, names, opts = _prepare(script, expr, set_, wrt, max_elements, max_iterations,
                                   max_statements, max_depth, max_memory)
         warn = _warner(fmt.value, s.filename)
@@ -320,13 +283,16 @@ def grad(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optio
             _script_errors(s, do_backward)
         report = _script_errors(s, lambda: session.grad_report(run, target, names, explicit=of is not None))
         if fmt is GradFormat.json:
+            from .render import jsonout
             sys.stdout.write(jsonout.grad_json(report) + "\n")
         elif fmt is GradFormat.tsv:
+            from .render import text
             sys.stdout.write(text.grad_tsv(report))
         else:
+            from .render import table
             table.grad_table(report)
         return ExitStatus.OK
-    _run_command(fmt.value, body)
+    return _run_command(fmt.value, body)
 
 
 def _known_names(run, source, of=None, wrt=()):
@@ -343,18 +309,20 @@ def _err(type_name, message):
     return ScriptError(type_name, message)
 
 
-@app.command()
-def graph(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optional[List[str]] = SET,
-          of: Optional[str] = typer.Option(None, "--of", help="Show only the graph of this tensor."),
-          backward: bool = typer.Option(False, "--backward", help="Run TARGET.backward() first and show grads."),
-          fmt: GraphFormat = typer.Option(GraphFormat.table, "--format", "-f", help="Output format."),
-          max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
-          max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH,
-          max_memory: int = MAX_MEMORY):
+def graph(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
+          expr: Annotated[Optional[str], _option("-e", "--expr", help=EXPR_HELP)] = None,
+          set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
+          of: Annotated[Optional[str], _option("--of", help="Show only the graph of this tensor.")] = None,
+          backward: Annotated[bool, _option("--backward", help="Run TARGET.backward() first and show grads.")] = False,
+          fmt: Annotated[GraphFormat, _option("--format", "-f", help="Output format.")] = GraphFormat.table,
+          max_elements: Annotated[int, _limit("--max-elements")] = MAX_ELEMENTS,
+          max_iterations: Annotated[int, _limit("--max-iterations")] = MAX_ITERATIONS,
+          max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
+          max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
+          max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY):
     """Show the computation graph of SCRIPT: one row per node, inputs first."""
     def body():
         from . import session
-        from .render import jsonout, table, text
         s, _, opts = _prepare(script, expr, set_, None, max_elements, max_iterations,
                               max_statements, max_depth, max_memory, trace=True)
         warn = _warner(fmt.value, s.filename)
@@ -370,24 +338,28 @@ def graph(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
             _script_errors(s, lambda: session.run_backward(run, target, retain_graph=True, on_warning=warn))
         nodes = _script_errors(s, lambda: session.build_graph(run, of))
         if fmt is GraphFormat.json:
+            from .render import jsonout
             sys.stdout.write(jsonout.graph_json(nodes) + "\n")
-        elif fmt is GraphFormat.dot:
-            sys.stdout.write(text.graph_dot(nodes))
-        elif fmt is GraphFormat.mermaid:
-            sys.stdout.write(text.graph_mermaid(nodes))
-        elif fmt is GraphFormat.tree:
-            sys.stdout.write(text.graph_tree(nodes))
-        else:
+        elif fmt is GraphFormat.table:
+            from .render import table
             table.graph_table(nodes, show_grad=backward)
+        else:
+            from .render import text
+            draw = {GraphFormat.dot: text.graph_dot, GraphFormat.mermaid: text.graph_mermaid,
+                    GraphFormat.tree: text.graph_tree}[fmt]
+            sys.stdout.write(draw(nodes))
         return ExitStatus.OK
-    _run_command(fmt.value, body)
+    return _run_command(fmt.value, body)
 
 
-@app.command()
-def run(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optional[List[str]] = SET,
-        max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
-        max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH,
-        max_memory: int = MAX_MEMORY):
+def run(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
+        expr: Annotated[Optional[str], _option("-e", "--expr", help=EXPR_HELP)] = None,
+        set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
+        max_elements: Annotated[int, _limit("--max-elements")] = MAX_ELEMENTS,
+        max_iterations: Annotated[int, _limit("--max-iterations")] = MAX_ITERATIONS,
+        max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
+        max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
+        max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY):
     """Execute SCRIPT, showing its print output exactly."""
     def body():
         from . import session
@@ -398,25 +370,27 @@ def run(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Option
             sys.stdout.write(text)
         _script_errors(s, lambda: session.execute(s, opts, write=write, on_warning=_warner("table", s.filename)))
         return ExitStatus.OK
-    _run_command("table", body)
+    return _run_command("table", body)
 
 
-@app.command()
-def check(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Optional[List[str]] = SET,
-          of: Optional[str] = typer.Option(None, "--of", help="The tensor to check (default: the last assigned name)."),
-          wrt: Optional[str] = typer.Option(None, "--wrt", help="Comma-separated leaves to check."),
-          order: int = typer.Option(1, "--order", min=1, max=2, help="1: gradients; 2: also second derivatives."),
-          eps: float = typer.Option(1e-6, "--eps", help="Finite-difference step."),
-          atol: float = typer.Option(1e-5, "--atol", help="Absolute tolerance."),
-          rtol: float = typer.Option(1e-4, "--rtol", help="Relative tolerance."),
-          fmt: CheckFormat = typer.Option(CheckFormat.table, "--format", "-f", help="Output format."),
-          max_elements: int = MAX_ELEMENTS, max_iterations: int = MAX_ITERATIONS,
-          max_statements: int = MAX_STATEMENTS, max_depth: int = MAX_DEPTH,
-          max_memory: int = MAX_MEMORY):
+def check(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
+          expr: Annotated[Optional[str], _option("-e", "--expr", help=EXPR_HELP)] = None,
+          set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
+          of: Annotated[Optional[str], _option("--of", help="The tensor to check (default: the last assigned name).")] = None,
+          wrt: Annotated[Optional[str], _option("--wrt", help="Comma-separated leaves to check.")] = None,
+          order: Annotated[int, _option("--order", min=1, max=2, help="1: gradients; 2: also second derivatives.")] = 1,
+          eps: Annotated[float, _option("--eps", help="Finite-difference step.")] = 1e-6,
+          atol: Annotated[float, _option("--atol", help="Absolute tolerance.")] = 1e-5,
+          rtol: Annotated[float, _option("--rtol", help="Relative tolerance.")] = 1e-4,
+          fmt: Annotated[CheckFormat, _option("--format", "-f", help="Output format.")] = CheckFormat.table,
+          max_elements: Annotated[int, _limit("--max-elements")] = MAX_ELEMENTS,
+          max_iterations: Annotated[int, _limit("--max-iterations")] = MAX_ITERATIONS,
+          max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
+          max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
+          max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY):
     """Compare analytic gradients with central finite differences; exit 1 on a mismatch."""
     def body():
         from . import session
-        from .render import jsonout, table
         s, names, opts = _prepare(script, expr, set_, wrt, max_elements, max_iterations,
                                   max_statements, max_depth, max_memory)
         if not (math.isfinite(eps) and eps > 0):
@@ -428,8 +402,10 @@ def check(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
         target, rows = _script_errors(s, lambda: session.check(s, opts, of, order, eps, atol, rtol,
                                                                write=_stderr_write, on_warning=warn))
         if fmt is CheckFormat.json:
+            from .render import jsonout
             sys.stdout.write(jsonout.check_json(target, rows) + "\n")
         else:
+            from .render import table
             table.check_table(target, rows)
         bad = [f"{r.name} (order {r.order})" for r in rows if not r.ok]
         if bad:
@@ -438,12 +414,232 @@ def check(script: Optional[str] = SCRIPT, expr: Optional[str] = EXPR, set_: Opti
                                   f"'{target}' differ for {', '.join(bad)}"), s, s.filename)
             return ExitStatus.SCRIPT_FAILED
         return ExitStatus.OK
-    _run_command(fmt.value, body)
+    return _run_command(fmt.value, body)
+
+
+COMMANDS = {"grad": grad, "graph": graph, "run": run, "check": check}
+
+
+# --- the fast path: plain command lines without Click -----------------------------
+_DECIMAL = r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?"
+
+
+def _number(text):
+    """A float as Click's FLOAT reads it, for plain decimal spellings only."""
+    if not re.fullmatch(_DECIMAL, text):
+        raise ValueError(text)
+    return float(text)
+
+
+def _integer(low=None, high=None):
+    """An int as Click's INT (or IntRange) reads it, for plain ASCII digits only."""
+    def convert(text):
+        if not re.fullmatch("[0-9]+", text):
+            raise ValueError(text)
+        value = int(text)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ValueError(text)  # out of range: Click words this error
+        return value
+    return convert
+
+
+def _choice(enum_class):
+    def convert(text):
+        return enum_class(text)  # ValueError unless it is one of the values exactly
+    return convert
+
+
+_FLAG = "flag"        # takes no value
+_MULTIPLE = "many"    # repeatable: a list of str, None when absent (as Typer passes it)
+_SHARED = {"-e": ("expr", str), "--expr": ("expr", str), "--set": ("set_", _MULTIPLE),
+           "--max-elements": ("max_elements", _integer()),
+           "--max-iterations": ("max_iterations", _integer()),
+           "--max-statements": ("max_statements", _integer()),
+           "--max-depth": ("max_depth", _integer()), "--max-memory": ("max_memory", _integer())}
+FAST_OPTIONS = {   # command: {option: (parameter, how its value is read)}
+    "grad": {**_SHARED, "--of": ("of", str), "--wrt": ("wrt", str),
+             "--retain-graph": ("retain_graph", _FLAG), "--create-graph": ("create_graph", _FLAG),
+             "--grad-tensors": ("grad_tensors", str), "--repeat": ("repeat", _integer(1, 1000)),
+             "-f": ("fmt", _choice(GradFormat)), "--format": ("fmt", _choice(GradFormat))},
+    "graph": {**_SHARED, "--of": ("of", str), "--backward": ("backward", _FLAG),
+              "-f": ("fmt", _choice(GraphFormat)), "--format": ("fmt", _choice(GraphFormat))},
+    "run": dict(_SHARED),
+    "check": {**_SHARED, "--of": ("of", str), "--wrt": ("wrt", str),
+              "--order": ("order", _integer(1, 2)), "--eps": ("eps", _number),
+              "--atol": ("atol", _number), "--rtol": ("rtol", _number),
+              "-f": ("fmt", _choice(CheckFormat)), "--format": ("fmt", _choice(CheckFormat))},
+}
+
+
+def _defaults(function):
+    code = function.__code__
+    names = code.co_varnames[:code.co_argcount]
+    return dict(zip(names[len(names) - len(function.__defaults__):], function.__defaults__))
+
+
+def _fast_args(args):
+    """(command, keyword arguments) for a plain command line, exactly as Typer would call
+    the command; None for anything else, which Typer and Click then handle: help,
+    --version, `--`, an unknown, misspelt or glued option (`-fjson`), a missing, empty or
+    dash-led value, a second SCRIPT, a value Click would refuse or convert in some other
+    way, shell completion."""
+    if not args or args[0] not in FAST_OPTIONS:
+        return None
+    if any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ):
+        return None
+    options = FAST_OPTIONS[args[0]]
+    values = _defaults(COMMANDS[args[0]])
+    script = False
+    rest = iter(args[1:])
+    for arg in rest:
+        if arg == "-" or not arg.startswith("-"):
+            if script or arg == "":
+                return None
+            values["script"] = script = arg
+            continue
+        name, equals, value = arg.partition("=") if arg.startswith("--") else (arg, "", None)
+        if name not in options:
+            return None
+        parameter, read = options[name]
+        if read is _FLAG:
+            if equals:
+                return None
+            values[parameter] = True
+            continue
+        if not equals:
+            value = next(rest, None)
+        if not value or value.startswith("-"):
+            return None
+        if read is _MULTIPLE:
+            values[parameter] = (values[parameter] or []) + [value]
+            continue
+        try:
+            values[parameter] = read(value)
+        except ValueError:
+            return None
+    return args[0], values
+
+
+def _call(command, values):
+    """Run a command the fast path read, as Click's main would (a broken pipe exits 1)."""
+    try:
+        return COMMANDS[command](**values)
+    except OSError as e:
+        import errno
+        if e.errno != errno.EPIPE:
+            raise
+        from click.utils import PacifyFlushWrapper
+        sys.stdout = PacifyFlushWrapper(sys.stdout)
+        sys.stderr = PacifyFlushWrapper(sys.stderr)
+        sys.exit(1)
+
+
+# --- the Typer app ----------------------------------------------------------------
+_app = None
+
+
+def typer_app():
+    """The Typer app, built (and Typer and Click imported) on first use."""
+    global _app
+    if _app is None:
+        _app = _build_app(COMMANDS.values())
+    return _app
+
+
+def __getattr__(name):  # `from diffcli.cli import app`
+    if name == "app":
+        return typer_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _build_app(commands):
+    import click
+    import typer
+    from typer.core import TyperGroup
+
+    class Group(TyperGroup):
+        """Click's usage errors (unknown option, bad option value) rendered like every other
+        error: `error: UsageError: MESSAGE` (or the JSON error object with --format json),
+        exit code 2. A plain command line takes the fast path here too."""
+
+        def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+            args = list(sys.argv[1:] if args is None else args)
+            fast = _fast_args(args)
+            if fast is not None:
+                code = _call(*fast)
+            else:
+                code = self._click_main(args, prog_name, complete_var, **extra)
+            if not standalone_mode:
+                return code
+            sys.exit(code or 0)
+
+        def _click_main(self, args, prog_name, complete_var, **extra):
+            if os.environ.get("NO_COLOR"):       # no-color.org: Typer's help then has no escapes at all
+                from typer import rich_utils
+                rich_utils.COLOR_SYSTEM = None
+            try:
+                return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            except click.exceptions.NoArgsIsHelpError as e:   # bare `diffcli`: the help, as Typer shows it
+                from typer import rich_utils
+                rich_utils.rich_format_error(e)
+                return e.exit_code
+            except click.ClickException as e:
+                _usage_error(e, args)
+                return e.exit_code
+            except click.exceptions.Abort:
+                sys.stderr.write("error: aborted\n")
+                return ExitStatus.SCRIPT_FAILED
+
+    app = typer.Typer(name="diffcli", cls=Group, add_completion=False, no_args_is_help=True,
+                      pretty_exceptions_enable=False,
+                      context_settings={"help_option_names": ["-h", "--help"]},
+                      help="diffcli: run a small script on a PyTorch-exact autograd engine and show "
+                           "gradients, graphs and grad_fn names.")
+    app.callback()(main_options)
+    for command in commands:
+        app.command()(command)
+    return app
+
+
+def _usage_error(e, args):
+    from .lang.errors import ScriptError
+    message = e.format_message()
+    fmt = _format_in(args)
+    err = ScriptError("UsageError", message)
+    if fmt == "json":
+        _emit("json", err, None, "")
+        return
+    text = f"error: UsageError: {message}"
+    ctx = getattr(e, "ctx", None)
+    if ctx is not None:
+        path = ctx.command_path
+    else:
+        path = "diffcli" + (f" {args[0]}" if args and args[0] in ("grad", "graph", "run", "check") else "")
+    text += f"\nTry '{path} --help' for help."
+    sys.stderr.write(text + "\n")
+
+
+def _format_in(args):
+    """The --format the command line asked for (the last one wins, as in Click), if it can
+    be told without Click's help (it failed)."""
+    fmt = None
+    for i, a in enumerate(args):
+        if a in ("-f", "--format") and i + 1 < len(args):
+            fmt = args[i + 1]
+        elif a.startswith("--format="):
+            fmt = a.split("=", 1)[1]
+        elif a.startswith("-f") and not a.startswith("--") and len(a) > 2:
+            fmt = a[2:]
+    return fmt
 
 
 def main():
     try:
-        app(prog_name="diffcli")
+        fast = _fast_args(sys.argv[1:])
+        if fast is None:
+            typer_app()(prog_name="diffcli")
+        else:
+            sys.exit(_call(*fast) or 0)
     except BrokenPipeError:
         _quiet_pipe()
         sys.exit(1)
