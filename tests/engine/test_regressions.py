@@ -324,3 +324,20 @@ def test_number_to_a_tensor_power_saves_the_exponent_and_the_result():
     y = 0 ** x
     y.sum().backward()
     assert y.grad_fn.name() == "PowBackward2" and vals(x.grad) == [0.0, float("-inf")]
+
+
+def test_like_constructors_keep_the_layout():
+    """zeros_like/ones_like/full_like/rand_like of a transposed tensor are laid out like
+    it (PyTorch's preserve_format); of an expanded one, contiguously (torch 2.13)."""
+    c = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    h = c.t() + FUNCTIONS["zeros_like"](c.t())
+    assert vals(h.t().view(-1)) == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    p = FUNCTIONS["arange"](24.0).reshape(2, 3, 4).permute(2, 0, 1)
+    for like in (FUNCTIONS["ones_like"](p), FUNCTIONS["full_like"](p, 2.5), FUNCTIONS["rand_like"](p)):
+        assert like.permute(1, 2, 0).view(-1).shape == (24,)
+        with pytest.raises(errors.TorchRuntimeError, match="view size is not compatible"):
+            like.view(-1)
+    e = FUNCTIONS["zeros_like"](tensor([1.0, 2.0, 3.0]).expand(2, 3))
+    assert e.view(-1).shape == (6,)
+    with pytest.raises(errors.TorchRuntimeError, match="view size is not compatible"):
+        e.t().view(-1)

@@ -378,35 +378,16 @@ class Program:
                 f"--- torch program ---\n{self.torch_program}")
 
 
-_ASSIGN = re.compile(r"^\s*([A-Za-z_]\w*) [-+*/]?= (.*)$")
-# what can give a tensor other strides than a fresh one's (a transposed or expanded
-# input's layout goes through elementwise ops, and *_like constructors keep it in PyTorch)
-_STRIDED = re.compile(r"\.T\b|\bt\(|\.t\(|transpose|permute|expand")
-
-
 class _Lines:
     """Statements rendered both ways, line for line."""
 
     def __init__(self):
         self.script, self.program = [], []
-        self.defs = {}           # name -> the program text of every value assigned to it
 
     def add(self, script, program=None, indent=0):
         pad = "    " * indent
         self.script.append(pad + script)
         self.program.append(pad + (script if program is None else program))
-        m = _ASSIGN.match(self.program[-1])
-        if m:
-            self.defs.setdefault(m.group(1), []).append(m.group(2))
-
-    def strided(self, text, seen=()):
-        """Whether a value computed by `text` may have a layout other than a fresh tensor's."""
-        if _STRIDED.search(text):
-            return True
-        for w in set(re.findall(r"[A-Za-z_]\w*", text)) - set(seen):
-            if any(self.strided(d, (*seen, w)) for d in self.defs.get(w, ())):
-                return True
-        return False
 
     def stmt(self, target, expr, indent=0):
         self.add(f"{target} = {expr.text(False)}", f"{target} = {expr.text(True)}", indent)
@@ -423,7 +404,6 @@ class _Gen:
     def __init__(self, draw, flavour, errors, fd_safe, avoid):
         self.draw = draw
         self.avoid = avoid              # known divergences not to generate (see KNOWN in the test)
-        self.used = set()               # ops with known divergences in some uses (see avoid)
         self.flavour = flavour
         self.errors = errors
         self.fd_safe = fd_safe          # nothing whose finite differences cannot be checked
@@ -679,7 +659,6 @@ class _Gen:
                                            self.deps_of(x), self.rg_of(x))
         # a number to a tensor power
         x = self.prep(x, ("bound", 3))
-        self.used.add("pow_scalar_base")
         b = abs(c) if c != 1 else 2
         b = b if b != 0 else 2
         return Bin("**", Num(b), x, caret=self.flavour != "torch" and self.chance(6)).set(
@@ -916,8 +895,7 @@ class _Gen:
         s = x.shape
         n = _numel(s)
         opts = ["reshape", "flatten", "unsqueeze", "clone", "detach"]
-        if self.flavour != "math" and self.errors and not (   # view of a transposed tensor fails
-                "strides" in self.avoid and self.lines.strided(x.text(True))):
+        if self.flavour != "math" and self.errors:   # (a view of a transposed tensor fails)
             opts += ["view"]
         if 1 in s:
             opts += ["squeeze", "squeeze_dim"]
@@ -1170,9 +1148,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                        (`v = a[1:]`; `with no_grad(): a -= ...`; `v.grad_fn`)
       "prod_create_graph"  prod in a script that differentiates with create_graph
       "atan2_origin"   atan2(y, x) where both may be 0
-      "pow_scalar_base_saved"  in-place ops in a script with a number to a tensor power
-      "strides"        `.view` of a tensor computed from a transposed or expanded one
-                       (with a *_like constructor of it, the layouts differ)
       "no_grad_view"   a view, made under no_grad, of a tensor that requires grad
                        (PyTorch says it requires grad too)
     """
@@ -1308,8 +1283,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                 continue                # (a leaf that requires grad: PyTorch's error, now and then)
             if "leaf_view_fn" in g.avoid and any(p.view and p.alias & x.alias & set(NAMES) for p in g.pool):
                 continue        # (through a detached alias of a leaf that has views)
-            if "pow_scalar_base_saved" in g.avoid and "pow_scalar_base" in g.used:
-                continue
             inplace_done = True
             ops = {"mul_": (f"{x.name}.mul_(2.0)", lambda lo, hi: (2 * lo, 2 * hi)),
                    "add_": (f"{x.name}.add_(1.5)", lambda lo, hi: (lo + 1.5, hi + 1.5)),
@@ -1367,10 +1340,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     elif plan_draw == "view_t" and flavour != "math" and any(
             len(p.shape) == 2 and p.shape[0] > 1 and p.shape[1] > 1 for p in g.pool):
         m = draw(st.sampled_from([p for p in g.pool if len(p.shape) == 2 and p.shape[0] > 1 and p.shape[1] > 1]))
-        if "strides" in g.avoid and L.strided(m.name):
-            L.add(f"out = {m.name}.view(-1)")       # (only when it is laid out as a fresh tensor)
-        else:
-            L.add(f"out = {m.name}.t().view(-1)")
+        L.add(f"out = {m.name}.t().view(-1)")
     else:
         L.stmt("out", out)
     forward = L.n

@@ -321,16 +321,6 @@ KNOWN = {
                "y.sum().backward()\n",
         error_prefix="one of the variables needed for gradient computation has been modified by an "
                      "inplace operation: "),
-    "strides": dict(
-        reason="zeros_like/ones_like/rand_like/randn_like/full_like of a transposed (permuted) tensor "
-               "are laid out like it in PyTorch (preserve_format) and contiguous in diffcli, so the "
-               "layout of an elementwise op mixing them differs, and .view() of the result (or of its "
-               ".t()) works in one and fails in the other",
-        script="import torch\n"
-               "c = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)\n"
-               "h = c.t() + torch.zeros_like(c.t())\n"
-               "print(h.t().view(-1))\n",
-        avoid=True),
     "no_grad_view": dict(
         reason="a view made under no_grad of a tensor that requires grad (reshape, view, flatten of "
                "a 0-d tensor, t, unsqueeze, indexing...) has requires_grad=False in diffcli; PyTorch "

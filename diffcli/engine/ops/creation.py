@@ -266,10 +266,44 @@ def randn(*size, dtype=None, requires_grad=False):
     return _leaf(_rng[0].standard_normal(_size(size)).astype(_float(dtype)), requires_grad)
 
 
+def _dense_order(x: np.ndarray):
+    """The dims of `x` from the slowest to the fastest varying in memory, as PyTorch's
+    preserve_format lays out a *_like tensor: `x`'s own order when it is dense, else
+    ATen's infer_dense_strides (a stable insertion sort by stride, where a 0 stride --
+    an expanded dim -- keeps the contiguous order)."""
+    shape, strides = x.shape, x.strides
+    perm = list(range(x.ndim - 1, -1, -1))  # fastest first
+
+    def after(d0, d1):  # dim d0 should come after (be slower than) d1
+        s0, s1 = strides[d0], strides[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return 1 if s0 > s1 else -1
+        return 1 if shape[d0] > shape[d1] else 0
+    for i in range(1, x.ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = after(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm[::-1]
+
+
 def _like(fill):
+    """A *_like constructor: `fill(shape, dtype)` makes a C-ordered array, which is laid
+    out (its values in memory order) with the dims of `a` in a's memory order."""
     def op(a, dtype=None, requires_grad=False):
         d = dtypes.to_np(dtype) or a.data_.dtype
-        return _leaf(fill(a.data_.shape, d), requires_grad)
+        x = a.data_
+        order = _dense_order(x) if x.ndim > 1 else list(range(x.ndim))
+        out = fill(tuple(x.shape[i] for i in order), d)
+        if order != sorted(order):
+            out = out.transpose(np.argsort(order))
+        return _leaf(out, requires_grad)
     return op
 
 
@@ -281,4 +315,4 @@ randn_like = _like(lambda s, d: _rng[0].standard_normal(s).astype(d))
 
 def full_like(a, fill_value, dtype=None, requires_grad=False):
     d = dtypes.to_np(dtype) or a.data_.dtype
-    return _leaf(np.full(a.data_.shape, fill_value, dtype=d), requires_grad)
+    return _like(lambda s, dt: np.full(s, fill_value, dtype=dt))(a, d, requires_grad)
