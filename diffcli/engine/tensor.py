@@ -206,6 +206,12 @@ class Tensor:
     def detach(self) -> "Tensor":
         t = Tensor(self.data_)
         t._version = self._version
+        # the alias shares the memory's list of views too: an in-place op on it changes
+        # them, and their grad_fn is regenerated (ops/inplace.py)
+        root = self._view_base if self._view_base is not None else self
+        if root._views is None:
+            root._views = []
+        t._views = root._views
         return t
 
     def detach_(self) -> "Tensor":

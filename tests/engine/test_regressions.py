@@ -341,3 +341,32 @@ def test_like_constructors_keep_the_layout():
     assert e.view(-1).shape == (6,)
     with pytest.raises(errors.TorchRuntimeError, match="view size is not compatible"):
         e.t().view(-1)
+
+
+def test_views_regenerate_their_grad_fn_after_an_unrecorded_inplace():
+    """An in-place op recorded under no_grad, or through a detached alias, still changes a
+    leaf's views: their grad_fn becomes AsStridedBackward0 over the leaf (torch 2.13)."""
+    from diffcli.engine import no_grad
+    a = T([1.0, 2.0, 3.0])
+    v = a[1:]
+    with no_grad():
+        a.mul_(3.0)
+    assert repr(v) == "tensor([6., 9.], grad_fn=<AsStridedBackward0>)"
+    (v * 2).sum().backward()
+    assert vals(a.grad) == [0.0, 2.0, 2.0]
+    d = a.detach()
+    u = a[:2]
+    d.add_(1.0)
+    assert repr(u) == "tensor([4., 7.], grad_fn=<AsStridedBackward0>)"
+    x = T([0.5, 0.5, 0.5])
+    w = d[0:2]
+    d.add_(x)  # the alias now has a history; a's views still go to a, the alias's to it
+    assert repr(d) == "tensor([ 4.5000,  7.5000, 10.5000], grad_fn=<AddBackward0>)"
+    assert w.grad_fn.name() == "AsStridedBackward0" and v.grad_fn.name() == "AsStridedBackward0"
+    a.grad = None
+    (v.sum() + w.sum()).backward()
+    assert vals(a.grad) == [0.0, 1.0, 1.0] and vals(x.grad) == [1.0, 1.0, 0.0]
+    b = tensor([0.0, 0.0, 0.0])
+    bv = b[1:]
+    b.detach().add_(x)  # b does not require grad: its view keeps no grad_fn
+    assert bv.grad_fn is None and not bv.requires_grad

@@ -1144,8 +1144,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     ops on intermediates, `detach()` inside expressions). `avoid` names known divergences
     not to generate:
 
-      "leaf_view_fn"   an in-place op under no_grad on a leaf that has a named view
-                       (`v = a[1:]`; `with no_grad(): a -= ...`; `v.grad_fn`)
       "prod_create_graph"  prod in a script that differentiates with create_graph
       "atan2_origin"   atan2(y, x) where both may be 0
       "no_grad_view"   a view, made under no_grad, of a tensor that requires grad
@@ -1281,8 +1279,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
             x = draw(st.sampled_from(g.pool))
             if x.leafish and x.rg and not (errors and g.rare(4)):
                 continue                # (a leaf that requires grad: PyTorch's error, now and then)
-            if "leaf_view_fn" in g.avoid and any(p.view and p.alias & x.alias & set(NAMES) for p in g.pool):
-                continue        # (through a detached alias of a leaf that has views)
             inplace_done = True
             ops = {"mul_": (f"{x.name}.mul_(2.0)", lambda lo, hi: (2 * lo, 2 * hi)),
                    "add_": (f"{x.name}.add_(1.5)", lambda lo, hi: (lo + 1.5, hi + 1.5)),
@@ -1508,10 +1504,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     # TypeError, now and then)
     reached = [n for n in leaf_names if n in out.deps]
     lf = draw(st.sampled_from(reached if reached and not (errors and g.rare(5)) else leaf_names))
-    views = [p for p in g.pool if p.view and lf in p.alias]
-    if "leaf_view_fn" in g.avoid and views:
-        pass
-    elif plan in ("backward", "repeat") and not fd_safe and draw(st.integers(0, 3)) == 0:
+    if plan in ("backward", "repeat") and not fd_safe and draw(st.integers(0, 3)) == 0:
         # a gradient step, then zero the gradient
         L.add("with no_grad():" if flavour == "math" else "with torch.no_grad():", "with torch.no_grad():")
         L.add(f"{lf} -= 0.1 * {lf}.grad", indent=1)

@@ -277,16 +277,6 @@ def _unsigned_zeros(text):
 
 
 KNOWN = {
-    "leaf_view_fn": dict(
-        reason="a view of a leaf keeps its grad_fn (SliceBackward0, TBackward0, ViewBackward0...) after "
-               "an in-place op on the leaf under no_grad; PyTorch regenerates it as AsStridedBackward0",
-        script="import torch\n"
-               "a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
-               "v = a[1:]\n"
-               "with torch.no_grad():\n"
-               "    a.mul_(3.0)\n"
-               "print(v)\n",
-        avoid=True),
     "atan2_origin": dict(
         reason="atan2's second derivative at the origin (0, 0) is 1 in diffcli, nan in PyTorch",
         script="import torch\n"

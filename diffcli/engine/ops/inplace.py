@@ -70,6 +70,8 @@ def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
         _refresh_views(a._base if a._base is not None else a)
         if a.retains_grad and a.grad_fn is node:  # (a view was re-hung by _refresh_views)
             hang_retained(a.grad_fn, a)
+    else:
+        _regenerate_views(a)
     return a
 
 
@@ -176,11 +178,34 @@ def _refresh_views(base: Tensor) -> None:
         if v is None:
             continue
         live.append(ref)
-        v.grad_fn = _as_strided_node(v, base)
+        b = v._base  # (`base` itself, or the tensor a detached alias of `base` shares memory with)
+        if v.grad_fn is None and not b.requires_grad_flag:
+            continue
+        v.grad_fn = _as_strided_node(v, b)
         v.requires_grad_flag = True
         if v.retains_grad:
             hang_retained(v.grad_fn, v)
-    base._views = live
+    base._views[:] = live  # (in place: detached aliases share the list)
+
+
+def _regenerate_views(a: Tensor) -> None:
+    """An in-place op that recorded nothing (under no_grad, or on a detached alias) still
+    bumped the version the views of `a`'s memory share: PyTorch then regenerates the
+    grad_fn of every such view that has one, over a base that requires grad, as
+    AsStridedBackward0 over the base's history (lazily; we do it now)."""
+    base = a._base if a._base is not None else a
+    if base._views is None:
+        return
+    for ref in base._views:
+        v = ref()
+        if v is None or v.grad_fn is None:
+            continue
+        b = v._base
+        if b is None or not b.requires_grad_flag:
+            continue
+        v.grad_fn = _as_strided_node(v, b)
+        if v.retains_grad:
+            hang_retained(v.grad_fn, v)
 
 
 def apply(a: Tensor, fn, *args, **kwargs) -> Tensor:
