@@ -7,13 +7,14 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..tensor import Tensor
+from . import random as _random
 
-_rng = [np.random.default_rng(0)]
 MAX_ELEMENTS = [10_000_000]
 
 
 def manual_seed(seed):
-    _rng[0] = np.random.default_rng(int(seed))
+    """torch.manual_seed: reset PyTorch's CPU generator (see ops/random.py)."""
+    _random.manual_seed(seed)
     return None
 
 
@@ -258,12 +259,48 @@ def linspace(start, end, steps, dtype=None, requires_grad=False):
     return _leaf(np.linspace(start, end, int(steps), dtype=_float(dtype)), requires_grad)
 
 
+def _random_dtypes(dtype, like=None):
+    """(the dtype PyTorch draws in, the result's dtype) of a random constructor. The
+    engine's default float (float64) stands for PyTorch's default dtype, float32: with no
+    dtype asked for (or a *_like of a default-float tensor), values are drawn as
+    PyTorch's float32 ones, then held in the default dtype."""
+    out = dtypes.to_np(dtype)
+    if out is None:
+        out = like if like is not None else dtypes.DEFAULT_FLOAT
+        draw = np.dtype(np.float32) if out == dtypes.DEFAULT_FLOAT else out
+    else:
+        draw = out
+    return draw, out
+
+
+def _random_fill(arr: np.ndarray, draw, kind: str, kernel: str) -> np.ndarray:
+    """Fill `arr` in memory order (as ATen's serial kernels walk a fresh tensor)."""
+    if arr.dtype.kind != "f":
+        raise errors.not_implemented(kernel, arr.dtype)
+    if arr.flags.c_contiguous:
+        view = arr.reshape(-1)
+    else:  # a dense permuted layout (a *_like of a transposed tensor): its memory order
+        perm = sorted(range(arr.ndim), key=lambda i: -arr.strides[i])
+        view = arr.transpose(perm)
+    n = arr.size
+    if kind == "normal":
+        vals = _random.default_generator.normal(n, draw, contiguous=arr.flags.c_contiguous)
+    else:
+        vals = _random.default_generator.uniform(n, draw)
+    view[...] = vals.reshape(view.shape)
+    return arr
+
+
 def rand(*size, dtype=None, requires_grad=False):
-    return _leaf(_rng[0].random(_size(size)).astype(_float(dtype)), requires_grad)
+    draw, out = _random_dtypes(dtype)
+    arr = np.empty(_size(size), dtype=out)
+    return _leaf(_random_fill(arr, draw, "uniform", "check_uniform_bounds"), requires_grad)
 
 
 def randn(*size, dtype=None, requires_grad=False):
-    return _leaf(_rng[0].standard_normal(_size(size)).astype(_float(dtype)), requires_grad)
+    draw, out = _random_dtypes(dtype)
+    arr = np.empty(_size(size), dtype=out)
+    return _leaf(_random_fill(arr, draw, "normal", "normal_kernel_cpu"), requires_grad)
 
 
 def _dense_order(x: np.ndarray):
@@ -309,8 +346,21 @@ def _like(fill):
 
 zeros_like = _like(lambda s, d: np.zeros(s, dtype=d))
 ones_like = _like(lambda s, d: np.ones(s, dtype=d))
-rand_like = _like(lambda s, d: _rng[0].random(s).astype(d))
-randn_like = _like(lambda s, d: _rng[0].standard_normal(s).astype(d))
+
+
+def _random_like(kind, kernel):
+    def op(a, dtype=None, requires_grad=False):
+        draw, out = _random_dtypes(dtype, like=a.data_.dtype)
+        if out.kind != "f":
+            raise errors.not_implemented(kernel, out)
+        t = _like(lambda s, d: np.empty(s, dtype=d))(a, out, requires_grad)  # empty_like
+        _random_fill(t.data_, draw, kind, kernel)
+        return t
+    return op
+
+
+rand_like = _random_like("uniform", "check_uniform_bounds")
+randn_like = _random_like("normal", "normal_kernel_cpu")
 
 
 def full_like(a, fill_value, dtype=None, requires_grad=False):
