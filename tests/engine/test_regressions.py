@@ -370,3 +370,20 @@ def test_views_regenerate_their_grad_fn_after_an_unrecorded_inplace():
     bv = b[1:]
     b.detach().add_(x)  # b does not require grad: its view keeps no grad_fn
     assert bv.grad_fn is None and not bv.requires_grad
+
+
+@pytest.mark.parametrize("make, shape, producer", [
+    (lambda z: z @ z.t(), "[3, 2]", "AsStrided"),       # MmBackward0 checks mat2 first
+    (lambda z: z.t() @ z, "[2, 3]", "Add"),
+    (lambda z: FUNCTIONS["dot"](z[0], z[1]), "[3]", "AsStrided"),
+    (lambda z: FUNCTIONS["bmm"](z.unsqueeze(0), z.t().unsqueeze(0)), "[1, 3, 2]", "AsStrided"),
+    (lambda z: FUNCTIONS["mv"](z.t(), z[:, 0]), "[3, 2]", "AsStrided"),  # MvBackward0: self first
+])
+def test_version_error_names_the_saved_tensor_pytorch_checks_first(make, shape, producer):
+    x = T([[0.5, -1.25, 2.0], [1.5, 0.25, -0.75]])
+    z = x * 1
+    y = make(z)
+    z += 1.5
+    with pytest.raises(EngineError) as info:
+        y.sum().backward()
+    assert f"[torch.DoubleTensor {shape}], which is output 0 of {producer}, is at version 1" in str(info.value)

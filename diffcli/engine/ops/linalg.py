@@ -29,10 +29,11 @@ def mm(a, b):
     _dtype_check(a, b)
     out = a.data_ @ b.data_
 
-    def backward(g, p, q):
+    def backward(g, q, p):
         return (mm(g, S.t(q)) if p is not None and a.requires_grad_flag else None,
                 mm(S.t(p), g) if b.requires_grad_flag else None)
-    return record("MmBackward0", out, (a, b), backward, (a, b))
+    # saved in PyTorch's unpack order (mat2, then self): which one a version error names
+    return record("MmBackward0", out, (a, b), backward, (b, a))
 
 
 def mv(a, v):
@@ -50,7 +51,7 @@ def mv(a, v):
     def backward(g, p, q):
         return (outer(g, q) if a.requires_grad_flag else None,
                 mv(S.t(p), g) if v.requires_grad_flag else None)
-    return record("MvBackward0", out, (a, v), backward, (a, v))
+    return record("MvBackward0", out, (a, v), backward, (a, v))  # (PyTorch's unpack order)
 
 
 def dot(a, b):
@@ -65,7 +66,7 @@ def dot(a, b):
             % (a.data_.shape[0], b.data_.shape[0], a.data_.shape[0], b.data_.shape[0]))
     _dtype_check(a, b, "dot : expected both vectors to have same dtype")
     out = np.asarray(a.data_ @ b.data_)
-    return record("DotBackward0", out, (a, b), lambda g, p, q: (g * q, g * p), (a, b))
+    return record("DotBackward0", out, (a, b), lambda g, q, p: (g * q, g * p), (b, a))
 
 
 def outer(a, b):
@@ -84,9 +85,9 @@ def bmm(a, b):
             f"[{a.data_.shape[0]}, {a.data_.shape[2]}] but got: [{b.data_.shape[0]}, {b.data_.shape[1]}].")
     out = a.data_ @ b.data_
 
-    def backward(g, p, q):
+    def backward(g, q, p):
         return (bmm(g, S.transpose(q, 1, 2)), bmm(S.transpose(p, 1, 2), g))
-    return record("BmmBackward0", out, (a, b), backward, (a, b))
+    return record("BmmBackward0", out, (a, b), backward, (b, a))  # (PyTorch's unpack order)
 
 
 def _should_fold(a, b):
