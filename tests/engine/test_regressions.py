@@ -387,3 +387,19 @@ def test_version_error_names_the_saved_tensor_pytorch_checks_first(make, shape, 
     with pytest.raises(EngineError) as info:
         y.sum().backward()
     assert f"[torch.DoubleTensor {shape}], which is output 0 of {producer}, is at version 1" in str(info.value)
+
+
+@pytest.mark.parametrize("make", [lambda z: z * z.t().t(), lambda z: z * z.view(z.shape)],
+                         ids=["matrix", "view"])
+def test_a_product_checks_other_before_self(make):
+    """When both saved tensors of a product were modified in place, PyTorch's MulBackward0
+    names `other` (here a view: 'output 0 of AsStrided'), not `self` (torch 2.13)."""
+    for value in ([[0.5, -1.25, 2.0], [1.5, 0.25, -0.75]], 2.0):
+        x = T(value)
+        z = x * 1
+        y = make(z)
+        z += 1.5
+        shape = "2, 3" if isinstance(value, list) else ""
+        with pytest.raises(EngineError, match=rf"inplace operation: \[torch.DoubleTensor \[{shape}\]\], "
+                           r"which is output 0 of AsStrided, is at version 1; expected version 0"):
+            y.sum().backward()

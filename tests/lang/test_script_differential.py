@@ -299,19 +299,6 @@ KNOWN = {
                "h, = torch.autograd.grad(b.prod(), [b], create_graph=True)\n"
                "print(h)\n",
         avoid=True),
-    "inplace_version_which": dict(
-        reason="when both saved tensors of a product were modified in place, diffcli's 'modified by "
-               "an inplace operation' error names `self` where PyTorch's MulBackward0 checks `other` "
-               "first (z * z.t().t(); outer(z[0], z[1]), which is a mul of a view; engine/ops/"
-               "arithmetic.py mul saves (self, other))",
-        script="import torch\n"
-               "x = torch.tensor([[0.5, -1.25, 2.0], [1.5, 0.25, -0.75]], requires_grad=True)\n"
-               "z = x * 1\n"
-               "y = z * z.t().t()\n"
-               "z += 1.5\n"
-               "y.sum().backward()\n",
-        error_prefix="one of the variables needed for gradient computation has been modified by an "
-                     "inplace operation: "),
     "no_grad_view": dict(
         reason="a view made under no_grad of a tensor that requires grad (reshape, view, flatten of "
                "a 0-d tensor, t, unsqueeze, indexing...) has requires_grad=False in diffcli; PyTorch "

@@ -88,7 +88,7 @@ def _mul_c_backward(g, _k, c):
     return g * c, None
 
 
-def _mul_backward(g, p, q, *_):
+def _mul_backward(g, q, p, *_):  # saved (other, self): PyTorch checks other first
     return g * q, g * p
 
 
@@ -213,7 +213,7 @@ def mul(a, b):
         # PyTorch saves `other` if self requires grad, and `self` if other does
         if a.requires_grad_flag:
             if bt.requires_grad_flag:
-                return record_scalar("MulBackward0", p * q, (a, bt), _mul_backward, (a, bt),
+                return record_scalar("MulBackward0", p * q, (a, bt), _mul_backward, (bt, a),
                                      _fmul, (p, q))
             return record_scalar("MulBackward0", p * q, (a, bt), _mul_backward_self, (bt,),
                                  _fmul, (p, q))
@@ -223,7 +223,7 @@ def mul(a, b):
     out = _broadcast_check(np.multiply, x, y, rd)
     yy = None if _scalar(b) else y
     if x.requires_grad_flag and (yy is not None and yy.requires_grad_flag):
-        return record("MulBackward0", out, (x, yy), lambda g, p, q: (g * q, g * p), (x, y))
+        return record("MulBackward0", out, (x, yy), _mul_backward, (y, x))
     if yy is not None and yy.requires_grad_flag:
         return record("MulBackward0", out, (x, yy), lambda g, p: (None, g * p), (x,))
     return record("MulBackward0", out, (x, yy), lambda g, q: (g * q, None), (y,))
