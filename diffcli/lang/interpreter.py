@@ -13,6 +13,7 @@ import operator
 import os
 import re
 import sys
+from types import BuiltinFunctionType, FunctionType
 
 from .. import engine
 from ..engine import errors as engine_errors
@@ -94,6 +95,63 @@ class _Return(Exception):
         self.value = value
 
 
+# the classes `exec_block`, `eval` and `call` test first, as module globals
+_Assign, _Name, _Num, _BinOp, _Call = A.Assign, A.Name, A.Num, A.BinOp, A.Call
+_Attribute, _UnaryOp, _Not, _IfExp, _Subscript, _BoolOp = (A.Attribute, A.UnaryOp, A.Not, A.IfExp,
+                                                           A.Subscript, A.BoolOp)
+
+
+def _constant(e, scope):
+    return e.value
+
+
+def _ellipsis(e, scope):
+    return Ellipsis
+
+
+def _script_error(err, node, callee=None):
+    """The ScriptError at `node` that a Python or engine error raised by a script's
+    operation becomes, or None for errors that pass through unchanged."""
+    if isinstance(err, (ScriptError, _Return, _Break, _Continue, RecursionError, BrokenPipeError)):
+        return None                # (the CLI ends quietly on a closed pipe)
+    if isinstance(err, engine_errors.EngineError):
+        return ScriptError(err.type_name, err.message, node.line, node.column)
+    if isinstance(err, MemoryError):
+        return ScriptError("MemoryError", "out of memory (lower tensor sizes or --max-elements)",
+                           node.line, node.column)
+    message = str(err)             # Python-level errors of the script (bad args, 1/0...)
+    if callee:  # `_make.<locals>.op() takes 1 positional argument` -> `sin() takes ...`
+        message = _QUALIFIED_CALL.sub(f"{callee}()", message, count=1)
+    return ScriptError(type(err).__name__, message, node.line, node.column)
+
+
+_PLAIN = {}                        # id -> function: the op table's and the modules' functions
+
+
+def _plain_callables(closures):
+    """id -> callable for the functions a call needs no special handling for: plain
+    functions of the op table, the modules and the builtins (not backward/grad/retain_grad,
+    not list/tuple, not user functions, types or bound methods of tensors), and the
+    interpreter's own builtin `closures`."""
+    if not _PLAIN:
+        for f in (len, *engine.FUNCTIONS.values()):
+            _add_plain(_PLAIN, f)
+        for mod in MODULES.values():
+            for f in mod.members.values():
+                _add_plain(_PLAIN, f)
+    plain = dict(_PLAIN)
+    for f in closures:
+        _add_plain(plain, f)
+    return plain
+
+
+def _add_plain(table, f):
+    if f.__class__ in (FunctionType, BuiltinFunctionType) and f is not engine.backward \
+            and f is not engine.grad and getattr(f, "__name__", "") not in ("backward", "retain_grad") \
+            and not isinstance(getattr(f, "__self__", None), Tensor):
+        table[id(f)] = f
+
+
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
            "@": operator.matmul, "//": operator.floordiv, "%": operator.mod, "**": operator.pow}
 _CMPOPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
@@ -170,7 +228,9 @@ class Interpreter:
         self._leaves_early = {}        # id(For node) -> its body can break/return
         self.retain_graphs = False     # the script's own backward()/grad() keep the graph
         self.leaf_index = {}           # name, replaced (finite differences); name -> that k now
-        self.builtins = self._builtins()
+        self.builtins = self._builtins()    # (and self._plain)
+        self._statements = self._statement_table()
+        self._expressions = self._expression_table()
 
     # --- entry -------------------------------------------------------------------
     def run(self, script: A.Script) -> RunResult:
@@ -207,17 +267,28 @@ class Interpreter:
 
     # --- statements --------------------------------------------------------------
     def exec_block(self, body, scope):
+        # the hot loop of a long script: one counter, one mask test and one attribute store
+        # per statement; `try` costs nothing until something raises
+        limit = self.limits.max_statements
+        statements = self._statements
         for stmt in body:
-            self.statements += 1
-            if self.statements > self.limits.max_statements:
+            n = self.statements = self.statements + 1
+            if n > limit:
                 raise ScriptError("LimitError",
                                   f"more than {self.limits.max_statements} statements executed "
                                   "(raise the cap with --max-statements)", stmt.line, stmt.column)
-            if not self.statements & (MEMORY_EVERY - 1):
+            if not n & (MEMORY_EVERY - 1):
                 self.check_memory(stmt)
             self.line = stmt.line
             try:
-                self.exec_stmt(stmt, scope)
+                if stmt.__class__ is _Assign:
+                    self.exec_assign(stmt, scope)
+                else:
+                    run = statements.get(stmt.__class__)
+                    if run is None:
+                        raise ScriptError("SyntaxError", f"unsupported statement {type(stmt).__name__}",
+                                          stmt.line, stmt.column)
+                    run(stmt, scope)
             except engine_errors.EngineError as e:
                 raise ScriptError(e.type_name, e.message, stmt.line, stmt.column) from None
             except RecursionError:
@@ -231,72 +302,96 @@ class Interpreter:
                                node.line, node.column)
         return ScriptError("LimitError", "expression nested too deeply", node.line, node.column)
 
-    def exec_stmt(self, s, scope):
-        kind = type(s)
-        if kind is A.Assign:
-            if len(s.targets) == 1 and isinstance(s.targets[0], A.Name) and is_literal(s.value) \
-                    and scope is self.env:
-                name = s.targets[0].id
-                value = self.sets[name] if name in self.sets else literal_value(s.value)
+    def _statement_table(self):
+        """Statement class -> the bound method that runs it (built once per interpreter)."""
+        return {A.Assign: self.exec_assign, A.ExprStmt: self.exec_expr_stmt,
+                A.AugAssign: self.aug_assign, A.With: self.exec_with, A.For: self.exec_for,
+                A.While: self.exec_while, A.If: self.exec_if, A.Try: self.exec_try,
+                A.FuncDef: self.exec_def, A.Return: self.exec_return, A.Import: self.exec_import,
+                A.FromImport: self.exec_from_import, A.Pass: self.exec_pass,
+                A.Break: self.exec_break, A.Continue: self.exec_continue}
+
+    def exec_assign(self, s, scope):
+        targets = s.targets
+        value = s.value
+        if len(targets) == 1 and targets[0].__class__ is _Name:
+            name = targets[0].id
+            kind = value.__class__
+            # the shapes of a long straight-line script first: `y = x * 0.5`, `y = sin(x)`
+            if kind is _BinOp:
+                left = value.left
+                right = value.right
+                if left.__class__ is _Name and right.__class__ is _Num and left.id in scope:
+                    result = self.binop(value.op, scope[left.id], right.value, value)
+                else:
+                    result = self.eval_binop(value, scope)
+            elif kind is _Call:
+                result = self.call(value, scope)
+            elif scope is self.env and is_literal(value):
+                value = self.sets[name] if name in self.sets else literal_value(value)
                 try:
                     self.bind(name, variable(value), scope)
                 except engine_errors.EngineError as e:
                     raise ScriptError(e.type_name, e.message, s.value.line, s.value.column) from None
                 return
-            value = self.eval(s.value, scope)
-            for t in s.targets:
-                self.assign(t, value, scope)
-        elif kind is A.ExprStmt:
-            self.eval(s.value, scope)
-        elif kind is A.AugAssign:
-            self.aug_assign(s, scope)
-        elif kind is A.With:
-            self.exec_with(s, scope)
-        elif kind is A.For:
-            self.exec_for(s, scope)
-        elif kind is A.While:
-            while self.truth(self.eval(s.test, scope), s.test):
-                self.tick(s)
-                try:
-                    self.exec_block(s.body, scope)
-                except _Break:
-                    break
-                except _Continue:
-                    continue
-        elif kind is A.If:
-            if self.truth(self.eval(s.test, scope), s.test):
-                self.exec_block(s.body, scope)
             else:
-                self.exec_block(s.orelse, scope)
-        elif kind is A.Try:
-            self.exec_try(s, scope)
-        elif kind is A.FuncDef:
-            scope[s.name] = UserFunction(s, scope)
-        elif kind is A.Return:
-            raise _Return(None if s.value is None else self.eval(s.value, scope))
-        elif kind is A.Import:
-            for alias in s.names:
-                mod = self.module(alias.name, alias)
-                if alias.asname:
-                    scope[alias.asname] = mod
-                else:
-                    top = alias.name.split(".")[0]
-                    scope[top] = self.module(top, alias)
-        elif kind is A.FromImport:
-            mod = self.module(s.module, s)
-            for alias in s.names:
-                if alias.name not in mod.members:
-                    raise ScriptError("ImportError", f"cannot import name '{alias.name}' from "
-                                      f"'{s.module}'", alias.line, alias.column)
-                scope[alias.asname or alias.name] = mod.members[alias.name]
-        elif kind is A.Pass:
-            pass
-        elif kind is A.Break:
-            raise _Break()
-        elif kind is A.Continue:
-            raise _Continue()
+                result = self.eval(value, scope)
+            self.bind(name, result, scope)
+            return
+        value = self.eval(value, scope)
+        for t in targets:
+            self.assign(t, value, scope)
+
+    def exec_expr_stmt(self, s, scope):
+        self.eval(s.value, scope)
+
+    def exec_while(self, s, scope):
+        while self.truth(self.eval(s.test, scope), s.test):
+            self.tick(s)
+            try:
+                self.exec_block(s.body, scope)
+            except _Break:
+                break
+            except _Continue:
+                continue
+
+    def exec_if(self, s, scope):
+        if self.truth(self.eval(s.test, scope), s.test):
+            self.exec_block(s.body, scope)
         else:
-            raise ScriptError("SyntaxError", f"unsupported statement {kind.__name__}", s.line, s.column)
+            self.exec_block(s.orelse, scope)
+
+    def exec_def(self, s, scope):
+        scope[s.name] = UserFunction(s, scope)
+
+    def exec_return(self, s, scope):
+        raise _Return(None if s.value is None else self.eval(s.value, scope))
+
+    def exec_import(self, s, scope):
+        for alias in s.names:
+            mod = self.module(alias.name, alias)
+            if alias.asname:
+                scope[alias.asname] = mod
+            else:
+                top = alias.name.split(".")[0]
+                scope[top] = self.module(top, alias)
+
+    def exec_from_import(self, s, scope):
+        mod = self.module(s.module, s)
+        for alias in s.names:
+            if alias.name not in mod.members:
+                raise ScriptError("ImportError", f"cannot import name '{alias.name}' from "
+                                  f"'{s.module}'", alias.line, alias.column)
+            scope[alias.asname or alias.name] = mod.members[alias.name]
+
+    def exec_pass(self, s, scope):
+        pass
+
+    def exec_break(self, s, scope):
+        raise _Break()
+
+    def exec_continue(self, s, scope):
+        raise _Continue()
 
     def module(self, name, node):
         mod = MODULES.get(name)
@@ -418,19 +513,21 @@ class Interpreter:
     # --- binding -------------------------------------------------------------------
     def bind(self, name, value, scope):
         if scope is self.env:
-            if name not in self.order:
-                self.order[name] = None
+            self.order[name] = None    # (a name bound again keeps its place)
             self.last_assigned = name
             if isinstance(value, Tensor):
-                if value.grad_fn is None and id(value) not in self.names:
+                names = self.names
+                key = id(value)
+                new = key not in names
+                if new and value.grad_fn is None:
                     # a new leaf (not `y = a` naming an old one): count it, maybe override it
                     k = self.leaf_index[name] = self.leaf_index.get(name, -1) + 1
                     if name in self.overrides and self.overrides[name][0] == k:
                         value.data_ = self.overrides[name][1].astype(value.data_.dtype)
                 if name in self.wrt and value.grad_fn is None and value.data_.dtype.kind == "f":
                     value.requires_grad_flag = True
-                if id(value) not in self.names:
-                    self.names[id(value)] = name
+                if new:
+                    names[key] = name
                     self._keep.append(value)
         scope[name] = value
 
@@ -498,56 +595,43 @@ class Interpreter:
 
     # --- expressions ------------------------------------------------------------------
     def eval(self, e, scope):
-        kind = type(e)
-        if kind is A.Name:
+        kind = e.__class__
+        if kind is _Name:
+            name = e.id
+            if name in scope:
+                return scope[name]
             return self.lookup(e, scope)
-        if kind is A.Num:
+        if kind is _Num:
             return e.value
-        if kind is A.BinOp:
-            # a long left-associative chain (`1 + 1 + ... + 1` on a 1 MB line) is walked
-            # with a loop, not recursion
-            chain = [e]
-            e = e.left
-            while type(e) is A.BinOp:
-                chain.append(e)
-                e = e.left
-            left = self.eval(e, scope)
-            for node in reversed(chain):
-                left = self.binop(node.op, left, self.eval(node.right, scope), node)
-            return left
-        if kind is A.Call:
+        if kind is _BinOp:
+            return self.eval_binop(e, scope)
+        if kind is _Call:
             return self.call(e, scope)
-        if kind is A.Attribute:
+        # shapes that can nest thousands deep without brackets (`a.b.c...`, `- - x`,
+        # `not not x`, `a if p else b if q else ...`) cost one frame a level, as before
+        if kind is _Attribute:
             return self.attribute(self.eval(e.obj, scope), e)
-        if kind is A.UnaryOp:
+        if kind is _UnaryOp:
             chain = []                 # `- - - ... x`, iteratively
-            while type(e) is A.UnaryOp:
+            while e.__class__ is _UnaryOp:
                 chain.append(e)
                 e = e.operand
-            v = self.eval(e, scope)
+            v = self.eval_binop(e, scope) if e.__class__ is _BinOp else self.eval(e, scope)
             for node in reversed(chain):
                 v = self.unary(node, v)
             return v
-        if kind is A.Str:
-            return e.value
-        if kind is A.FString:
-            return self.fstring(e, scope)
-        if kind is A.Const:
-            return e.value
-        if kind is A.ListLit:
-            return [self.eval(i, scope) for i in e.items]
-        if kind is A.TupleLit:
-            return tuple(self.eval(i, scope) for i in e.items)
-        if kind is A.Subscript:
+        if kind is _Not:
+            return not self.truth(self.eval(e.operand, scope), e)
+        if kind is _IfExp:
+            return self.eval(e.body if self.truth(self.eval(e.test, scope), e.test) else e.orelse, scope)
+        if kind is _Subscript:
             obj = self.eval(e.obj, scope)
             key = self.eval_index(e.index, scope)
             if isinstance(obj, (Tensor, list, tuple, Size, str, range)):
                 return self.guard(e, lambda: obj[key])
             raise ScriptError("TypeError", f"'{type_name(obj)}' object is not subscriptable",
                               e.line, e.column)
-        if kind is A.Compare:
-            return self.compare(e, scope)
-        if kind is A.BoolOp:
+        if kind is _BoolOp:
             v = None
             for item in e.values:
                 v = self.eval(item, scope)
@@ -555,17 +639,55 @@ class Interpreter:
                 if (e.op == "and" and not t) or (e.op == "or" and t):
                     return v
             return v
-        if kind is A.Not:
-            return not self.truth(self.eval(e.operand, scope), e)
-        if kind is A.IfExp:
-            return self.eval(e.body if self.truth(self.eval(e.test, scope), e.test) else e.orelse, scope)
-        if kind is A.ListComp:
-            return self.listcomp(e, scope)
-        if kind is A.EllipsisLit:
-            return Ellipsis
-        if kind is A.Slice:
-            return self.eval_index(e, scope)
-        raise ScriptError("SyntaxError", f"unsupported expression {kind.__name__}", e.line, e.column)
+        evaluate = self._expressions.get(kind)
+        if evaluate is None:
+            raise ScriptError("SyntaxError", f"unsupported expression {kind.__name__}", e.line, e.column)
+        return evaluate(e, scope)
+
+    def _expression_table(self):
+        """Expression class -> the bound method that evaluates it, for the classes `eval`
+        does not test itself (built once per interpreter)."""
+        return {A.Str: _constant, A.Const: _constant, A.FString: self.fstring,
+                A.ListLit: self.eval_list, A.TupleLit: self.eval_tuple, A.Compare: self.compare,
+                A.ListComp: self.listcomp, A.EllipsisLit: _ellipsis, A.Slice: self.eval_index}
+
+    def eval_binop(self, e, scope):
+        left = e.left
+        right = e.right
+        if left.__class__ is not _BinOp:
+            # one operator, as in `x * 0.999`: operands read without a call where possible
+            if left.__class__ is _Name and left.id in scope:
+                left = scope[left.id]
+            elif left.__class__ is _Call:
+                left = self.call(left, scope)
+            else:
+                left = self.eval(left, scope)
+            if right.__class__ is _Num:
+                right = right.value
+            elif right.__class__ is _Name and right.id in scope:
+                right = scope[right.id]
+            elif right.__class__ is _BinOp:
+                right = self.eval_binop(right, scope)   # `a ** b ** c ...`: one frame a level
+            else:
+                right = self.eval(right, scope)
+            return self.binop(e.op, left, right, e)
+        # a long left-associative chain (`1 + 1 + ... + 1` on a 1 MB line) is walked
+        # with a loop, not recursion
+        chain = [e]
+        e = left
+        while e.__class__ is _BinOp:
+            chain.append(e)
+            e = e.left
+        left = self.eval(e, scope)
+        for node in reversed(chain):
+            left = self.binop(node.op, left, self.eval(node.right, scope), node)
+        return left
+
+    def eval_list(self, e, scope):
+        return [self.eval(i, scope) for i in e.items]
+
+    def eval_tuple(self, e, scope):
+        return tuple(self.eval(i, scope) for i in e.items)
 
     def unary(self, node, v):
         if node.op == "-":
@@ -611,22 +733,11 @@ class Interpreter:
         """Run `fn`, turning engine and Python errors into ScriptErrors at `node`."""
         try:
             return fn()
-        except ScriptError:
-            raise
-        except engine_errors.EngineError as err:
-            raise ScriptError(err.type_name, err.message, node.line, node.column) from None
-        except (_Return, _Break, _Continue):
-            raise
-        except (RecursionError, BrokenPipeError):   # the CLI ends quietly on a closed pipe
-            raise
-        except MemoryError:
-            raise ScriptError("MemoryError", "out of memory (lower tensor sizes or --max-elements)",
-                              node.line, node.column) from None
-        except Exception as err:  # Python-level errors of the script (bad args, 1/0...)
-            message = str(err)
-            if callee:  # `_make.<locals>.op() takes 1 positional argument` -> `sin() takes ...`
-                message = _QUALIFIED_CALL.sub(f"{callee}()", message, count=1)
-            raise ScriptError(type(err).__name__, message, node.line, node.column) from None
+        except Exception as err:
+            translated = _script_error(err, node, callee)
+            if translated is None:
+                raise
+            raise translated from None
 
     def truth(self, v, node):
         return self.guard(node, lambda: bool(v))
@@ -652,19 +763,25 @@ class Interpreter:
         raise ScriptError("NameError", f"name '{name}' is not defined ({hint})", e.line, e.column)
 
     def binop(self, op, left, right, node):
-        lt, rt = type(left), type(right)
-        if lt in (int, bool) and rt in (int, bool):
+        lt, rt = left.__class__, right.__class__
+        if lt is Tensor or rt is Tensor:
+            if lt is rt:   # (with one tensor operand the result is no larger than it)
+                self.check_size(growth_estimate("matmul" if op == "@" else "add", None, (left, right), {},
+                                                self.limits.max_elements), node)
+        elif lt in (int, bool) and rt in (int, bool):
             _check_int_size(op, left, right, node)
         elif op == "*" and (lt in _SEQUENCES and rt in (int, bool) or rt in _SEQUENCES and lt in (int, bool)):
             seq, n = (left, right) if lt in _SEQUENCES else (right, left)
             self.check_length(len(seq) * max(n, 0), _SEQUENCE_NAMES[type(seq)], node)
         elif op == "+" and lt in _SEQUENCES and rt is lt:
             self.check_length(len(left) + len(right), _SEQUENCE_NAMES[lt], node)
-        elif lt is Tensor or rt is Tensor:
-            self.check_size(growth_estimate("matmul" if op == "@" else "add", None, (left, right), {},
-                                            self.limits.max_elements), node)
-        fn = _BINOPS[op]
-        result = self.guard(node, lambda: fn(left, right))
+        try:
+            result = _BINOPS[op](left, right)
+        except Exception as err:
+            translated = _script_error(err, node)
+            if translated is None:
+                raise
+            raise translated from None
         if result.__class__ is Tensor and result.data_.size >= MEMORY_CHECK_ELEMENTS:
             self.check_memory(node)
         return result
@@ -748,11 +865,44 @@ class Interpreter:
                           "(or diffcli does not support it)", e.line, e.column)
 
     def call(self, e, scope):
-        fn = self.lookup(e.func, scope, called=True) if type(e.func) is A.Name else self.eval(e.func, scope)
+        func = e.func
+        if func.__class__ is _Name:
+            fn = scope[func.id] if func.id in scope else self.lookup(func, scope, called=True)
+        else:
+            fn = self.eval(func, scope)
         args = [self.eval(a, scope) for a in e.args]
-        kwargs = {k: self.eval(v, scope) for k, v in e.kwargs}
-        if isinstance(fn, UserFunction):
+        kwargs = {k: self.eval(v, scope) for k, v in e.kwargs} if e.kwargs else {}
+        if self._plain.get(id(fn)) is fn:
+            # an op-table function or plain builtin: none of the special cases below apply
+            callee = _callee_name(func)
+            if kwargs or len(args) > 1 or callee in _CATS:
+                self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
+                                                self.limits.max_elements), e)
+        elif isinstance(fn, UserFunction):
             return self.call_user(fn, args, kwargs, e)
+        else:
+            callee = self._prepare_call(fn, args, kwargs, e)
+            if fn is list or fn is tuple:
+                fn = self._sequence_builtin(fn, e)
+            else:
+                self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
+                                                self.limits.max_elements), e)
+        try:
+            result = fn(*args, **kwargs)
+        except Exception as err:
+            translated = _script_error(err, e, callee)
+            if translated is None:
+                raise
+            raise translated from None
+        if isinstance(result, Tensor):
+            self.check_size(result.data_.size, e)
+        elif self.called_backward and callee in ("backward", "grad"):
+            self.check_memory(e)       # a backward pass can allocate as much as the forward
+        return result
+
+    def _prepare_call(self, fn, args, kwargs, e):
+        """The checks and bookkeeping of a call to a value that is neither a plain function
+        nor a user function (may set `retain_graph` in args/kwargs); returns the callee's name."""
         if not callable(fn) or isinstance(fn, (Tensor, Node, Namespace, TypeValue)):
             raise ScriptError("TypeError", f"'{type_name(fn)}' object is not callable", e.line, e.column)
         if fn is engine.backward or fn is engine.grad or getattr(fn, "__name__", "") == "backward":
@@ -768,18 +918,7 @@ class Interpreter:
             name = self.names.get(id(t))
             if name is not None and all(t is not r for _, r in self.retained):
                 self.retained.append((name, t))
-        callee = _callee_name(e.func)
-        if fn is list or fn is tuple:
-            fn = self._sequence_builtin(fn, e)
-        else:
-            self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
-                                            self.limits.max_elements), e)
-        result = self.guard(e, lambda: fn(*args, **kwargs), callee)
-        if isinstance(result, Tensor):
-            self.check_size(result.data_.size, e)
-        elif self.called_backward and callee in ("backward", "grad"):
-            self.check_memory(e)       # a backward pass can allocate as much as the forward
-        return result
+        return _callee_name(e.func)
 
     def check_size(self, n, node):
         """The --max-elements cap, checked before an op that would make a huge tensor (and
@@ -897,6 +1036,7 @@ class Interpreter:
             "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
         }
         del b["isinstance"]
+        self._plain = _plain_callables((_print, _str, _range, _abs, _type, _hasattr))
         for k, v in engine.FUNCTIONS.items():
             b.setdefault(k, v)
         names.update((id(v), k) for k, v in b.items() if callable(v))
