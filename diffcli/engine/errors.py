@@ -58,6 +58,12 @@ BACKWARD_TWICE = (
 NO_GRAD_FN = "element {i} of tensors does not require grad and does not have a grad_fn"
 IMPLICIT_SCALAR = "grad can be implicitly created only for scalar outputs"
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+    "be tracked).")
 VIEW_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 INT_REQUIRES_GRAD_CTOR = "Only Tensors of floating point and complex dtype can require gradients"
 INT_REQUIRES_GRAD_METHOD = "only Tensors of floating point dtype can require gradients"

@@ -24,6 +24,8 @@ def edge(t):
     fn = t.grad_fn
     if fn is not None:
         return fn
+    if t._no_grad_view:  # requires grad, yet leads nowhere (shape.py _view_of)
+        return None
     # The leaf holds its AccumulateGrad weakly (as PyTorch does): the graph keeps it
     # alive, and leaf <-> accumulator is no reference cycle.
     ref = t._accumulator

@@ -30,7 +30,7 @@ class Size(tuple):
 
 class Tensor:
     __slots__ = ("data_", "requires_grad_flag", "grad_fn", "_grad", "_version", "_view_base",
-                 "_views", "retains_grad", "_accumulator", "__weakref__")
+                 "_views", "retains_grad", "_accumulator", "_no_grad_view", "__weakref__")
 
     __array_priority__ = 1000  # make numpy defer to our reflected operators
 
@@ -47,6 +47,7 @@ class Tensor:
         self._views = None
         self.retains_grad = False
         self._accumulator = None
+        self._no_grad_view = False  # a view made under no_grad of a tensor requiring grad
 
     # --- autograd state -------------------------------------------------------------
     @property

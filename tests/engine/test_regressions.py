@@ -403,3 +403,28 @@ def test_a_product_checks_other_before_self(make):
         with pytest.raises(EngineError, match=rf"inplace operation: \[torch.DoubleTensor \[{shape}\]\], "
                            r"which is output 0 of AsStrided, is at version 1; expected version 0"):
             y.sum().backward()
+
+
+def test_a_view_made_under_no_grad_requires_grad_but_leads_nowhere():
+    """torch 2.13: a view made under no_grad of a tensor that requires grad has
+    requires_grad=True, is a leaf, passes no gradient back, and refuses in-place ops in grad
+    mode with the no_grad-view message (also for a view of a non-leaf)."""
+    from diffcli.engine import no_grad
+    a = T([0.5, 1.0])
+    with no_grad():
+        v = a.reshape(2, 1)
+    assert v.requires_grad and v.is_leaf and v.grad_fn is None
+    assert repr(v) == "tensor([[0.5000],\n        [1.0000]], requires_grad=True)"
+    y = (v * 2).sum()
+    assert [n is None for n in y.grad_fn.next_functions[0][0].next_nodes] == [True, True]
+    y.backward()
+    assert a.grad is None and v.grad is None
+    b = a * 1
+    with no_grad():
+        w = b[0]
+    assert repr(w) == "tensor(0.5000, requires_grad=True)" and w.is_leaf
+    for t in (v, w):
+        with pytest.raises(EngineError, match=r"^A view was created in no_grad mode and is being modified "
+                           r"inplace with grad mode enabled\. Given that this use case is ambiguous"):
+            t.mul_(2.0)
+    assert not v.detach().requires_grad

@@ -300,14 +300,18 @@ KNOWN = {
                "print(h)\n",
         avoid=True),
     "no_grad_view": dict(
-        reason="a view made under no_grad of a tensor that requires grad (reshape, view, flatten of "
-               "a 0-d tensor, t, unsqueeze, indexing...) has requires_grad=False in diffcli; PyTorch "
-               "2.13 reports requires_grad=True (is_leaf=True, no grad_fn) and prints it so",
+        reason="a view made under no_grad of a tensor that requires grad, then modified in place under "
+               "no_grad: PyTorch prints it with grad_fn=<Invalid> (and reading its grad_fn may raise "
+               "'A view was created in no_grad mode and its base or another view of its base has been "
+               "modified inplace...'); diffcli keeps it a leaf that requires grad",
         script="import torch\n"
                "a = torch.tensor([0.5, 1.0], requires_grad=True)\n"
                "with torch.no_grad():\n"
                "    v = a.reshape(2, 1)\n"
-               "print(v, v.requires_grad)\n",
+               "with torch.no_grad():\n"
+               "    v.mul_(2.0)\n"
+               "print(v)\n"
+               "v = 0\n",
         avoid=True),
     "signed_zeros": dict(
         reason="some gradients are 0. in diffcli where PyTorch's are -0. or the other way round "

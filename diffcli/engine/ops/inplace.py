@@ -14,6 +14,8 @@ from ..tensor import Tensor, hang_retained
 def check_inplace(a: Tensor, view: bool = False) -> None:
     if not is_grad_enabled():
         return
+    if a._no_grad_view:
+        raise errors.TorchRuntimeError(errors.NO_GRAD_VIEW_INPLACE)
     base = a._base
     if base is not None and base.requires_grad_flag and base.grad_fn is None:
         raise errors.TorchRuntimeError(errors.VIEW_LEAF_INPLACE)

@@ -7,12 +7,19 @@ import numpy as np
 
 from .. import errors
 from ..function import as_tensor, record
+from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
 
 
 def _view_of(out: Tensor, base: Tensor) -> Tensor:
     out._version = base._version
     out._base = base._base if base._base is not None else base
+    if base.requires_grad_flag and out.grad_fn is None and not is_grad_enabled():
+        # PyTorch: made under no_grad, the view still requires grad (a leaf without an
+        # edge into the graph: nothing flows back through it), and in-place ops on it in
+        # grad mode are refused
+        out.requires_grad_flag = True
+        out._no_grad_view = True
     return out
 
 
