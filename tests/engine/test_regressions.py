@@ -428,3 +428,25 @@ def test_a_view_made_under_no_grad_requires_grad_but_leads_nowhere():
                            r"inplace with grad mode enabled\. Given that this use case is ambiguous"):
             t.mul_(2.0)
     assert not v.detach().requires_grad
+
+
+def test_atan2_second_derivative_at_the_origin_is_nan():
+    """PyTorch's atan2_backward: recip = (y*y + x*x).reciprocal() with its infinities
+    masked to 0 (MaskedFillBackward0): the first derivative at the origin is 0, the second
+    -0 * inf = nan (torch 2.13)."""
+    import math
+    b = T(0.0)
+    g, = grad(FUNCTIONS["atan2"](b, b), b, create_graph=True)
+    assert g.grad_fn.name() == "AddBackward0" and vals(g) == 0.0
+    g.backward()
+    assert math.isnan(vals(b.grad))
+    a, c = T([0.0, 1.0, 0.0]), T([0.0, 2.0, -1.0])
+    ga, gc = grad(FUNCTIONS["atan2"](a, c).sum(), [a, c], create_graph=True)
+    assert vals(ga) == [0.0, 0.4, -1.0] and vals(gc) == [-0.0, -0.2, -0.0]
+    assert ga.grad_fn.name() == "MulBackward0"
+    assert ga.grad_fn.next_functions[1][0].name() == "MaskedFillBackward0"
+    assert gc.grad_fn.next_functions[1][0].next_functions[0][0].name() == "ReciprocalBackward0"
+    ha, hc = grad((ga * ga + gc).sum(), [a, c])
+    assert math.isnan(vals(ha)[0]) and math.isnan(vals(hc)[0])
+    assert vals(ha)[1:] == pytest.approx([-0.24800000000000005, -1.0], rel=1e-15)
+    assert vals(hc)[1:] == pytest.approx([0.064, 2.0], rel=1e-15)

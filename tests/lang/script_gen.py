@@ -685,9 +685,10 @@ class _Gen:
         if op in ("pow", "atan2", "maximum", "minimum", "add", "sub", "mul", "div", "add_alpha") \
                 and not self.can(op.split("_")[0]):
             op = "+"
-        if op == "atan2" and "atan2_origin" in self.avoid and self.chance(5):
-            y = self.prep(y, ("pos", 0.1))       # (half the time: away from the origin)
-        elif op == "atan2" and "atan2_origin" in self.avoid:
+        # finite differences: away from atan2's branch cut (y = 0, x <= 0) and its origin
+        if op == "atan2" and self.fd_safe and self.chance(5):
+            y = self.prep(y, ("pos", 0.1))
+        elif op == "atan2" and self.fd_safe:
             x = self.prep(x, ("pos", 0.1))
         if op in ("**", "pow"):
             x, y = self.prep(x, ("pos", 0.1)), self.prep(y, ("bound", 3))
@@ -1145,7 +1146,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     not to generate:
 
       "prod_create_graph"  prod in a script that differentiates with create_graph
-      "atan2_origin"   atan2(y, x) where both may be 0
       "no_grad_view"   a view, made under no_grad, of a tensor that requires grad
                        (PyTorch says it requires grad too)
     """

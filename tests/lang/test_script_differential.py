@@ -277,14 +277,6 @@ def _unsigned_zeros(text):
 
 
 KNOWN = {
-    "atan2_origin": dict(
-        reason="atan2's second derivative at the origin (0, 0) is 1 in diffcli, nan in PyTorch",
-        script="import torch\n"
-               "b = torch.tensor(0.0, requires_grad=True)\n"
-               "g, = torch.autograd.grad(torch.atan2(b, b), [b], create_graph=True)\n"
-               "g.backward()\n"
-               "print(b.grad)\n",
-        avoid=True),
     "prod_create_graph": dict(
         reason="under create_graph, prod's gradient records other ops than PyTorch's: with a zero in "
                "the input its grad_fn is MulBackward0 where PyTorch's is ViewBackward0, and over a "

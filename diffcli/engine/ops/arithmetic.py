@@ -441,10 +441,22 @@ def atan2(a, b):
     out = _broadcast_check(np.arctan2, x, y, rd)
 
     def backward(g, p, q):
-        denom = p * p + q * q
-        recip = where(denom == 0, 0.0, 1 / where(denom == 0, 1.0, denom))
+        # PyTorch's atan2_backward: recip = (self*self + other*other).reciprocal(), with
+        # its infinities (the origin) set to 0 in place (MaskedFillBackward0). Under
+        # create_graph the reciprocal's derivative there is -0 * inf = nan, as in PyTorch.
+        from .unary import reciprocal
+        recip = reciprocal(p * p + q * q)
+        recip = _atan2_masked_fill_zero(recip, np.isinf(recip.data_))
         return g * q * recip, g * -p * recip
     return record("Atan2Backward0", out, (x, y), backward, (x, y))
+
+
+def _atan2_masked_fill_zero(t, mask):
+    """t.masked_fill(mask, 0) (MaskedFillBackward0, whose gradient is the same op on the
+    incoming gradient), for atan2's backward formula."""
+    data = np.where(mask, np.zeros((), dtype=t.data_.dtype), t.data_)
+    return record("MaskedFillBackward0", data, (t,),
+                  lambda g: (_atan2_masked_fill_zero(g, mask),))
 
 
 def where(cond, a, b):
