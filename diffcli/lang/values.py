@@ -11,7 +11,7 @@ import math
 from .. import engine
 from ..engine import dtypes
 from ..engine.node import Node
-from ..engine.ops import reductions
+from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
 
 
@@ -68,7 +68,7 @@ def _autograd_members():
 
 F_NAMES = ("relu", "gelu", "softplus", "elu", "leaky_relu", "silu", "sigmoid", "tanh",
            "mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss", "softmax",
-           "log_softmax", "normalize", "linear")
+           "log_softmax", "normalize", "linear", "binary_cross_entropy_with_logits")
 
 _F = Namespace("torch.nn.functional", {k: engine.FUNCTIONS[k] for k in F_NAMES if k in engine.FUNCTIONS})
 _AUTOGRAD = Namespace("torch.autograd", _autograd_members())
@@ -81,6 +81,8 @@ TORCH = Namespace("torch", {
     "float64": dtypes.float64, "double": dtypes.float64, "float32": dtypes.float32,
     "float": dtypes.float32, "int64": dtypes.int64, "long": dtypes.int64, "bool": dtypes.bool_,
     "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "Size": Size,
+    # the ATen op: int reduction, 0 ('none') unless given -- not F's signature
+    "binary_cross_entropy_with_logits": losses.binary_cross_entropy_with_logits_aten,
 })
 
 MATH = Namespace("math", {

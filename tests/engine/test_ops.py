@@ -445,6 +445,27 @@ row("cross_entropy(weight, ignore_index)",
     lambda z: (0.5 * -_log_softmax(z, 1)[0, 2] + 2.0 * -_log_softmax(z, 1)[1, 1]) / 2.5,
     [((3, 3),)], covers=["cross_entropy"])
 
+_logit_w = np.array([1.0, 2.0, 0.5])
+_logit_pw = np.array([1.0, 3.0, 0.5])
+
+
+def _bce_logits_ref(z, y, w=1.0, pw=None):
+    log_sig = np.minimum(z, 0) - np.log1p(np.exp(-np.abs(z)))
+    lw = 1.0 if pw is None else (pw - 1) * y + 1
+    return ((1 - y) * z - log_sig * lw) * w
+
+
+for _red, _agg in [("mean", np.mean), ("sum", np.sum), ("none", lambda x: x)]:
+    row(f"binary_cross_entropy_with_logits({_red})",
+        lambda z, r=_red: F["binary_cross_entropy_with_logits"](z, Tensor(_labels), reduction=r),
+        lambda z, f=_agg: f(_bce_logits_ref(z, _labels)), MAT,
+        covers=["binary_cross_entropy_with_logits"])
+row("binary_cross_entropy_with_logits(z, t, weight, pos_weight)",
+    lambda z, y: F["binary_cross_entropy_with_logits"](
+        z, y, weight=Tensor(_logit_w), pos_weight=Tensor(_logit_pw)),
+    lambda z, y: np.mean(_bce_logits_ref(z, y, _logit_w, _logit_pw)),
+    [((2, 3), (2, 3))], covers=["binary_cross_entropy_with_logits"])
+
 # ---------------------------------------------------------------------------------------
 # ops of the table with nothing to differentiate, or checked elsewhere
 

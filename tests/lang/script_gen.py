@@ -69,7 +69,8 @@ reshape flatten squeeze unsqueeze transpose permute t cat stack clone detach fli
 eq ne gt ge lt le logical_and logical_or logical_not""".split()) | set(CANONICAL) | CONSTRUCTORS
 # F.X exists (torch.nn.functional)
 F_FNS = {"tanh", "sigmoid", "relu", "gelu", "softplus", "elu", "leaky_relu", "silu", "softmax",
-         "log_softmax", "mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss"}
+         "log_softmax", "mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
+         "binary_cross_entropy_with_logits"}
 # x.X() exists on torch.Tensor and in diffcli's method table
 METHOD_FNS = (TORCH_FNS - CONSTRUCTORS - {"cat", "concat", "concatenate", "stack", "rsub"}) \
     | {"view", "expand"}
@@ -88,7 +89,8 @@ FAMILY_OF = {
                               "permute", "t", "flip", "detach")},
     "select": "index", "cat": "cat", "stack": "cat",
     **{fn: "linalg" for fn in ("matmul", "mm", "mv", "dot", "outer", "bmm")},
-    **{fn: "loss" for fn in ("mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss")},
+    **{fn: "loss" for fn in ("mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
+                             "binary_cross_entropy_with_logits")},
     **{fn: "const" for fn in CONSTRUCTORS - {"manual_seed"}},
 }
 # a first leaf of this shape makes the op possible
@@ -1087,7 +1089,8 @@ class _Gen:
         return e.set(shape, -m, m, self.deps_of(a, b), self.rg_of(a, b))
 
     def gen_loss(self, depth, pool):
-        loss = self.pick(["mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss"])
+        loss = self.pick(["mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
+                          "binary_cross_entropy_with_logits"])
         x = self.prep(self.operand(depth - 1, pool), ("any",))
         red = self.choice([None, "'mean'", "'sum'"])
         kw = [("reduction", Lit(red))] if red else []
@@ -1107,6 +1110,12 @@ class _Gen:
                           "bare" if self.flavour == "math" else "torch").set(x.shape, 0, 1)
             return self.call("binary_cross_entropy", [p, t], kw).set((), 0, 100 * (n if red == "'sum'" else 1),
                                                                      self.deps_of(p), self.rg_of(p))
+        if loss == "binary_cross_entropy_with_logits":   # (1 - t) x - log_sigmoid(x)
+            vals = self.d(st.lists(st.sampled_from([0.0, 0.25, 1.0]), min_size=n, max_size=n))
+            t = TensorLit(np.reshape(vals, x.shape).tolist() if x.shape else vals[0],
+                          "bare" if self.flavour == "math" else "torch").set(x.shape, 0, 1)
+            return self.call(loss, [x, t], kw).set((), 0, (x.mag + 1) * (n if red == "'sum'" else 1),
+                                                   self.deps_of(x), self.rg_of(x))
         # cross_entropy: logits (N, C) with class indices (N,), or (C,) with one index
         if len(x.shape) == 2:
             target = [self.d(st.integers(0, x.shape[1] - 1)) for _ in range(x.shape[0])]

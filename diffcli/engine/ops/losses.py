@@ -232,3 +232,129 @@ def where_zero(mask, g: Tensor) -> Tensor:
 def _div1(x, n):
     """`Tensor / int` inside an ATen composite: DivBackward1, one input."""
     return record("DivBackward1", np.asarray(x.data_ / n), (x,), lambda g: (g / n,))
+
+
+# --- binary_cross_entropy_with_logits ---------------------------------------------------
+_REDUCTION_ENUM = {0: "none", 1: "mean", 2: "sum"}
+
+
+def _legacy_reduction(size_average, reduce) -> str:
+    """torch.nn._reduction.legacy_get_string, with its deprecation warning."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    ret = "mean" if size_average and reduce else ("sum" if reduce else "none")
+    errors.warn(f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.")
+    return ret
+
+
+def _log_sigmoid_np(x: np.ndarray) -> np.ndarray:
+    """ATen's log_sigmoid CPU kernel: min(x, 0) - log1p(exp(-|x|))."""
+    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+
+def _log_sigmoid_t(x: Tensor) -> Tensor:
+    """log_sigmoid of a Tensor, from differentiable ops (the target's backward formula)."""
+    from . import arithmetic as A
+    from . import unary as U
+    return A.clamp_max(x, 0.0) - U.log1p(U.exp(-U.abs(x)))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    """F.binary_cross_entropy_with_logits: one BinaryCrossEntropyWithLogitsBackward0 node
+    with edges to the input and the target. ATen's forward,
+        loss = (1 - t) * x - log_sigmoid(x) * ((pos_weight - 1) * t + 1)   [* weight],
+    and derivatives (FunctionsManual.cpp): d/dx = (sigmoid(x) - t) * g, with pos_weight
+    ((pw t + 1 - t) sigmoid(x) - pw t) * g; d/dt = -x * g, with pos_weight
+    (log_sigmoid(-x) - log_sigmoid(x) pw) * g; each times weight, over numel for 'mean'."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    a, t = as_tensor(input), as_tensor(target)
+    if a.data_.shape != t.data_.shape:
+        raise errors.TorchValueError(
+            f"Target size ({t.shape}) must be the same as input size ({a.shape})")
+    if reduction not in ("mean", "sum", "none"):
+        raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")
+    return _bce_with_logits(a, t, weight, pos_weight, reduction)
+
+
+def binary_cross_entropy_with_logits_aten(input, target, weight=None, pos_weight=None, reduction=0):
+    """torch.binary_cross_entropy_with_logits, the ATen op: the reduction is an int
+    (0 none, 1 mean, 2 sum), and PyTorch's binding leaves it at 0 when not given."""
+    if not isinstance(reduction, int) or isinstance(reduction, bool):
+        raise errors.TorchTypeError(
+            "binary_cross_entropy_with_logits(): argument 'reduction' must be int, "
+            f"not {type(reduction).__name__}")
+    a, t = as_tensor(input), as_tensor(target)
+    if reduction not in _REDUCTION_ENUM:
+        raise errors.TorchValueError(f"{reduction} is not a valid reduction")
+    return _bce_with_logits(a, t, weight, pos_weight, _REDUCTION_ENUM[reduction])
+
+
+def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
+    w = None if weight is None else as_tensor(weight)
+    pw = None if pos_weight is None else as_tensor(pos_weight)
+    for name, v in (("weight", w), ("pos_weight", pw)):
+        if v is not None and v.requires_grad_flag:
+            raise errors.TorchRuntimeError(
+                "The function 'binary_cross_entropy_with_logits' is not differentiable with "
+                f"respect to argument '{name}'. This input cannot have requires_grad True.")
+    x, y = a.data_, t.data_
+    if y.dtype == np.bool_:   # 1 - target
+        raise errors.TorchRuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead.")
+    if y.dtype.kind != "f" and x.dtype.kind == "f":
+        # (1 - target).mul_(input): the in-place product keeps the target's dtype
+        raise errors.TorchRuntimeError(
+            f"result type {errors.dtype_scalar_name(x.dtype)} can't be cast to the desired "
+            f"output type {errors.dtype_scalar_name(y.dtype)}")
+    shape = x.shape
+
+    def into(v: np.ndarray):   # an in-place product cannot grow the loss's shape
+        try:
+            full = np.broadcast_shapes(v.shape, shape)
+        except ValueError:
+            raise errors.broadcast_error(shape, v.shape) from None
+        if full != shape:
+            raise errors.TorchRuntimeError(
+                f"output with shape [{', '.join(map(str, shape))}] doesn't match the broadcast "
+                f"shape [{', '.join(map(str, full))}]")
+        return v
+
+    with np.errstate(over="ignore"):
+        ls = _log_sigmoid_np(x)
+        if pw is not None:
+            ls = ls * into((pw.data_ - 1) * y + 1)
+        loss = (1 - y) * x - ls
+        if w is not None:
+            loss = loss * into(w.data_)
+    with np.errstate(invalid="ignore"):
+        out = _reduce(np.asarray(loss, dtype=y.dtype), reduction)
+    n = x.size
+    target_grad = t.requires_grad_flag
+
+    def backward(g, xx, tt):
+        from . import unary as U
+        if pw is not None:
+            tp = pw * tt
+            gi = ((tp + 1) - tt) * U.sigmoid(xx) - tp
+        else:
+            gi = U.sigmoid(xx) - tt
+        gi = gi * g
+        if w is not None:
+            gi = gi * w
+        if reduction == "mean":
+            gi = gi / n
+        gt = None
+        if target_grad:
+            if pw is not None:
+                gt = (_log_sigmoid_t(-xx) - _log_sigmoid_t(xx) * pw) * g
+            else:
+                gt = -xx * g
+            if w is not None:
+                gt = gt * w
+            if reduction == "mean":
+                gt = gt / n
+        return gi, gt
+    return record("BinaryCrossEntropyWithLogitsBackward0", out, (a, t), backward, (a, t))

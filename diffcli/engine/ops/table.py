@@ -43,6 +43,7 @@ FUNCTIONS = {
     "flip": S.flip, "detach": C.detach,
     "mse_loss": LS.mse_loss, "binary_cross_entropy": LS.binary_cross_entropy,
     "cross_entropy": LS.cross_entropy, "nll_loss": LS.nll_loss,
+    "binary_cross_entropy_with_logits": LS.binary_cross_entropy_with_logits,
     "tensor": K.tensor, "Tensor": K.Tensor_, "zeros": K.zeros, "ones": K.ones, "full": K.full,
     "eye": K.eye, "arange": K.arange, "linspace": K.linspace, "rand": K.rand, "randn": K.randn,
     "zeros_like": K.zeros_like, "ones_like": K.ones_like, "full_like": K.full_like,
@@ -54,6 +55,7 @@ FUNCTIONS = {
 _NOT_METHODS = {"tensor", "Tensor", "zeros", "ones", "full", "eye", "arange", "linspace",
                 "rand", "randn", "manual_seed", "cat", "concat", "concatenate", "stack",
                 "mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
+                "binary_cross_entropy_with_logits",
                 "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "rsub",
                 "gelu", "softplus", "elu", "leaky_relu"}
 METHODS = {k: v for k, v in FUNCTIONS.items() if k not in _NOT_METHODS}
