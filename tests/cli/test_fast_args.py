@@ -161,11 +161,12 @@ try:
 except SystemExit as e:
     code = e.code
 sys.stdout.flush()
-print(code, sorted(m for m in ("typer", "click", "rich", "lark") if m in sys.modules), file=sys.stderr)
+print(code, sorted(m for m in ("typer", "click", "rich", "lark", "numpy.random") if m in sys.modules),
+      file=sys.stderr)
 """
 
 
-def test_grad_json_imports_no_typer_click_rich_or_lark(tmp_path):
+def test_grad_json_imports_no_typer_click_rich_lark_or_numpy_random(tmp_path):
     argv = ["grad", *CARD, "--format", "json"]
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     env.pop("DIFFCLI_NO_CACHE", None)

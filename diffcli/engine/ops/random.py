@@ -49,7 +49,7 @@ class Generator:
     def manual_seed(self, seed) -> "Generator":
         seed = _seed_value(seed)
         self._seed = seed
-        self._bits = np.random.RandomState(seed & 0xFFFFFFFF)._bit_generator
+        self._bits = None  # made at the first draw: importing numpy.random costs ~10 ms
         self.next_double_normal = None
         return self
 
@@ -59,7 +59,10 @@ class Generator:
     # --- raw draws ----------------------------------------------------------------
     def random(self, n: int) -> np.ndarray:
         """n 32-bit draws (uint64 array)."""
-        return self._bits.random_raw(n) if n else np.zeros(0, np.uint64)
+        bits = self._bits
+        if bits is None:
+            bits = self._bits = np.random.RandomState(self._seed & 0xFFFFFFFF)._bit_generator
+        return bits.random_raw(n) if n else np.zeros(0, np.uint64)
 
     def random64(self, n: int) -> np.ndarray:
         """n 64-bit draws, each (first << 32) | second."""
