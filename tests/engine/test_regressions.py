@@ -450,3 +450,30 @@ def test_atan2_second_derivative_at_the_origin_is_nan():
     assert math.isnan(vals(ha)[0]) and math.isnan(vals(hc)[0])
     assert vals(ha)[1:] == pytest.approx([-0.24800000000000005, -1.0], rel=1e-15)
     assert vals(hc)[1:] == pytest.approx([0.064, 2.0], rel=1e-15)
+
+
+def test_prod_gradient_under_create_graph_records_what_pytorch_records():
+    """PyTorch's prod_backward: with a zero in the input, prod_safe_zeros_backward
+    (exclusive cumprods, CumprodBackward0), over the flattened input for the full product
+    (so the gradient's grad_fn is ViewBackward0); over a dim of size 1 the gradient is the
+    incoming one, constant here, so it does not require grad (torch 2.13)."""
+    prod = FUNCTIONS["prod"]
+    a = T([[0.0, 1.625, 0.0]])
+    g, = grad(prod(a, 0).sum(), a, create_graph=True)
+    assert vals(g) == [[1.0, 1.0, 1.0]] and not g.requires_grad and g.grad_fn is None
+    with pytest.raises(EngineError, match="element 0 of tensors does not require grad"):
+        g.sum().backward()
+    b = T([0.0, 2.0, -1.5])
+    h, = grad(prod(b), b, create_graph=True)
+    assert vals(h) == [-3.0, -0.0, 0.0]
+    assert h.grad_fn.name() == "ViewBackward0" and h.grad_fn.next_functions[0][0].name() == "MulBackward0"
+    k, = grad((h * h).sum(), b)
+    assert vals(k) == [0.0, 9.0, -12.0]
+    c = T([[0.0, 2.0], [0.5, 0.0]])
+    h, = grad((prod(c, 1) * tensor([1.5, -2.0])).sum(), c, create_graph=True)
+    assert vals(h) == [[3.0, 0.0], [-0.0, -1.0]] and h.grad_fn.name() == "MulBackward0"
+    k, = grad((h * h * c).sum(), c)
+    assert vals(k) == [[9.0, 0.0], [0.0, 1.0]]
+    d = T([1.0, 2.0])  # no zero: g * (result / input)
+    h, = grad(prod(d), d, create_graph=True)
+    assert vals(h) == [2.0, 1.0] and h.grad_fn.next_functions[1][0].name() == "DivBackward0"

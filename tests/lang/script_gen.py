@@ -43,7 +43,6 @@ where `coef` counts the backward calls that ran.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -1154,7 +1153,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     ops on intermediates, `detach()` inside expressions). `avoid` names known divergences
     not to generate:
 
-      "prod_create_graph"  prod in a script that differentiates with create_graph
       "no_grad_view"   a view, made under no_grad, of a tensor that requires grad
                        (PyTorch says it requires grad too)
     """
@@ -1372,9 +1370,6 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     calls = []                      # (line, coefficient of dF/dleaf the call adds)
     fd = {"calls": calls, "named": {}, "second": None, "inputs": None}
     plan = plan_draw
-    if plan in ("create_grad", "create_backward") and "prod_create_graph" in g.avoid and any(
-            re.search(r"\bprod\b", line) for line in L.script):
-        plan = "grad"
 
     def backward_line(retain=None, create=False, inputs=None):
         parts_s, parts_p = [], []

@@ -277,20 +277,6 @@ def _unsigned_zeros(text):
 
 
 KNOWN = {
-    "prod_create_graph": dict(
-        reason="under create_graph, prod's gradient records other ops than PyTorch's: with a zero in "
-               "the input its grad_fn is MulBackward0 where PyTorch's is ViewBackward0, and over a "
-               "dimension of size 1 (where the gradient is constant) diffcli's gradient requires grad "
-               "(CopyBackwards) where PyTorch's does not (so a backward through it fails in PyTorch)",
-        script="import torch\n"
-               "a = torch.tensor([[0.0, 1.625, 0.0]], requires_grad=True)\n"
-               "out = torch.prod(a, 0).sum()\n"
-               "g, = torch.autograd.grad(out, [a], create_graph=True)\n"
-               "print(g)\n"
-               "b = torch.tensor([0.0, 2.0], requires_grad=True)\n"
-               "h, = torch.autograd.grad(b.prod(), [b], create_graph=True)\n"
-               "print(h)\n",
-        avoid=True),
     "no_grad_view": dict(
         reason="a view made under no_grad of a tensor that requires grad, then modified in place under "
                "no_grad: PyTorch prints it with grad_fn=<Invalid> (and reading its grad_fn may raise "

@@ -95,7 +95,6 @@ def prod(a, dim=None, keepdim=False, dtype=None):
     x = a.data_
     if x.dtype.kind in "bi":
         x = x.astype(np.int64)
-    shape = x.shape
     if dim is None:
         out = np.asarray(x.prod())
         name, axis = "ProdBackward0", None
@@ -106,32 +105,92 @@ def prod(a, dim=None, keepdim=False, dtype=None):
         name = "ProdBackward1"
 
     def backward(g, p, r):
-        # PyTorch's prod_backward: g * (result / input) when no input is zero, else g times
-        # the product of the other elements, in Tensor ops so that it differentiates too
-        if not shape:
-            return (g,)
-        axes = None if axis is None else (axis,)
-        gx = _expand_back(g, shape, axes, keepdim)
-        if not (p.data_ == 0).any():
-            return (gx * (_expand_back(r, shape, axes, keepdim) / p),)
-        return (gx * _prod_of_others(p, axis),)
+        return (_prod_backward(g, p, r, axis, keepdim),)
     return record(name, out, (a,), backward, (a, OUT))
 
 
-def _prod_of_others(p: Tensor, axis) -> Tensor:
-    """For each element, the product of the other elements along `axis` (of all others
-    for None): an n-by-n copy of each line with its diagonal set to 1, multiplied out."""
-    from .shape import expand, reshape, unsqueeze
+def _prod_backward(g: Tensor, p: Tensor, r: Tensor, axis, keepdim) -> Tensor:
+    """PyTorch's prod_backward (FunctionsManual.cpp), in Tensor ops so that it records
+    what PyTorch records under create_graph: g * (result / input) when no element is
+    zero, else the product of the others by exclusive cumulative products
+    (prod_safe_zeros_backward), over the flattened input (then ViewBackward0) for the
+    full product."""
+    from ..grad_mode import is_grad_enabled
+    from .shape import contiguous, unsqueeze, view
+    x = p.data_
+    if not x.ndim:
+        return g
     if axis is None:
-        return reshape(_prod_of_others(reshape(p, -1), 0), p.data_.shape)
-    n = p.data_.shape[axis]
-    lines = unsqueeze(p, axis)  # dim axis + 1 runs over the others
-    full = list(lines.data_.shape)
-    full[axis] = n
-    eye_shape = [1] * len(full)
-    eye_shape[axis] = eye_shape[axis + 1] = n
-    eye = Tensor(np.eye(n, dtype=bool).reshape(eye_shape))
-    return prod(where(eye, 1.0, expand(lines, *full)), axis + 1)
+        zeros = int(np.count_nonzero(x == 0))
+        if zeros == 0:
+            return g * (r / p)
+        if not is_grad_enabled() and zeros > 1:
+            return Tensor(np.zeros_like(x))  # at::zeros_like(input)
+        return view(_prod_safe_zeros_backward(g, view(contiguous(p), -1), 0), *x.shape)
+    if not keepdim:
+        g = unsqueeze(g, axis)
+        r = unsqueeze(r, axis)
+    if not (x == 0).any():
+        return g * (r / p)
+    return _prod_safe_zeros_backward(g, p, axis)
+
+
+def _prod_safe_zeros_backward(g: Tensor, inp: Tensor, dim: int) -> Tensor:
+    """PyTorch's prod_safe_zeros_backward: g times, for each element, the product of the
+    elements before it (cumprod of [1, inp[:-1]]) times that of those after it."""
+    from .indexing import narrow
+    from .shape import cat, expand, flip
+    shape = inp.data_.shape
+    n = shape[dim]
+    if inp.data_.size == 0:
+        return expand(g, *shape)
+    if n == 1:
+        return g
+    ones_size = list(shape)
+    ones_size[dim] = 1
+    ones = Tensor(np.ones(ones_size, dtype=g.data_.dtype))
+    exclusive_normal = _cumprod(cat([ones, narrow(inp, dim, 0, n - 1)], dim), dim)
+    narrow_reverse = flip(narrow(inp, dim, 1, n - 1), dim)
+    exclusive_reverse = flip(_cumprod(cat([ones, narrow_reverse], dim), dim), dim)
+    return g * (exclusive_normal * exclusive_reverse)
+
+
+def _cumprod(a: Tensor, dim: int) -> Tensor:
+    """cumprod along `dim` (CumprodBackward0, saving the input and the result), for
+    prod's backward formula."""
+    return record("CumprodBackward0", np.cumprod(a.data_, axis=dim), (a,),
+                  lambda g, p, r: (_cumprod_backward(g, p, dim, r),), (a, OUT))
+
+
+def _cumprod_backward(g: Tensor, inp: Tensor, dim: int, out: Tensor) -> Tensor:
+    """PyTorch's cumprod_backward: with no zero in the input, reversed_cumsum(out * g) /
+    input; else for each k the sum over j >= k of g_j times the product of inp[:j+1]
+    without inp[k] (PyTorch's O(n^2) formula, the one it differentiates)."""
+    from .indexing import narrow
+    from .shape import cat, expand, flip, unsqueeze
+    x = inp.data_
+    if x.size <= 1 or x.shape[dim] == 1:
+        return g
+    if not (x == 0).any():
+        w = out * g
+        return flip(cumsum(flip(w, dim), dim), dim) / inp
+    n = x.shape[dim]
+    ones_size = list(x.shape)
+    ones_size[dim] = 1
+    ones = Tensor(np.ones(ones_size, dtype=g.data_.dtype))
+    grad_input = None
+    for k in range(n):
+        if k == 0:
+            omitted = cat([ones, _cumprod(narrow(inp, dim, k + 1, n - k - 1), dim)], dim)
+        elif k == n - 1:
+            omitted = prod(narrow(inp, dim, 0, k), dim, keepdim=True)
+        else:
+            until_k = prod(narrow(inp, dim, 0, k), dim, keepdim=True)
+            from_k1 = _cumprod(narrow(inp, dim, k + 1, n - k - 1), dim)
+            omitted = cat([until_k, expand(until_k, *from_k1.data_.shape) * from_k1], dim)
+        grad_slice = unsqueeze(sum(narrow(g, dim, k, n - k) * omitted, dim), dim)
+        grad_input = grad_slice if k == 0 else cat([grad_input, grad_slice], dim)
+    return grad_input
 
 
 def _extreme(a, dim, keepdim, is_max):
