@@ -477,3 +477,24 @@ def test_prod_gradient_under_create_graph_records_what_pytorch_records():
     d = T([1.0, 2.0])  # no zero: g * (result / input)
     h, = grad(prod(d), d, create_graph=True)
     assert vals(h) == [2.0, 1.0] and h.grad_fn.next_functions[1][0].name() == "DivBackward0"
+
+
+@pytest.mark.parametrize("name, values, second", [
+    ("tanh", [1.179671599448891, 0.420622299270649, 1.5], [-2.572375308472099, 0.6003239483029438, -0.0]),
+    ("sigmoid", [0.3525055683023917, 0.25965718048874553, 0.375],
+     [-0.060867272037244506, 0.07478428011055427, 0.0]),
+])
+def test_tanh_and_sigmoid_gradients_record_their_backward_ops(name, values, second):
+    """Under create_graph, tanh's and sigmoid's gradients are PyTorch's tanh_backward /
+    sigmoid_backward ops (TanhBackwardBackward0 / SigmoidBackwardBackward0, edges to the
+    incoming gradient and to the op's output), and so are their own gradients (torch 2.13)."""
+    x = T([0.5, -1.25, 0.0])
+    g, = grad((getattr(unary, name)(x) * 1.5).sum(), x, create_graph=True)
+    node = f"{name.capitalize()}BackwardBackward0"
+    assert g.grad_fn.name() == node
+    assert [n and n.name() for n, _ in g.grad_fn.next_functions] == [None, f"{name.capitalize()}Backward0"]
+    assert vals(g) == pytest.approx(values, rel=1e-15)
+    h, = grad((g * g).sum(), x, create_graph=True)
+    assert h.grad_fn.name() == node
+    assert [n and n.name() for n, _ in h.grad_fn.next_functions] == ["MulBackward0", f"{name.capitalize()}Backward0"]
+    assert vals(h) == pytest.approx(second, rel=1e-15, abs=1e-300)

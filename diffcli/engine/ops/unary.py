@@ -108,6 +108,38 @@ def leaky_relu_backward(g: Tensor, x: Tensor, negative_slope: float) -> Tensor:
                   lambda gg, s: (leaky_relu_backward(gg, s, negative_slope), _zeros_like(gg)), (x,))
 
 
+def _mul_scalar(t: Tensor, c: float) -> Tensor:
+    """Tensor * Scalar inside a PyTorch formula: MulBackward1, one input."""
+    from .arithmetic import mul_scalar
+    return mul_scalar(t, c)
+
+
+def _add_scalar(t: Tensor, c: float) -> Tensor:
+    """Tensor + Scalar inside a PyTorch formula: AddBackward1, one input."""
+    out = (t.data_ + c).astype(t.data_.dtype, copy=False)
+    return record("AddBackward1", out, (t,), lambda g: (g,))
+
+
+def tanh_backward(g: Tensor, y: Tensor) -> Tensor:
+    """PyTorch's tanh_backward(grad, output) (TanhBackwardBackward0, saving both):
+    g * (1 - y^2). Its derivatives: d/dg is this op again, d/dy is -2 y g."""
+    out = g.data_ * (1 - y.data_ * y.data_)
+
+    def backward(gg, go, s):
+        return tanh_backward(gg, s), gg * (_mul_scalar(s, -2.0) * go)
+    return record("TanhBackwardBackward0", out, (g, y), backward, (g, y))
+
+
+def sigmoid_backward(g: Tensor, y: Tensor) -> Tensor:
+    """PyTorch's sigmoid_backward(grad, output) (SigmoidBackwardBackward0, saving both):
+    g y (1 - y). Its derivatives: d/dg is this op again, d/dy is g (1 - 2 y)."""
+    out = g.data_ * y.data_ * (1 - y.data_)
+
+    def backward(gg, go, s):
+        return sigmoid_backward(gg, s), gg * go * _add_scalar(_mul_scalar(s, -2.0), 1.0)
+    return record("SigmoidBackwardBackward0", out, (g, y), backward, (g, y))
+
+
 # name: (grad_fn, forward, backward(g, x, y), saves, formula)
 UNARY = {
     "sin": ("SinBackward0", np.sin, lambda g, x, y: g * cos(x), "x", "cos(x)"),
@@ -118,7 +150,7 @@ UNARY = {
     "atan": ("AtanBackward0", np.arctan, lambda g, x, y: g / (1 + x * x), "x", "1/(1+x^2)"),
     "sinh": ("SinhBackward0", np.sinh, lambda g, x, y: g * cosh(x), "x", "cosh(x)"),
     "cosh": ("CoshBackward0", np.cosh, lambda g, x, y: g * sinh(x), "x", "sinh(x)"),
-    "tanh": ("TanhBackward0", np.tanh, lambda g, x, y: g * (1 - y * y), "y", "1 - tanh(x)^2"),
+    "tanh": ("TanhBackward0", np.tanh, lambda g, x, y: tanh_backward(g, y), "y", "1 - tanh(x)^2"),
     "asinh": ("AsinhBackward0", np.arcsinh, lambda g, x, y: g / sqrt(x * x + 1), "x", "1/sqrt(x^2+1)"),
     "acosh": ("AcoshBackward0", np.arccosh, lambda g, x, y: g / sqrt(x * x - 1), "x", "1/sqrt(x^2-1)"),
     "atanh": ("AtanhBackward0", np.arctanh, lambda g, x, y: g / (1 - x * x), "x", "1/(1-x^2)"),
@@ -133,7 +165,7 @@ UNARY = {
     "reciprocal": ("ReciprocalBackward0", lambda a: 1.0 / a, lambda g, x, y: -g * y * y, "y", "-1/x^2"),
     "abs": ("AbsBackward0", np.abs, lambda g, x, y: g * sign(x), "x", "sign(x)"),
     "sign": ("SignBackward0", lambda a: a.copy() if a.dtype == np.bool_ else np.sign(a), _zero, "", "0"),
-    "sigmoid": ("SigmoidBackward0", lambda a: 1.0 / (1.0 + np.exp(-a)), lambda g, x, y: g * y * (1 - y), "y", "s(x)(1-s(x))"),
+    "sigmoid": ("SigmoidBackward0", lambda a: 1.0 / (1.0 + np.exp(-a)), lambda g, x, y: sigmoid_backward(g, y), "y", "s(x)(1-s(x))"),
     "relu": ("ReluBackward0", _relu, lambda g, x, y: threshold_backward(g, y), "y", "1 if x > 0 else 0"),
     "gelu": ("GeluBackward0", _gelu, lambda g, x, y: g * _gelu_grad(x), "x", "Phi(x) + x phi(x)"),
     "silu": ("SiluBackward0", lambda a: a / (1.0 + np.exp(-a)), lambda g, x, y: g * (sigmoid(x) * (1 + x * (1 - sigmoid(x)))), "x", "s(x)(1 + x(1-s(x)))"),
