@@ -24,6 +24,7 @@ import sys
 from . import errors
 
 _sequence = itertools.count()
+CPP_NODES = frozenset({"AccumulateGrad", "CopySlices", "CopyBackwards"})
 
 # Python's cyclic collector has nothing to find in the graph (it is acyclic and freed by
 # reference counting), yet each of its full collections rescans every node and tensor:
@@ -74,7 +75,13 @@ class Node:
         self.fargs = ()                       # Python floats both formulas get after `saved`
 
     def name(self) -> str:
+        """The class name, as a tensor's repr and the graph show it (`CopySlices`)."""
         return self._name
+
+    def torch_name(self) -> str:
+        """What PyTorch's `grad_fn.name()` returns: the nodes PyTorch writes by hand in C++
+        keep their namespace (`torch::autograd::CopySlices`)."""
+        return "torch::autograd::" + self._name if self._name in CPP_NODES else self._name
 
     @property
     def next_functions(self):

@@ -849,6 +849,8 @@ class Interpreter:
             raise ScriptError("AttributeError", f"module '{obj.name}' has no attribute '{name}' "
                               "(or diffcli does not support it)", e.line, e.column)
         elif isinstance(obj, Node):
+            if name == "name":
+                return obj.torch_name
             if name in NODE_ATTRS and (name != "variable" or hasattr(obj, "variable")):
                 return getattr(obj, name)
         elif isinstance(obj, TypeValue) and name == "__name__":

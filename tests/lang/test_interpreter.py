@@ -113,3 +113,20 @@ def test_a_user_function_shadowing_an_op_is_called_as_a_user_function():
 def test_backward_through_a_plain_call_still_counts_as_backward():
     result, _ = run("x = 2.0\ny = x * x\nbackward(y)")
     assert result.called_backward
+
+
+def test_grad_fn_name_keeps_the_namespace_of_pytorchs_hand_written_nodes():
+    """torch 2.13: `name()` of AccumulateGrad, CopySlices and CopyBackwards is
+    'torch::autograd::...', while their repr (and a tensor's) shows the bare class name."""
+    _, out = run("import torch\n"
+              "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+              "h = a * 1\n"
+              "h[0] = 2.0\n"
+              "print(h.grad_fn.name(), h.grad_fn)\n"
+              "print((a * 2).grad_fn.next_functions[0][0].name(), (a * 2).grad_fn.name())\n"
+              "b = torch.zeros(3)\n"
+              "b[:] = a\n"
+              "print(b.grad_fn.name(), b)\n")
+    assert out == ("torch::autograd::CopySlices <CopySlices object>\n"
+                   "torch::autograd::AccumulateGrad MulBackward0\n"
+                   "torch::autograd::CopyBackwards tensor([1., 2., 3.], grad_fn=<CopyBackwards>)\n")
