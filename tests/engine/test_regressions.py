@@ -498,3 +498,31 @@ def test_tanh_and_sigmoid_gradients_record_their_backward_ops(name, values, seco
     assert h.grad_fn.name() == node
     assert [n and n.name() for n, _ in h.grad_fn.next_functions] == ["MulBackward0", f"{name.capitalize()}Backward0"]
     assert vals(h) == pytest.approx(second, rel=1e-15, abs=1e-300)
+
+
+@pytest.mark.parametrize("name, first, second", [
+    ("softmax", [[0.26016444169377884, -0.2476175216182754, -0.012546920075503303],
+                 [-0.2389041737732602, 0.24664100874609585, -0.007736834972835684]],
+     [[-0.07096251823578996, 0.15569943971911387, -0.08473692148332392],
+      [-0.10900658210803221, 0.11171183231332195, -0.002705250205289789]]),
+    ("log_softmax", [[1.2808508157040355, -1.9511954462338355, 0.6703446305298],
+                     [-0.29560636760034864, 1.2992826343876032, -1.0036762667872547]],
+     [[0.294033982331017, -0.2643817065128561, -0.02965227581816099],
+      [0.461974172307474, -0.47029303750229934, 0.00831886519482534]]),
+])
+def test_softmax_gradients_record_their_backward_data_ops(name, first, second):
+    """Under create_graph, softmax's and log_softmax's gradients are PyTorch's
+    _softmax_backward_data / _log_softmax_backward_data (SoftmaxBackwardDataBackward0 /
+    LogSoftmaxBackwardDataBackward0, edges to the incoming gradient and to the output),
+    differentiated with PyTorch's formulas (torch 2.13)."""
+    x = T([[0.5, -1.25, 0.0], [2.0, 1.0, -3.0]])
+    w = tensor([[1.0, -2.0, 0.5], [0.25, 1.5, -1.0]])
+    g, = grad((FUNCTIONS[name](x, 1) * w).sum(), x, create_graph=True)
+    fwd = "SoftmaxBackward0" if name == "softmax" else "LogSoftmaxBackward0"
+    assert g.grad_fn.name() == fwd.replace("Backward0", "BackwardDataBackward0")
+    assert [n and n.name() for n, _ in g.grad_fn.next_functions] == [None, fwd]
+    for a, b in zip(vals(g), first):
+        assert a == pytest.approx(b, rel=1e-13)
+    h, = grad((g * g).sum(), x)
+    for a, b in zip(vals(h), second):
+        assert a == pytest.approx(b, rel=1e-13)

@@ -455,10 +455,27 @@ def softmax(a, dim=None, dtype=None):
         e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
         out = np.ascontiguousarray(e / np.sum(e, axis=d, keepdims=True)) if x.ndim else e
 
-    def backward(g, y):
-        s = sum(g * y, d, keepdim=True) if y.data_.ndim else g * y
-        return (y * (g - s),)
-    return record("SoftmaxBackward0", out, (a,), backward, (OUT,))
+    return record("SoftmaxBackward0", out, (a,), lambda g, y: (_softmax_backward_data(g, y, d),), (OUT,))
+
+
+def _sum_keep(t: Tensor, d: int) -> Tensor:
+    """t.sum(d, keepdim=True) (SumBackward1, also for a 0-d t and d 0)."""
+    return sum(t, d, keepdim=True)
+
+
+def _softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
+    """PyTorch's _softmax_backward_data(grad, output) (SoftmaxBackwardDataBackward0,
+    saving both): y (g - sum(g y)). Its derivatives: this op again in the gradient,
+    softmax_double_backward in the output."""
+    gd, yd = g.data_, y.data_
+    with np.errstate(all="ignore"):
+        out = yd * (gd - (np.sum(gd * yd, axis=d, keepdims=True) if yd.ndim else gd * yd))
+
+    def backward(gg, go, o):
+        # softmax_double_backward(grad, grad_output, dim, output)
+        return (_softmax_backward_data(gg, o, d),
+                go * gg - _sum_keep(o * go, d) * gg - go * _sum_keep(o * gg, d))
+    return record("SoftmaxBackwardDataBackward0", out.astype(gd.dtype, copy=False), (g, y), backward, (g, y))
 
 
 def log_softmax(a, dim=None, dtype=None):
@@ -477,11 +494,22 @@ def log_softmax(a, dim=None, dtype=None):
         else:
             out = x - x
 
-    def backward(g, y):
-        from .unary import exp
-        s = sum(g, d, keepdim=True) if y.data_.ndim else g
-        return (g - exp(y) * s,)
-    return record("LogSoftmaxBackward0", out, (a,), backward, (OUT,))
+    return record("LogSoftmaxBackward0", out, (a,), lambda g, y: (_log_softmax_backward_data(g, y, d),),
+                  (OUT,))
+
+
+def _log_softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
+    """PyTorch's _log_softmax_backward_data(grad, output) (LogSoftmaxBackwardDataBackward0,
+    saving both): g - exp(y) sum(g), with PyTorch's formulas for its derivatives."""
+    from .unary import exp
+    gd, yd = g.data_, y.data_
+    with np.errstate(all="ignore"):
+        out = gd - np.exp(yd) * (np.sum(gd, axis=d, keepdims=True) if yd.ndim else gd)
+
+    def backward(gg, go, o):
+        return gg - _sum_keep(gg * exp(o), d), -_sum_keep(go, d) * exp(o) * gg
+    return record("LogSoftmaxBackwardDataBackward0", out.astype(gd.dtype, copy=False), (g, y), backward,
+                  (g, y))
 
 
 def _softmax_input(a: Tensor, d: int, name: str) -> np.ndarray:
