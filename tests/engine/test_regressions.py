@@ -526,3 +526,29 @@ def test_softmax_gradients_record_their_backward_data_ops(name, first, second):
     h, = grad((g * g).sum(), x)
     for a, b in zip(vals(h), second):
         assert a == pytest.approx(b, rel=1e-13)
+
+
+@pytest.mark.parametrize("make, chain, first, second", [
+    (lambda x: (x * x).mean(), ["DivBackward1", "ExpandBackward0"],
+     [[0.8784722222222222, -2.1961805555555554, 0.0], [3.513888888888889, 1.7569444444444444, -5.270833333333333]],
+     [[9.260561342592592, -23.15140335648148, 0.0], [37.04224537037037, 18.521122685185183, -55.56336805555555]]),
+    (lambda x: (x * x).mean(0), ["DivBackward1", "ExpandBackward0"],
+     [[2.125, -3.203125, 0.0], [8.5, 2.5625, -27.0]],
+     [[54.1875, -49.248046875, 0.0], [216.75, 39.3984375, -1458.0]]),
+    (lambda x: (x * x).sum(1), ["ExpandBackward0", "UnsqueezeBackward0"],
+     [[3.625, -9.0625, 0.0], [112.0, 56.0, -168.0]],
+     [[157.6875, -394.21875, 0.0], [37632.0, 18816.0, -56448.0]]),
+])
+def test_sum_and_mean_gradients_record_pytorchs_sum_backward(make, chain, first, second):
+    """PyTorch's sum_backward (the reduced dims unsqueezed back, then ExpandBackward0) and
+    mean's division by the count as a Scalar (DivBackward1), under create_graph (torch 2.13)."""
+    x = T([[0.5, -1.25, 0.0], [2.0, 1.0, -3.0]])
+    y = make(x)
+    g, = grad((y * y).sum(), x, create_graph=True)
+    f = g.grad_fn.next_functions[0][0]  # g: AddBackward0 of the two MulBackward0 of y * y
+    assert [f.name(), f.next_functions[0][0].name(), f.next_functions[0][0].next_functions[0][0].name()] == \
+        ["MulBackward0"] + chain
+    assert vals(g) == first
+    h, = grad((g * g).sum(), x)
+    for a, b in zip(vals(h), second):
+        assert a == pytest.approx(b, rel=1e-14)

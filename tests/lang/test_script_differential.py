@@ -329,7 +329,7 @@ KNOWN = {
                "(the values agree, zeros may differ in sign), so their grad_fn names differ: "
                "MulBackward0 for GeluBackwardBackward0; nll_loss's (and so cross_entropy's) gradient "
                "a constant where PyTorch's is NllLossBackwardBackward0 (with an edge to the loss's input); "
-               "DivBackward0 for mean's DivBackward1 and for the MulBackward0 of asin, "
+               "DivBackward0 for the MulBackward0 of asin, "
                "acos, asinh, acosh and of a division's denominator; WhereBackward0 for amax's "
                "MulBackward0; IndexPutBackward0 for SelectBackwardBackward0/SliceBackwardBackward0; "
                "ViewBackward0 for the SumBackward0 that undoes a broadcast and for a squeeze that "

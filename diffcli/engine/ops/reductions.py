@@ -49,6 +49,23 @@ def _expand_back(g: Tensor, shape, dims, keepdim):
     return expand(g, *shape) if g.data_.shape != tuple(shape) else g
 
 
+def _sum_backward(g: Tensor, shape, dims, keepdim) -> Tensor:
+    """PyTorch's sum_backward: the reduced dims unsqueezed back one by one (unless kept),
+    then expanded to the input's shape (ExpandBackward0, even when nothing grows)."""
+    from .shape import expand, unsqueeze
+    if dims and not keepdim and len(shape):
+        for d in sorted(dims):
+            g = unsqueeze(g, d)
+    return expand(g, *shape)
+
+
+def _div_scalar(t: Tensor, n) -> Tensor:
+    """Tensor / Scalar inside a PyTorch formula (mean's / numel): DivBackward1, one input."""
+    with np.errstate(all="ignore"):
+        out = (t.data_ / n if n else t.data_ / np.float64(0.0)).astype(t.data_.dtype, copy=False)
+    return record("DivBackward1", out, (t,), lambda g: (_div_scalar(g, n),))
+
+
 def sum(a, dim=None, keepdim=False, dtype=None):
     a = as_tensor(a)
     x = a.data_
@@ -60,10 +77,10 @@ def sum(a, dim=None, keepdim=False, dtype=None):
     if dims is None:
         out = np.asarray(x.sum())
         shape = a.data_.shape
-        return record("SumBackward0", out, (a,), lambda g: (_expand_back(g, shape, None, False),))
+        return record("SumBackward0", out, (a,), lambda g: (_sum_backward(g, shape, None, False),))
     out = np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim))
     shape = a.data_.shape
-    return record("SumBackward1", out, (a,), lambda g: (_expand_back(g, shape, dims, keepdim),))
+    return record("SumBackward1", out, (a,), lambda g: (_sum_backward(g, shape, dims, keepdim),))
 
 
 def mean(a, dim=None, keepdim=False, dtype=None):
@@ -82,12 +99,12 @@ def mean(a, dim=None, keepdim=False, dtype=None):
             out = np.asarray(x.mean() if x.size else np.nan, dtype=x.dtype)
             n = x.size
             return record("MeanBackward0", out, (a,),
-                          lambda g: (_expand_back(g, shape, None, False) / (n or float("nan")),))
+                          lambda g: (_div_scalar(_sum_backward(g, shape, None, False), n),))
         out = np.asarray(x.mean(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
     n = 1
     for d in dims:
         n *= shape[d] if shape else 1
-    return record("MeanBackward1", out, (a,), lambda g: (_expand_back(g, shape, dims, keepdim) / n,))
+    return record("MeanBackward1", out, (a,), lambda g: (_div_scalar(_sum_backward(g, shape, dims, keepdim), n),))
 
 
 def prod(a, dim=None, keepdim=False, dtype=None):
