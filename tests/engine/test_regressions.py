@@ -552,3 +552,64 @@ def test_sum_and_mean_gradients_record_pytorchs_sum_backward(make, chain, first,
     h, = grad((g * g).sum(), x)
     for a, b in zip(vals(h), second):
         assert a == pytest.approx(b, rel=1e-14)
+
+
+def _chain(node, depth):
+    """The grad_fn names down the last edge of each node."""
+    out = []
+    while node is not None and depth:
+        out.append(node.name())
+        node = node.next_functions[-1][0] if node.next_functions else None
+        depth -= 1
+    return out
+
+
+_X0 = [0.5, -0.25, 0.75]
+_ACC = "AccumulateGrad"
+
+
+@pytest.mark.parametrize("make, v, first, first_chain, second, second_chain", [
+    (lambda t: FUNCTIONS["asin"](t), _X0, [1.7320508075688776, -0.5163977794943222, 3.0237157840738176],
+     ["MulBackward0", "RsqrtBackward0", "AddBackward1", "MulBackward0"],
+     [4.000000000000003, -0.14222222222222214, 31.34693877551019], ["AddBackward0", "NegBackward0", "MulBackward0", _ACC]),
+    (lambda t: FUNCTIONS["acosh"](t), [1.5, 2.25, 3.0], [1.3416407864998738, -0.24806946917841693, 0.7071067811865475],
+     ["MulBackward0", "RsqrtBackward0", "SubBackward1", "MulBackward0"],
+     [-4.319999999999999, -0.0681656804733728, -0.3749999999999999], ["AddBackward0", "MulBackward0", _ACC]),
+    (lambda t: FUNCTIONS["atanh"](t), _X0, [2.0, -0.5333333333333333, 4.571428571428571],
+     ["DivBackward0", "SubBackward0", "PowBackward0", _ACC],
+     [10.666666666666666, -0.3034074074074074, 143.30029154518948], ["MulBackward0", "MulBackward1", "PowBackward0", _ACC]),
+    (lambda t: FUNCTIONS["tan"](t), _X0, [1.9476696156142872, -0.532599748366425, 3.7357439283606557],
+     ["MulBackward0", "AddBackward1", "PowBackward0", "TanBackward0"],
+     [8.28941245896651, -0.2897237027016314, 52.00463102987859], ["MulBackward0", "AddBackward1", "PowBackward0", "TanBackward0"]),
+    (lambda t: FUNCTIONS["rsqrt"](t), [0.5, 1.25, 0.75], [-2.121320343559642, 0.17888543819998315, -1.5396007178390028],
+     ["MulBackward0", "PowBackward0", "RsqrtBackward0", _ACC],
+     [-26.999999999999975, -0.07679999999999998, -9.481481481481493], ["MulBackward0", "PowBackward0", "RsqrtBackward0", _ACC]),
+    (lambda t: unary.silu(t), _X0, [1.1099417809539778, -0.18814498921490116, 1.6851998889935071],
+     ["MulBackward0", "AddBackward1", "MulBackward0", "SubBackward0"],
+     [1.4692155960344215, 0.09117812617912957, 2.54281007887092],
+     ["AddBackward0", "SigmoidBackwardBackward0", "SigmoidBackward0", _ACC]),
+    (lambda t: unary.gelu(t), _X0, [1.3012426869842444, -0.152313322558182, 1.9984514434784704],
+     ["GeluBackwardBackward0", _ACC],
+     [2.4051427669120065, 0.11410849209526702, 3.460399081857221], ["MulBackward0", "SubBackward0", "MulBackward0", "MulBackward1"]),
+    (lambda t: unary.gelu(t, "tanh"), _X0, [1.3010548553019636, -0.15232295242446978, 1.9978765122748285],
+     ["GeluBackwardBackward0", _ACC],
+     [2.4024247030874664, 0.11408206413276167, 3.4547879235754273], ["MulBackward0", "AddBackward0", "MulBackward0", "MulBackward1"]),
+    (lambda t: unary.softplus(t), _X0, [0.9336889968027818, -0.21891174955710094, 1.358357398350786],
+     ["SoftplusBackwardBackward0", _ACC],
+     [0.6582611408713093, 0.053881642677719895, 1.1839171073598338], ["MulBackward1", "MulBackward0"]),
+    (lambda t: unary.elu(t), _X0, [1.5, -0.38940039153570244, 2.0], ["EluBackwardBackward0", _ACC],
+     [0.0, 0.3032653298563167, 0.0], ["MulBackward0"]),
+], ids=["asin", "acosh", "atanh", "tan", "rsqrt", "silu", "gelu", "gelu_tanh", "softplus", "elu"])
+def test_unary_gradients_record_pytorchs_formulas(make, v, first, first_chain, second, second_chain):
+    """Under create_graph, unary ops' gradients record the ops of PyTorch's formulas
+    (Scalar operands as MulBackward1/AddBackward1/SubBackward1, `1 - t` as SubBackward0,
+    x.pow(2), rsqrt, gelu_backward as GeluBackwardBackward0 with gelu_double_backward,
+    softplus/elu double backward), down to the second derivative (torch 2.13)."""
+    x = T(v)
+    w = T([1.5, -0.5, 2.0])
+    g, = grad((make(x) * w).sum(), x, create_graph=True)
+    assert _chain(g.grad_fn, 4) == first_chain
+    assert vals(g) == pytest.approx(first, rel=1e-14)
+    h, = grad((g * g).sum(), x, create_graph=True)
+    assert _chain(h.grad_fn, 4) == second_chain
+    assert vals(h) == pytest.approx(second, rel=1e-13)

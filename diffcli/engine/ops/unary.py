@@ -30,17 +30,50 @@ def _gelu(x):
     return x * 0.5 * (1.0 + _erf(x * _SQRT1_2))
 
 
-def _erf_t(x: Tensor) -> Tensor:
-    """erf as a differentiable op (ErfBackward0), for gelu's backward formula."""
-    return record("ErfBackward0", _erf(x.data_), (x,),
-                  lambda g, p: (g * (2.0 / math.sqrt(math.pi)) * exp(p * p * -1.0),), (x,))
+_GELU_KAPPA = 0.044715
 
 
-def _gelu_grad(x: Tensor) -> Tensor:
-    # PyTorch's GeluBackward: cdf + x * pdf, written in Tensor ops so it differentiates
-    cdf = 0.5 * (1.0 + _erf_t(x * _SQRT1_2))
-    pdf = _GELU_BETA * exp(x * x * -0.5)
-    return cdf + x * pdf
+def gelu_backward(g: Tensor, x: Tensor, approximate: str = "none") -> Tensor:
+    """PyTorch's gelu_backward(grad, self) (GeluBackwardBackward0, saving both): g times
+    gelu's derivative, computed as PyTorch's kernel does. Its derivatives: this op again
+    in g, gelu_double_backward in x."""
+    gd, xd = g.data_, x.data_
+    with np.errstate(all="ignore"):
+        if approximate == "tanh":
+            x_sq = xd * xd
+            t = np.tanh(_SQRT_2_PI * (xd + _GELU_KAPPA * (x_sq * xd)))
+            left_derivative = 0.5 * (1 + t)
+            right_derivative = 0.5 * xd * (1 - t * t) * (_SQRT_2_PI * (1 + 3 * _GELU_KAPPA * x_sq))
+            out = gd * (left_derivative + right_derivative)
+        else:
+            cdf = 0.5 * (1.0 + _erf(xd * _SQRT1_2))
+            pdf = _GELU_BETA * np.exp(xd * xd * -0.5)
+            out = gd * (cdf + xd * pdf)
+
+    def backward(gg, go, s):
+        return gelu_backward(gg, s, approximate), _gelu_double_backward(gg, go, s, approximate)
+    return record("GeluBackwardBackward0", np.asarray(out).astype(gd.dtype, copy=False), (g, x), backward,
+                  (g, x))
+
+
+def _gelu_double_backward(ggi: Tensor, go: Tensor, x: Tensor, approximate: str) -> Tensor:
+    """PyTorch's gelu_double_backward: ggI * gO * gelu''(x), in its operations."""
+    if approximate == "tanh":
+        inner = _mul_scalar(x + _mul_scalar(_pow(x, 3), _GELU_KAPPA), _SQRT_2_PI)
+        tanh_inner = tanh(inner)
+        sech_inner = _rdiv_scalar(1.0, cosh(inner))
+        f = _mul_scalar(x, 0.5)
+        g = _rsub_scalar(1.0, tanh_inner * tanh_inner)
+        h = _mul_scalar(_add_scalar(_mul_scalar(x, 3 * _GELU_KAPPA) * x, 1.0), _SQRT_2_PI)
+        f_prime_gh = _mul_scalar(g, 0.5) * h
+        g_prime = _mul_scalar(sech_inner, 2.0) * (-sech_inner * tanh_inner) * h
+        g_prime_fh = f * h * g_prime
+        h_prime = _mul_scalar(_mul_scalar(x, 6 * _GELU_KAPPA), _SQRT_2_PI)
+        h_prime_fg = f * g * h_prime
+        return ggi * go * (_mul_scalar(f_prime_gh, 2.0) + g_prime_fh + h_prime_fg)
+    input_sq = x * x
+    pdf = _mul_scalar(exp(_mul_scalar(input_sq, -0.5)), _GELU_BETA)
+    return ggi * go * (_mul_scalar(pdf, 2.0) - input_sq * pdf)
 
 
 def _relu(a):
@@ -79,9 +112,12 @@ def softplus_backward(g: Tensor, x: Tensor, beta: float, threshold: float) -> Te
         out = np.where(bx > threshold, g.data_, g.data_ * z / (z + 1)).astype(g.data_.dtype)
 
     def backward(gg, go, s):
-        below = Tensor((s.data_ * beta < threshold).astype(gg.data_.dtype))
-        sg = sigmoid(s * beta)
-        return softplus_backward(gg, s, beta, threshold), gg * go * sg * (1 - sg) * below * beta
+        # PyTorch's softplus_double_backward(gg * go, x): sigmoid_backward(gg * go,
+        # sigmoid(beta x)) * (beta x < threshold) * beta
+        bx = _mul_scalar(s, beta)
+        below = Tensor((bx.data_ < threshold).astype(gg.data_.dtype))
+        return (softplus_backward(gg, s, beta, threshold),
+                _mul_scalar(sigmoid_backward(gg * go, sigmoid(bx)) * below, beta))
     return record("SoftplusBackwardBackward0", out, (g, x), backward, (g, x))
 
 
@@ -94,8 +130,9 @@ def elu_backward(g: Tensor, x: Tensor, alpha: float) -> Tensor:
         out = np.where(x.data_ > 0, gd, gd * alpha * np.exp(x.data_)).astype(gd.dtype)
 
     def backward(gg, go, s):
+        # PyTorch's elu_double_backward: elu_backward(gg * go * input_scale, x) * (x < 0)
         negative = Tensor((s.data_ < 0).astype(gg.data_.dtype))
-        return elu_backward(gg, s, alpha), elu_backward(gg * go, s, alpha) * negative
+        return elu_backward(gg, s, alpha), elu_backward(_mul_scalar(gg * go, 1.0), s, alpha) * negative
     return record("EluBackwardBackward0", out, (g, x), backward, (g, x))
 
 
@@ -118,6 +155,47 @@ def _add_scalar(t: Tensor, c: float) -> Tensor:
     """Tensor + Scalar inside a PyTorch formula: AddBackward1, one input."""
     out = (t.data_ + c).astype(t.data_.dtype, copy=False)
     return record("AddBackward1", out, (t,), lambda g: (g,))
+
+
+def _sub_scalar(t: Tensor, c: float) -> Tensor:
+    """Tensor - Scalar inside a PyTorch formula: SubBackward1, one input."""
+    out = (t.data_ - c).astype(t.data_.dtype, copy=False)
+    return record("SubBackward1", out, (t,), lambda g: (g,))
+
+
+def _rsub_scalar(c: float, t: Tensor) -> Tensor:
+    """Scalar - Tensor inside a PyTorch formula (ATen fills a tensor with the scalar and
+    subtracts in place): SubBackward0, its first input a constant."""
+    out = (c - t.data_).astype(t.data_.dtype, copy=False)
+    return record("SubBackward0", out, (None, t), lambda g: (None, -g))
+
+
+def _rdiv_scalar(c: float, t: Tensor) -> Tensor:
+    """Scalar / Tensor inside a PyTorch formula: DivBackward0, its first input a constant."""
+    with np.errstate(all="ignore"):
+        out = (c / t.data_).astype(t.data_.dtype, copy=False)
+    return record("DivBackward0", out, (None, t), lambda g, q: (None, -g * c / (q * q)), (t,))
+
+
+def _pow(x: Tensor, e: int) -> Tensor:
+    """x.pow(e) inside a PyTorch formula (PowBackward0)."""
+    from .arithmetic import pow
+    return pow(x, e)
+
+
+def _asin_grad(x: Tensor) -> Tensor:
+    """asin's (and, negated, acos's) local derivative as PyTorch's formula records it:
+    (-x * x + 1).rsqrt()."""
+    return rsqrt(_add_scalar(-x * x, 1.0))
+
+
+
+
+def _silu_backward(g: Tensor, x: Tensor) -> Tensor:
+    """PyTorch's infinitely_differentiable_silu_backward (silu's formula under grad mode):
+    g * sigmoid(x) * (1 + x * (1 - sigmoid(x))), one sigmoid."""
+    s = sigmoid(x)
+    return g * s * _add_scalar(x * _rsub_scalar(1.0, s), 1.0)
 
 
 def tanh_backward(g: Tensor, y: Tensor) -> Tensor:
@@ -144,31 +222,31 @@ def sigmoid_backward(g: Tensor, y: Tensor) -> Tensor:
 UNARY = {
     "sin": ("SinBackward0", np.sin, lambda g, x, y: g * cos(x), "x", "cos(x)"),
     "cos": ("CosBackward0", np.cos, lambda g, x, y: g * -sin(x), "x", "-sin(x)"),
-    "tan": ("TanBackward0", np.tan, lambda g, x, y: g * (1 + y * y), "y", "1 + tan(x)^2"),
-    "asin": ("AsinBackward0", np.arcsin, lambda g, x, y: g / sqrt(1 - x * x), "x", "1/sqrt(1-x^2)"),
-    "acos": ("AcosBackward0", np.arccos, lambda g, x, y: -g / sqrt(1 - x * x), "x", "-1/sqrt(1-x^2)"),
-    "atan": ("AtanBackward0", np.arctan, lambda g, x, y: g / (1 + x * x), "x", "1/(1+x^2)"),
+    "tan": ("TanBackward0", np.tan, lambda g, x, y: g * _add_scalar(_pow(y, 2), 1.0), "y", "1 + tan(x)^2"),
+    "asin": ("AsinBackward0", np.arcsin, lambda g, x, y: g * _asin_grad(x), "x", "1/sqrt(1-x^2)"),
+    "acos": ("AcosBackward0", np.arccos, lambda g, x, y: g * -_asin_grad(x), "x", "-1/sqrt(1-x^2)"),
+    "atan": ("AtanBackward0", np.arctan, lambda g, x, y: g / _add_scalar(x * x, 1.0), "x", "1/(1+x^2)"),
     "sinh": ("SinhBackward0", np.sinh, lambda g, x, y: g * cosh(x), "x", "cosh(x)"),
     "cosh": ("CoshBackward0", np.cosh, lambda g, x, y: g * sinh(x), "x", "sinh(x)"),
     "tanh": ("TanhBackward0", np.tanh, lambda g, x, y: tanh_backward(g, y), "y", "1 - tanh(x)^2"),
-    "asinh": ("AsinhBackward0", np.arcsinh, lambda g, x, y: g / sqrt(x * x + 1), "x", "1/sqrt(x^2+1)"),
-    "acosh": ("AcoshBackward0", np.arccosh, lambda g, x, y: g / sqrt(x * x - 1), "x", "1/sqrt(x^2-1)"),
-    "atanh": ("AtanhBackward0", np.arctanh, lambda g, x, y: g / (1 - x * x), "x", "1/(1-x^2)"),
+    "asinh": ("AsinhBackward0", np.arcsinh, lambda g, x, y: g * rsqrt(_add_scalar(_pow(x, 2), 1.0)), "x", "1/sqrt(x^2+1)"),
+    "acosh": ("AcoshBackward0", np.arccosh, lambda g, x, y: g * rsqrt(_sub_scalar(x * x, 1.0)), "x", "1/sqrt(x^2-1)"),
+    "atanh": ("AtanhBackward0", np.arctanh, lambda g, x, y: _mul_scalar(g, 1.0) / _rsub_scalar(1.0, _pow(x, 2)), "x", "1/(1-x^2)"),
     "exp": ("ExpBackward0", np.exp, lambda g, x, y: g * y, "y", "exp(x)"),
-    "expm1": ("Expm1Backward0", np.expm1, lambda g, x, y: g * (y + 1), "y", "exp(x)"),
+    "expm1": ("Expm1Backward0", np.expm1, lambda g, x, y: g * _add_scalar(y, 1.0), "y", "exp(x)"),
     "log": ("LogBackward0", np.log, lambda g, x, y: g / x, "x", "1/x"),
-    "log2": ("Log2Backward0", np.log2, lambda g, x, y: g / (x * math.log(2.0)), "x", "1/(x ln 2)"),
-    "log10": ("Log10Backward0", np.log10, lambda g, x, y: g / (x * math.log(10.0)), "x", "1/(x ln 10)"),
-    "log1p": ("Log1PBackward0", np.log1p, lambda g, x, y: g / (x + 1), "x", "1/(1+x)"),
-    "sqrt": ("SqrtBackward0", np.sqrt, lambda g, x, y: g / (2 * y), "y", "1/(2 sqrt(x))"),
-    "rsqrt": ("RsqrtBackward0", lambda a: 1.0 / np.sqrt(a), lambda g, x, y: -0.5 * g * y * y * y, "y", "-1/(2 x^1.5)"),
+    "log2": ("Log2Backward0", np.log2, lambda g, x, y: g / _mul_scalar(x, math.log(2.0)), "x", "1/(x ln 2)"),
+    "log10": ("Log10Backward0", np.log10, lambda g, x, y: g / _mul_scalar(x, math.log(10.0)), "x", "1/(x ln 10)"),
+    "log1p": ("Log1PBackward0", np.log1p, lambda g, x, y: g / _add_scalar(x, 1.0), "x", "1/(1+x)"),
+    "sqrt": ("SqrtBackward0", np.sqrt, lambda g, x, y: g / _mul_scalar(y, 2.0), "y", "1/(2 sqrt(x))"),
+    "rsqrt": ("RsqrtBackward0", lambda a: 1.0 / np.sqrt(a), lambda g, x, y: _mul_scalar(g, -0.5) * _pow(y, 3), "y", "-1/(2 x^1.5)"),
     "reciprocal": ("ReciprocalBackward0", lambda a: 1.0 / a, lambda g, x, y: -g * y * y, "y", "-1/x^2"),
     "abs": ("AbsBackward0", np.abs, lambda g, x, y: g * sign(x), "x", "sign(x)"),
     "sign": ("SignBackward0", lambda a: a.copy() if a.dtype == np.bool_ else np.sign(a), _zero, "", "0"),
     "sigmoid": ("SigmoidBackward0", lambda a: 1.0 / (1.0 + np.exp(-a)), lambda g, x, y: sigmoid_backward(g, y), "y", "s(x)(1-s(x))"),
     "relu": ("ReluBackward0", _relu, lambda g, x, y: threshold_backward(g, y), "y", "1 if x > 0 else 0"),
-    "gelu": ("GeluBackward0", _gelu, lambda g, x, y: g * _gelu_grad(x), "x", "Phi(x) + x phi(x)"),
-    "silu": ("SiluBackward0", lambda a: a / (1.0 + np.exp(-a)), lambda g, x, y: g * (sigmoid(x) * (1 + x * (1 - sigmoid(x)))), "x", "s(x)(1 + x(1-s(x)))"),
+    "gelu": ("GeluBackward0", _gelu, lambda g, x, y: gelu_backward(g, x), "x", "Phi(x) + x phi(x)"),
+    "silu": ("SiluBackward0", lambda a: a / (1.0 + np.exp(-a)), lambda g, x, y: _silu_backward(g, x), "x", "s(x)(1 + x(1-s(x)))"),
     "floor": ("FloorBackward0", np.floor, _zero, "", "0"),
     "ceil": ("CeilBackward0", np.ceil, _zero, "", "0"),
     "round": ("RoundBackward0", np.round, _zero, "", "0"),
@@ -301,12 +379,7 @@ def gelu(a, approximate="none"):
     inner = _SQRT_2_PI * (x + 0.044715 * x ** 3)
     out = 0.5 * x * (1 + np.tanh(inner))
 
-    def backward(g, p):
-        u = _SQRT_2_PI * (p + 0.044715 * p * p * p)
-        t = tanh(u)
-        du = _SQRT_2_PI * (1 + 3 * 0.044715 * p * p)
-        return (g * (0.5 * (1 + t) + 0.5 * p * (1 - t * t) * du),)
-    return record("GeluBackward0", out, (a,), backward, (a,))
+    return record("GeluBackward0", out, (a,), lambda g, p: (gelu_backward(g, p, "tanh"),), (a,))
 
 
 def softplus(a, beta=1.0, threshold=20.0):
