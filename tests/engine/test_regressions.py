@@ -613,3 +613,27 @@ def test_unary_gradients_record_pytorchs_formulas(make, v, first, first_chain, s
     h, = grad((g * g).sum(), x, create_graph=True)
     assert _chain(h.grad_fn, 4) == second_chain
     assert vals(h) == pytest.approx(second, rel=1e-13)
+
+
+def test_amax_gradient_is_pytorchs_scale_grad_by_count():
+    """amax's gradient is PyTorch's (grad / count) * mask over the restored dims: under
+    create_graph MulBackward0 <- DivBackward0 <- ViewBackward0; -0. where the gradient is
+    negative and the element is not the maximum; nan everywhere in a slice whose maximum
+    is nan (torch 2.13)."""
+    import math
+    amax = FUNCTIONS["amax"]
+    x = T([[1.0, 0.5, 2.0], [3.0, 3.0, 1.0]])
+    w = T([1.5, -2.0])
+    g, = grad((amax(x, 1) * w).sum(), x, create_graph=True)
+    div = g.grad_fn.next_functions[0][0]
+    assert [g.grad_fn.name(), div.name(), div.next_functions[0][0].name()] == \
+        ["MulBackward0", "DivBackward0", "ViewBackward0"]
+    assert g.grad_fn.next_functions[1][0] is None  # the mask is a constant
+    assert vals(g) == [[0.0, 0.0, 1.5], [-1.0, -1.0, -0.0]]
+    assert [math.copysign(1.0, v) for v in vals(g)[1]] == [-1.0, -1.0, -1.0]
+    h, = grad((g * g).sum(), w)
+    assert vals(h) == [3.0, -2.0]
+    n = T([[1.0, math.nan, 2.0], [3.0, 3.0, 1.0]])
+    g, = grad((amax(n, 1) * tensor([1.5, -2.0])).sum(), n, create_graph=True)
+    assert not g.requires_grad
+    assert all(math.isnan(v) for v in vals(g)[0]) and vals(g)[1] == [-1.0, -1.0, -0.0]

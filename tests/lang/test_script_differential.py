@@ -331,8 +331,7 @@ KNOWN = {
                "NllLossBackwardBackward0 (with an edge to the loss's input); a division's second "
                "derivatives (DivBackward0's own formulas: so also those of atan, atanh, log, log2, log10, "
                "log1p, sqrt); reciprocal's (-g * y) * y for -g * (y * y); abs's SignBackward0 for "
-               "SgnBackward0; WhereBackward0 for amax's "
-               "MulBackward0; IndexPutBackward0 for SelectBackwardBackward0/SliceBackwardBackward0; "
+               "SgnBackward0; IndexPutBackward0 for SelectBackwardBackward0/SliceBackwardBackward0; "
                "ViewBackward0 for the SumBackward0 that undoes a broadcast and for a squeeze that "
                "removes nothing. With create_graph, the grad_fn names "
                "of gradients are not compared (their values, requires_grad and is_leaf are)",

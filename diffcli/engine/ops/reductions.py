@@ -322,10 +322,21 @@ def amax(a, dim=(), keepdim=False):
     shape = x.shape
 
     def backward(g, p, r):
-        rr = _expand_back(r, shape, dims, keepdim)
-        mask = Tensor(p.data_ == rr.data_)
-        count = _expand_back(Tensor(np.asarray(mask.data_.sum(axis=axes, keepdims=keepdim), dtype=g.data_.dtype)), shape, dims, keepdim)
-        return (where(mask, _expand_back(g, shape, dims, keepdim) / count, 0.0),)
+        # PyTorch's scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(
+        # result) == self, dims): (grad / mask.sum(dims, keepdim=True)) * mask
+        from .shape import reshape
+        gg, rd = g, r.data_
+        if not keepdim:
+            target = tuple(1 if i in dims else n for i, n in enumerate(shape)) if shape else (1,) * len(dims)
+            gg = reshape(g, target)
+            rd = rd.reshape(target)
+        mask = p.data_ == rd
+        count = np.sum(mask, axis=tuple(dims) if dims and mask.ndim else None, keepdims=True)
+        dt = g.data_.dtype
+        out = gg / Tensor(np.asarray(count, dtype=dt)) * Tensor(mask.astype(dt))
+        if out.data_.shape != shape:  # a 0-d input reduced over dim 0: the engine sums
+            out = sum(out)
+        return (out,)
     return record("AmaxBackward0", out, (a,), backward, (a, OUT))
 
 
