@@ -461,7 +461,7 @@ class Interpreter:
             tensor = it
             if not tensor.data_.ndim:
                 raise ScriptError("TypeError", "iteration over a 0-d tensor", node.line, node.column)
-            it = (tensor[i] for i in range(len(tensor)))
+            it = iter(tensor)  # UnbindBackward0 views, as PyTorch's __iter__ gives
         elif not isinstance(it, (list, tuple, range, Size, str, zip, enumerate)):
             raise ScriptError("TypeError", f"'{type_name(it)}' object is not iterable",
                               node.line, node.column)
@@ -1020,6 +1020,19 @@ class Interpreter:
         def _type(x):
             return TypeValue(type_name(x))
 
+        def _builtin_or_op(name, builtin):
+            # `max`, `min`, `sum`, `round`: the torch functions (SPEC) when an argument is
+            # a tensor, Python's builtins on plain numbers and lists (`max(1.5, 0.5)`,
+            # `sum([t1, t2])`), where the torch function would fail
+            op = engine.FUNCTIONS[name]
+
+            def fn(*args, **kwargs):
+                if not any(isinstance(a, Tensor) for a in args):
+                    return builtin(*args, **kwargs)
+                return op(*args, **kwargs)
+            fn.__name__ = name
+            return fn
+
         def _hasattr(obj, name):
             try:
                 self.attribute(obj, A.Attribute(A.Name("_"), name))
@@ -1037,6 +1050,8 @@ class Interpreter:
             "enable_grad": engine.enable_grad, "set_grad_enabled": engine.set_grad_enabled,
             "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
         }
+        for name, builtin in (("max", max), ("min", min), ("sum", sum), ("round", round)):
+            b[name] = _builtin_or_op(name, builtin)
         del b["isinstance"]
         self._plain = _plain_callables((_print, _str, _range, _abs, _type, _hasattr))
         for k, v in engine.FUNCTIONS.items():

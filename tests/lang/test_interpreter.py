@@ -130,3 +130,32 @@ def test_grad_fn_name_keeps_the_namespace_of_pytorchs_hand_written_nodes():
     assert out == ("torch::autograd::CopySlices <CopySlices object>\n"
                    "torch::autograd::AccumulateGrad MulBackward0\n"
                    "torch::autograd::CopyBackwards tensor([1., 2., 3.], grad_fn=<CopyBackwards>)\n")
+
+
+def test_iterating_over_a_tensor_gives_unbind_views():
+    """PyTorch's Tensor.__iter__ is iter(self.unbind(0)): elements with UnbindBackward0
+    (torch 2.13 output), in for loops, list(), and Python's max/min over a tensor."""
+    _, out = run("import torch\n"
+                 "t = torch.tensor([1.5, -2.0, 3.25], requires_grad=True)\n"
+                 "for v in t:\n"
+                 "    print(v)\n"
+                 "print(list(torch.ones(2, 2, requires_grad=True))[1])\n"
+                 "print(sum([t, t]))\n")
+    assert out == ("tensor(1.5000, grad_fn=<UnbindBackward0>)\ntensor(-2., grad_fn=<UnbindBackward0>)\n"
+                   "tensor(3.2500, grad_fn=<UnbindBackward0>)\ntensor([1., 1.], grad_fn=<UnbindBackward0>)\n"
+                   "tensor([ 3.0000, -4.0000,  6.5000], grad_fn=<AddBackward0>)\n")
+    assert error("import torch\nfor v in torch.tensor(1.0):\n    print(v)\n")[:2] == (
+        "TypeError", "iteration over a 0-d tensor")
+
+
+def test_max_min_sum_round_of_plain_numbers_are_pythons():
+    """On numbers and lists they are Python's builtins (where the torch functions fail);
+    with a tensor argument, the torch functions (SPEC: the bare names are torch's)."""
+    _, out = run("import torch\n"
+                 "print(max(1.5, 0.5), min(3, 2), round(2.567, 2), sum([1, 2]), max([4, 7, 5]))\n"
+                 "a = torch.tensor(2.0, requires_grad=True)\n"
+                 "b = torch.tensor(3.0, requires_grad=True)\n"
+                 "print(max(a, b), sum(a), round(a))\n")
+    assert out == ("1.5 2 2.57 3 7\n"
+                   "tensor(3., grad_fn=<MaximumBackward0>) tensor(2., grad_fn=<SumBackward0>) "
+                   "tensor(2., grad_fn=<RoundBackward0>)\n")

@@ -50,6 +50,24 @@ def select(a, dim, index):
                              _index_put_backward(x.shape, key)), a)
 
 
+def unbind(a, dim=0):
+    """What iterating over a tensor gives (PyTorch's __iter__ is `iter(self.unbind(0))`):
+    views along `dim` whose grad_fn is UnbindBackward0. PyTorch shares one node among
+    them (one output each); here each view has its own node of that name, with the same
+    next_functions and gradients."""
+    a = as_tensor(a)
+    x = a.data_
+    if x.ndim == 0:
+        raise errors.TorchTypeError("iteration over a 0-d tensor")
+    d = _wrap_dim(dim, x.ndim)
+    views = []
+    for i in range(x.shape[d]):
+        key = (slice(None),) * d + (i,)
+        views.append(S._view_of(record("UnbindBackward0", x[key + (Ellipsis,)], (a,),
+                                       _index_put_backward(x.shape, key)), a))
+    return tuple(views)
+
+
 def narrow(a, dim, start, length):
     x = a.data_
     key = (slice(None),) * dim + (slice(start, start + length),)

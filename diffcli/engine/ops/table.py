@@ -104,6 +104,7 @@ def _bind():
     Tensor.__neg__ = A.neg
     Tensor.__pos__ = lambda s: s
     Tensor.__abs__ = lambda s: U.abs(s)
+    Tensor.__iter__ = lambda s: iter(I.unbind(s))
     Tensor.__lt__ = lambda s, o: A.lt(s, o)
     Tensor.__le__ = lambda s, o: A.le(s, o)
     Tensor.__gt__ = lambda s, o: A.gt(s, o)
