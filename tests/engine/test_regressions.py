@@ -637,3 +637,23 @@ def test_amax_gradient_is_pytorchs_scale_grad_by_count():
     g, = grad((amax(n, 1) * tensor([1.5, -2.0])).sum(), n, create_graph=True)
     assert not g.requires_grad
     assert all(math.isnan(v) for v in vals(g)[0]) and vals(g)[1] == [-1.0, -1.0, -0.0]
+
+
+@pytest.mark.parametrize("op, xs, gs, want", [
+    ("sigmoid", [-4.972209994276508, -3.1582739208468036, 2.8149258169105735],
+     [-1.9069682969111004, 1.9515790508364264, 2.5346648056853427],
+     [-0.013029970400034932, 0.07631569936954494, 0.1351688105525051]),
+    ("reciprocal", [-0.25138442230999125, 0.20088219145636366, 5.475207058033183],
+     [1.420720157483398, -0.21135783137820585, 2.3377948380930835],
+     [-22.481838224376233, 5.237637884192837, -0.07798396273120575]),
+])
+def test_sigmoid_and_reciprocal_gradients_round_as_pytorchs(op, xs, gs, want):
+    """PyTorch computes g * (1 - y) * y and -g * (y * y) (torch 2.13, bit for bit), which
+    round differently from g * y * (1 - y) and -g * y * y; for tensors and for 0-d ones."""
+    x = T(xs)
+    getattr(unary, op)(x).backward(tensor(gs))
+    assert x.grad.tolist() == want
+    for xv, gv, w in zip(xs, gs, want):
+        x0 = T(xv)
+        getattr(unary, op)(x0).backward(tensor(gv))
+        assert x0.grad.item() == w

@@ -210,8 +210,8 @@ def tanh_backward(g: Tensor, y: Tensor) -> Tensor:
 
 def sigmoid_backward(g: Tensor, y: Tensor) -> Tensor:
     """PyTorch's sigmoid_backward(grad, output) (SigmoidBackwardBackward0, saving both):
-    g y (1 - y). Its derivatives: d/dg is this op again, d/dy is g (1 - 2 y)."""
-    out = g.data_ * y.data_ * (1 - y.data_)
+    g (1 - y) y, in that order. Its derivatives: d/dg is this op again, d/dy is g (1 - 2 y)."""
+    out = g.data_ * (1 - y.data_) * y.data_
 
     def backward(gg, go, s):
         return sigmoid_backward(gg, s), gg * go * _add_scalar(_mul_scalar(s, -2.0), 1.0)
@@ -240,7 +240,7 @@ UNARY = {
     "log1p": ("Log1PBackward0", np.log1p, lambda g, x, y: g / _add_scalar(x, 1.0), "x", "1/(1+x)"),
     "sqrt": ("SqrtBackward0", np.sqrt, lambda g, x, y: g / _mul_scalar(y, 2.0), "y", "1/(2 sqrt(x))"),
     "rsqrt": ("RsqrtBackward0", lambda a: 1.0 / np.sqrt(a), lambda g, x, y: _mul_scalar(g, -0.5) * _pow(y, 3), "y", "-1/(2 x^1.5)"),
-    "reciprocal": ("ReciprocalBackward0", lambda a: 1.0 / a, lambda g, x, y: -g * y * y, "y", "-1/x^2"),
+    "reciprocal": ("ReciprocalBackward0", lambda a: 1.0 / a, lambda g, x, y: -g * (y * y), "y", "-1/x^2"),
     "abs": ("AbsBackward0", np.abs, lambda g, x, y: g * sign(x), "x", "sign(x)"),
     "sign": ("SignBackward0", lambda a: a.copy() if a.dtype == np.bool_ else np.sign(a), _zero, "", "0"),
     "sigmoid": ("SigmoidBackward0", lambda a: 1.0 / (1.0 + np.exp(-a)), lambda g, x, y: sigmoid_backward(g, y), "y", "s(x)(1-s(x))"),
@@ -298,8 +298,8 @@ _LANE = {
     "log": (None, lambda g, x, y: (g / x,)),
     "log1p": (None, lambda g, x, y: (g / (x + 1),)),
     "sqrt": (_float_fwd(math.sqrt), lambda g, x, y: (g / (2 * y),)),
-    "reciprocal": (None, lambda g, x, y: (-g * y * y,)),
-    "sigmoid": (None, lambda g, x, y: (g * y * (1 - y),)),
+    "reciprocal": (None, lambda g, x, y: (-g * (y * y),)),
+    "sigmoid": (None, lambda g, x, y: (g * (1 - y) * y,)),
     "relu": (None, lambda g, x, y: (g if y > 0.0 else 0.0,)),
 }
 
