@@ -274,8 +274,7 @@ def _check_kernel(name, x: np.ndarray) -> None:
 
 
 def _float_fwd(f):
-    """A forward on Python floats that is bitwise numpy's (math's sin, cos and sqrt are:
-    tests/engine/test_scalar_lane.py); None where math raises (numpy then computes)."""
+    """A forward on Python floats; None where math raises (numpy then computes)."""
     def fwd(x):
         try:
             return f(x)
@@ -284,22 +283,35 @@ def _float_fwd(f):
     return fwd
 
 
+def _sigmoid_float(x):
+    return 1.0 / (1.0 + math.exp(-x))
+
+
 # The scalar lane (see arithmetic.py): name -> (forward on a float or None for numpy's,
 # backward on floats (g, x, y) -> (grad,)), each the UNARY row's formula in the same order
-# of operations, so that the result is bitwise the same.
+# of operations, so that the gradient is bitwise the ordinary path's. Forwards: math's
+# (the C library's) where PyTorch's 0-d results are the C library's and numpy's SIMD
+# loops round differently (exp, log, tanh, sinh, cosh, asinh, acosh, atanh, sigmoid:
+# tests/engine/test_scalar_lane.py pins torch's bits); numpy's where PyTorch agrees with
+# numpy (expm1, log1p, atan); sin, cos and sqrt are the same in all three.
 _LANE = {
     "sin": (_float_fwd(math.sin), lambda g, x, y: (g * math.cos(x),)),
     "cos": (_float_fwd(math.cos), lambda g, x, y: (g * -math.sin(x),)),
-    "tan": (None, lambda g, x, y: (g * (1 + y * y),)),
+    "tan": (_float_fwd(math.tan), lambda g, x, y: (g * (1 + y * y),)),
     "atan": (None, lambda g, x, y: (g / (1 + x * x),)),
-    "tanh": (None, lambda g, x, y: (g * (1 - y * y),)),
-    "exp": (None, lambda g, x, y: (g * y,)),
+    "sinh": (_float_fwd(math.sinh), lambda g, x, y: (g * math.cosh(x),)),
+    "cosh": (_float_fwd(math.cosh), lambda g, x, y: (g * math.sinh(x),)),
+    "tanh": (_float_fwd(math.tanh), lambda g, x, y: (g * (1 - y * y),)),
+    "asinh": (_float_fwd(math.asinh), lambda g, x, y: (g * (1.0 / math.sqrt(x * x + 1.0)),)),
+    "acosh": (_float_fwd(math.acosh), lambda g, x, y: (g * (1.0 / math.sqrt(x * x - 1.0)),)),
+    "atanh": (_float_fwd(math.atanh), lambda g, x, y: (g * 1.0 / (1.0 - x * x),)),
+    "exp": (_float_fwd(math.exp), lambda g, x, y: (g * y,)),
     "expm1": (None, lambda g, x, y: (g * (y + 1),)),
-    "log": (None, lambda g, x, y: (g / x,)),
+    "log": (_float_fwd(math.log), lambda g, x, y: (g / x,)),
     "log1p": (None, lambda g, x, y: (g / (x + 1),)),
     "sqrt": (_float_fwd(math.sqrt), lambda g, x, y: (g / (2 * y),)),
     "reciprocal": (None, lambda g, x, y: (-g * (y * y),)),
-    "sigmoid": (None, lambda g, x, y: (g * (1 - y) * y,)),
+    "sigmoid": (_float_fwd(_sigmoid_float), lambda g, x, y: (g * (1 - y) * y,)),
     "relu": (None, lambda g, x, y: (g if y > 0.0 else 0.0,)),
 }
 
