@@ -220,6 +220,21 @@ def broadcast_error(a_shape, b_shape) -> TorchRuntimeError:
     return TorchRuntimeError("shapes cannot be broadcast")
 
 
+def broadcast_shapes(*shapes) -> tuple:
+    """The broadcast of `shapes`, folded left to right as a TensorIterator does (the shape
+    so far is tensor a, the next operand tensor b), raising PyTorch's RuntimeError."""
+    out = tuple(shapes[0])
+    for s in shapes[1:]:
+        s = tuple(s)
+        n = max(len(out), len(s))
+        a = (1,) * (n - len(out)) + out
+        b = (1,) * (n - len(s)) + s
+        if any(x != y and x != 1 and y != 1 for x, y in zip(a, b)):
+            raise broadcast_error(out, s)
+        out = tuple(y if x == 1 else x for x, y in zip(a, b))
+    return out
+
+
 # --- warnings -----------------------------------------------------------------
 
 _warning_sink = None

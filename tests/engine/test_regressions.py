@@ -729,3 +729,120 @@ def test_linspace_and_arange_errors_are_pytorchs(fn, args, text):
     with pytest.raises(errors.TorchRuntimeError) as e:
         FUNCTIONS[fn](*args)
     assert str(e.value) == text
+
+
+def _ones(*shape, dtype=None):
+    from diffcli.engine import dtypes
+    return FUNCTIONS["ones"](*shape, dtype=None if dtype is None else dtypes.BY_NAME[dtype])
+
+
+_F32, _I64 = "float32", "int64"
+
+
+# (make, PyTorch's exception type, its text) as torch 2.13 raises them
+@pytest.mark.parametrize("make, kind, text", [
+    (lambda: FUNCTIONS["cross_entropy"](tensor([[1.0, 2.0, 3.0]]), tensor([2.0])),
+     "RuntimeError", "expected target dtype to be Long or Byte, but got Double"),
+    (lambda: FUNCTIONS["cross_entropy"](T([[1.0, 2.0, 3.0]]), _ones(1, dtype=_F32)),
+     "RuntimeError", "expected target dtype to be Long or Byte, but got Float"),
+    (lambda: FUNCTIONS["cross_entropy"](tensor([1.0, 2.0, 3.0]), tensor(2.0)),
+     "RuntimeError", "expected target dtype to be Long or Byte, but got Double"),
+    (lambda: FUNCTIONS["cross_entropy"](_ones(2, 3), tensor([1.0])),
+     "ValueError", "Expected input batch_size (2) to match target batch_size (1)."),
+    (lambda: FUNCTIONS["cross_entropy"](_ones(2, 3), _ones(2, 2)),
+     "RuntimeError", "0D or 1D target tensor expected, multi-target not supported"),
+    (lambda: FUNCTIONS["cross_entropy"](tensor([[1.0, 2.0, 3.0]]), tensor([[0, 1, 0]])),
+     "RuntimeError", "Expected floating point type for target with class probabilities, got Long"),
+    (lambda: FUNCTIONS["cross_entropy"](_ones(2, 3), _ones(2, 3), ignore_index=1),
+     "RuntimeError", "ignore_index is not supported for floating point target"),
+    (lambda: FUNCTIONS["nll_loss"](_ones(3), tensor([1.0])),
+     "RuntimeError", "expected target dtype to be Long or Byte, but got Double"),
+    (lambda: FUNCTIONS["nll_loss"](_ones(2, 3, 4, 5), _ones(2, 4)),
+     "RuntimeError", "only batches of spatial targets supported (3D tensors) but got targets of dimension: 2"),
+    (lambda: FUNCTIONS["nll_loss"](_ones(2, 3, 4, 5), _ones(2, 4, 6, dtype=_I64)),
+     "RuntimeError", "size mismatch (got input: [2, 3, 4, 5] , target: [2, 4, 6]"),
+    (lambda: FUNCTIONS["nll_loss"](tensor(1.0), _ones(3)),
+     "ValueError", "Expected 1 or more dimensions (got 0)"),
+    (lambda: FUNCTIONS["mse_loss"](tensor([1, 2]), tensor([1, 3])),
+     "NotImplementedError", "\"mse_cpu\" not implemented for 'Long'"),
+    (lambda: FUNCTIONS["mse_loss"](tensor([True]), tensor([False])),
+     "NotImplementedError", "\"mse_cpu\" not implemented for 'Bool'"),
+    (lambda: FUNCTIONS["binary_cross_entropy"](tensor([1, 0]), tensor([1, 0])),
+     "NotImplementedError", "\"binary_cross_entropy\" not implemented for 'Long'"),
+    (lambda: FUNCTIONS["binary_cross_entropy_with_logits"](tensor([1, 0]), tensor([1, 0])),
+     "NotImplementedError", "\"log_sigmoid_cpu\" not implemented for 'Long'"),
+    (lambda: FUNCTIONS["maximum"](tensor([1.0]), 0.5),
+     "TypeError", "maximum(): argument 'other' (position 2) must be Tensor, not float"),
+    (lambda: FUNCTIONS["minimum"](tensor([1.0]), 1),
+     "TypeError", "minimum(): argument 'other' (position 2) must be Tensor, not int"),
+    (lambda: FUNCTIONS["maximum"](0.5, tensor([1.0])),
+     "TypeError", "maximum(): argument 'input' (position 1) must be Tensor, not float"),
+    (lambda: tensor([1.0]).maximum(0.5),
+     "TypeError", "maximum(): argument 'other' (position 1) must be Tensor, not float"),
+    (lambda: tensor([1.0]).minimum(2),
+     "TypeError", "minimum(): argument 'other' (position 1) must be Tensor, not int"),
+    (lambda: FUNCTIONS["mse_loss"](_ones(2, 3), _ones(3, 2)),
+     "RuntimeError", "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1"),
+    (lambda: FUNCTIONS["where"](_ones(2) > 0, _ones(3), _ones(2)),
+     "RuntimeError", "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"),
+    (lambda: FUNCTIONS["where"](_ones(3) > 0, _ones(3), _ones(2)),
+     "RuntimeError", "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"),
+    (lambda: FUNCTIONS["where"](_ones(2) > 0, 1.0, _ones(3)),
+     "RuntimeError", "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"),
+    (lambda: FUNCTIONS["where"](_ones(2, 1) > 0, _ones(3), _ones(2, 4)),
+     "RuntimeError", "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"),
+    (lambda: FUNCTIONS["clamp"](_ones(3), _ones(3), _ones(2)),
+     "RuntimeError", "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"),
+    (lambda: FUNCTIONS["clamp"](_ones(3), max=_ones(2)),
+     "RuntimeError", "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"),
+    (lambda: FUNCTIONS["logical_and"](_ones(3), _ones(2)),
+     "RuntimeError", "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"),
+    (lambda: FUNCTIONS["outer"](_ones(2, 2), _ones(2)),
+     "RuntimeError", "outer: Expected 1-D argument self, but got 2-D"),
+    (lambda: FUNCTIONS["outer"](_ones(2), _ones(2, 2)),
+     "RuntimeError", "outer: Expected 1-D argument vec2, but got 2-D"),
+    (lambda: FUNCTIONS["outer"](tensor(1.0), _ones(2)),
+     "RuntimeError", "outer: Expected 1-D argument self, but got 0-D"),
+    (lambda: FUNCTIONS["mv"](_ones(100, 3, dtype=_F32), _ones(3)),
+     "RuntimeError", "addmv input tensors must have the same dtype, but got Double, Float, and Double"),
+    (lambda: _ones(100, 3) @ _ones(3, dtype=_F32),
+     "RuntimeError", "addmv input tensors must have the same dtype, but got Float, Double, and Float"),
+    (lambda: _ones(2, 2, 3, dtype=_F32) @ _ones(3),
+     "RuntimeError", "addmv input tensors must have the same dtype, but got Double, Float, and Double"),
+    (lambda: _ones(3, dtype=_F32) @ _ones(3, 4),
+     "RuntimeError", "expected m1 and m2 to have the same dtype, but got: float != double"),
+    (lambda: FUNCTIONS["dot"](_ones(3, dtype=_F32), _ones(3)),
+     "RuntimeError", "dot : expected both vectors to have same dtype, but found Float and Double"),
+    (lambda: _ones(3) @ _ones(3, dtype=_F32),
+     "RuntimeError", "dot : expected both vectors to have same dtype, but found Double and Float"),
+    (lambda: FUNCTIONS["mm"](_ones(2, 3, dtype=_F32), _ones(3, 2)),
+     "RuntimeError", "expected m1 and m2 to have the same dtype, but got: float != double"),
+    (lambda: FUNCTIONS["bmm"](_ones(2, 2, 3, dtype=_F32), _ones(2, 3, 2)),
+     "RuntimeError", "expected scalar type Float but found Double"),
+    (lambda: _ones(3, dtype=_F32) @ _ones(2, 3, 2),
+     "RuntimeError", "expected scalar type Float but found Double"),
+])
+def test_input_validation_raises_pytorchs_errors(make, kind, text):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # mse_loss's size warning
+        with pytest.raises(EngineError) as e:
+            make()
+    assert (e.value.type_name, str(e.value)) == (kind, text)
+
+
+def test_valid_loss_inputs_pytorch_accepts():
+    ce = FUNCTIONS["cross_entropy"]
+    assert round(ce(tensor([[1.0, 2.0, 3.0]]), tensor([[0.2, 0.3, 0.5]])).item(), 4) == 1.1076
+    assert round(ce(tensor([1.0, 2.0, 3.0]), tensor([0.2, 0.3, 0.5])).item(), 4) == 1.1076
+    assert FUNCTIONS["nll_loss"](_ones(3), tensor([1])).item() == -1.0  # 1-D input, target (1,)
+    assert FUNCTIONS["mse_loss"](tensor([1, 2]), tensor([1.0, 3.0])).item() == 0.5
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_implicit_softmax_dim_warns_like_pytorch(name):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        FUNCTIONS[name](_ones(2, 3))
+    assert [str(x.message) for x in w] == [
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+        "dim=X as an argument."]

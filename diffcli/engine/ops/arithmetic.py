@@ -137,7 +137,7 @@ def _operands(a, b):
 
 def _data(t, rd):
     d = t.data_
-    return d if d.dtype == rd else d.astype(rd)
+    return d if rd is None or d.dtype == rd else d.astype(rd)
 
 
 def _broadcast_check(fn, x, y, rd):
@@ -401,12 +401,12 @@ ne = _compare(np.not_equal)
 
 def logical_and(a, b):
     x, y, _ = _operands(a, b)
-    return Tensor(np.logical_and(x.data_, y.data_))
+    return Tensor(_broadcast_check(np.logical_and, x, y, None))
 
 
 def logical_or(a, b):
     x, y, _ = _operands(a, b)
-    return Tensor(np.logical_or(x.data_, y.data_))
+    return Tensor(_broadcast_check(np.logical_or, x, y, None))
 
 
 def logical_not(a):
@@ -414,7 +414,14 @@ def logical_not(a):
 
 
 def _tie_split(name, better):
-    def op(a, b):
+    fname = name[:7].lower()  # maximum / minimum
+
+    def op(a, b, _method=False):
+        # torch.maximum(input, other) and Tensor.maximum(other) take Tensors only
+        for v, arg, pos in ((a, "input", 1), (b, "other", 1 if _method else 2)):
+            if not isinstance(v, Tensor):
+                raise errors.TorchTypeError(
+                    f"{fname}(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}")
         x, y, rd = _operands(a, b)
         out = _broadcast_check(better, x, y, rd)
 
@@ -432,6 +439,14 @@ def _tie_split(name, better):
 
 maximum = _tie_split("MaximumBackward0", np.maximum)
 minimum = _tie_split("MinimumBackward0", np.minimum)
+
+
+def maximum_method(self, other):
+    return maximum(self, other, _method=True)
+
+
+def minimum_method(self, other):
+    return minimum(self, other, _method=True)
 
 
 def atan2(a, b):
@@ -466,11 +481,8 @@ def where(cond, a, b):
             f"where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{dtypes.of(cond.data_.dtype).name.capitalize() if cond.data_.dtype.kind != 'f' else 'Double'}")
     x, y, rd = _operands(a, b)
-    try:
-        out = np.where(cond.data_, _data(x, rd), _data(y, rd))
-    except ValueError:
-        raise errors.broadcast_error(cond.data_.shape, np.broadcast_shapes(x.data_.shape, y.data_.shape)
-                                     if x.data_.ndim and y.data_.ndim else x.data_.shape) from None
+    errors.broadcast_shapes(cond.data_.shape, x.data_.shape, y.data_.shape)
+    out = np.where(cond.data_, _data(x, rd), _data(y, rd))
 
     def backward(g, c):
         zero = Tensor(np.zeros((), dtype=g.data_.dtype))
@@ -488,6 +500,7 @@ def clamp(a, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = as_tensor(min) if min is not None else None
         hi = as_tensor(max) if max is not None else None
+        errors.broadcast_shapes(*(t.data_.shape for t in (a, lo, hi) if t is not None))
         out = a.data_
         if lo is not None:
             out = np.maximum(out, lo.data_)
@@ -533,6 +546,8 @@ def clamp(a, min=None, max=None):
 
 def clamp_min(a, m):
     a = as_tensor(a)
+    if isinstance(m, Tensor):
+        errors.broadcast_shapes(a.data_.shape, m.data_.shape)
     out = np.maximum(a.data_, m)
     return record("ClampMinBackward0", out, (a,),
                   lambda g, p: (where(Tensor(p.data_ >= m), g, 0.0),), (a,))
@@ -540,6 +555,8 @@ def clamp_min(a, m):
 
 def clamp_max(a, m):
     a = as_tensor(a)
+    if isinstance(m, Tensor):
+        errors.broadcast_shapes(a.data_.shape, m.data_.shape)
     out = np.minimum(a.data_, m)
     return record("ClampMaxBackward0", out, (a,),
                   lambda g, p: (where(Tensor(p.data_ <= m), g, 0.0),), (a,))

@@ -45,7 +45,10 @@ def mv(a, v):
         raise errors.TorchRuntimeError(
             f"size mismatch, got input ({a.data_.shape[0]}), mat ({a.data_.shape[0]}x{a.data_.shape[1]}), "
             f"vec ({v.data_.shape[0]})")
-    _dtype_check(a, v, "expected m1 and m2 to have the same dtype")
+    if a.data_.dtype != v.data_.dtype:  # mv is addmv_ into a result of vec's dtype
+        r, m = errors.dtype_scalar_name(v.data_.dtype), errors.dtype_scalar_name(a.data_.dtype)
+        raise errors.TorchRuntimeError(
+            f"addmv input tensors must have the same dtype, but got {r}, {m}, and {r}")
     out = a.data_ @ v.data_
 
     def backward(g, p, q):
@@ -64,13 +67,20 @@ def dot(a, b):
             "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number "
             "of elements, but got %d and %d elements respectively"
             % (a.data_.shape[0], b.data_.shape[0], a.data_.shape[0], b.data_.shape[0]))
-    _dtype_check(a, b, "dot : expected both vectors to have same dtype")
+    if a.data_.dtype != b.data_.dtype:
+        raise errors.TorchRuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{errors.dtype_scalar_name(a.data_.dtype)} and {errors.dtype_scalar_name(b.data_.dtype)}")
     out = np.asarray(a.data_ @ b.data_)
     return record("DotBackward0", out, (a, b), lambda g, q, p: (g * q, g * p), (b, a))
 
 
 def outer(a, b):
     a, b = as_tensor(a), as_tensor(b)
+    for t, name in ((a, "self"), (b, "vec2")):
+        if t.data_.ndim != 1:
+            raise errors.TorchRuntimeError(
+                f"outer: Expected 1-D argument {name}, but got {t.data_.ndim}-D")
     from .arithmetic import mul
     return mul(S.view(a, a.data_.shape[0], 1), b)
 
@@ -83,6 +93,10 @@ def bmm(a, b):
         raise errors.TorchRuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{a.data_.shape[0]}, {a.data_.shape[2]}] but got: [{b.data_.shape[0]}, {b.data_.shape[1]}].")
+    if a.data_.dtype != b.data_.dtype:
+        raise errors.TorchRuntimeError(
+            f"expected scalar type {errors.dtype_scalar_name(a.data_.dtype)} but found "
+            f"{errors.dtype_scalar_name(b.data_.dtype)}")
     out = a.data_ @ b.data_
 
     def backward(g, q, p):

@@ -35,6 +35,11 @@ def mse_loss(input, target, reduction="mean"):
         E.warn(f"Using a target size ({t.shape}) that is different to the input size ({a.shape}). "
                "This will likely lead to incorrect results due to broadcasting. Please ensure "
                "they have the same size.")
+    errors.broadcast_shapes(a.data_.shape, t.data_.shape)
+    from .. import dtypes
+    rd = dtypes.result_type(a, t)
+    if rd.kind != "f":
+        raise errors.not_implemented("mse_cpu", rd)
     diff = a.data_ - t.data_
     out = _reduce(diff * diff, reduction)
     shape, n = diff.shape, diff.size
@@ -60,6 +65,8 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
         names = {"float64": "Double", "float32": "Float", "int64": "Long", "bool": "Bool"}
         raise errors.TorchRuntimeError(
             f"Found dtype {names[t.data_.dtype.name]} but expected {names[x.dtype.name]}")
+    if x.dtype.kind != "f":
+        raise errors.not_implemented("binary_cross_entropy", x.dtype)
     if ((x < 0) | (x > 1)).any():
         raise errors.TorchRuntimeError("all elements of input should be between 0 and 1")
     with np.errstate(divide="ignore"):
@@ -87,28 +94,48 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     return record("BinaryCrossEntropyBackward0", out, (p, t), backward, (p, t))
 
 
+def _check_target_dtype(tgt: np.ndarray):
+    if tgt.dtype.kind not in "iu":
+        raise errors.TorchRuntimeError(
+            f"expected target dtype to be Long or Byte, but got {errors.dtype_scalar_name(tgt.dtype)}")
+
+
 def _nll_layout(x: np.ndarray, tgt: np.ndarray):
-    """Input and target as (M, C) rows and (M,) labels, checking PyTorch's shape rules
-    for 1-D (C), 2-D (N, C) and K-dim (N, C, d1, ...) inputs."""
-    if x.ndim == 1:
+    """Input and target as (M, C) rows and (M,) labels, checking PyTorch's rules in its
+    order (nll_loss_nd, then nll_loss's or nll_loss2d's checks, the target's dtype among
+    them) for 1-D (C), 2-D (N, C) and K-dim (N, C, d1, ...) inputs."""
+    if x.ndim < 1:
+        raise errors.TorchValueError(f"Expected 1 or more dimensions (got {x.ndim})")
+    batch = tgt.shape[0] if tgt.ndim else 0
+    if x.ndim != 1 and batch != x.shape[0]:
+        raise errors.TorchValueError(
+            f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({batch}).")
+    if x.ndim <= 2:
+        if tgt.ndim > 1:
+            raise errors.TorchRuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        _check_target_dtype(tgt)
+        if x.ndim == 2:
+            return x, tgt
         if tgt.ndim == 1 and tgt.shape[0] != 1:
             raise errors.TorchValueError(
                 f"For 1D input, 1D target must have size 1, but got target size: {tgt.shape[0]}")
-        if tgt.ndim == 1 and x.shape[0] != 1:
-            raise errors.TorchRuntimeError(
-                f"size mismatch (got input: [{x.shape[0]}], target: [{tgt.shape[0]}])")
         return x[None, :], tgt.reshape(1)
-    batch = tgt.shape[0] if tgt.ndim else 0
-    if batch != x.shape[0]:
-        raise errors.TorchValueError(
-            f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({batch}).")
-    if x.ndim == 2 and tgt.ndim == 1:
-        return x, tgt
     want = (x.shape[0],) + x.shape[2:]
-    if tgt.shape != want:
+    if x.ndim == 4:
+        if tgt.ndim != 3:
+            raise errors.TorchRuntimeError(
+                "only batches of spatial targets supported (3D tensors) but got targets of "
+                f"dimension: {tgt.ndim}")
+        _check_target_dtype(tgt)
+        if tgt.shape != want:
+            raise errors.TorchRuntimeError(
+                f"size mismatch (got input: [{', '.join(map(str, x.shape))}] , target: "
+                f"[{', '.join(map(str, tgt.shape))}]")
+    elif tgt.shape != want:
         raise errors.TorchRuntimeError(
             f"Expected target size [{', '.join(map(str, want))}], got "
             f"[{', '.join(map(str, tgt.shape))}]")
+    _check_target_dtype(tgt)
     return np.moveaxis(x, 1, -1).reshape(-1, x.shape[1]), tgt.reshape(-1)
 
 
@@ -119,16 +146,12 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     as (N, C, 1, -1) first (and a 'none' result viewed back)."""
     from . import shape as S
     a, t = as_tensor(input), as_tensor(target)
-    if t.data_.dtype.kind not in "iu":
-        names = {"float64": "Double", "float32": "Float", "bool": "Bool"}
-        raise errors.TorchRuntimeError(
-            f"expected target dtype to be Long or Byte, but got {names[t.data_.dtype.name]}")
     if reduction not in ("mean", "sum", "none"):
         raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")
     x = a.data_
+    _nll_layout(x, t.data_)  # the shape and dtype checks
     if x.ndim <= 2:
         return _nll(a, t, weight, ignore_index, reduction, "NllLossBackward0")
-    _nll_layout(x, t.data_)  # shape checks
     if x.ndim == 4:
         return _nll(a, t, weight, ignore_index, reduction, "NllLoss2DBackward0")
     n, c = x.shape[:2]
@@ -193,7 +216,13 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         from .shape import view
         w = view(w, *[n_classes if i == dim else 1 for i in range(a.data_.ndim)])
     ls = log_softmax(a, dim)
-    if t.data_.dtype.kind == "f":
+    if a.data_.shape == t.data_.shape:  # PyTorch reads same-shaped targets as probabilities
+        if t.data_.dtype.kind != "f":
+            raise errors.TorchRuntimeError(
+                "Expected floating point type for target with class probabilities, got "
+                f"{errors.dtype_scalar_name(t.data_.dtype)}")
+        if ignore_index >= 0:
+            raise errors.TorchRuntimeError("ignore_index is not supported for floating point target")
         if label_smoothing > 0:
             t = Tensor(t.data_ * (1 - label_smoothing) + label_smoothing / n_classes)
         prod = ls * t if w is None else ls * t * w
@@ -309,6 +338,8 @@ def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
         raise errors.TorchRuntimeError(
             f"result type {errors.dtype_scalar_name(x.dtype)} can't be cast to the desired "
             f"output type {errors.dtype_scalar_name(y.dtype)}")
+    if x.dtype.kind != "f":
+        raise errors.not_implemented("log_sigmoid_cpu", x.dtype)
     shape = x.shape
 
     def into(v: np.ndarray):   # an in-place product cannot grow the loss's shape

@@ -511,7 +511,7 @@ def log_softmax(a, dim=None, dtype=None):
     if dtype is not None:
         from .conversion import to_dtype
         a = to_dtype(a, dtype)
-    d = _softmax_dim(dim, a.data_.ndim)
+    d = _softmax_dim(dim, a.data_.ndim, "log_softmax")
     x = _softmax_input(a, d, "log_softmax")
     if x.size == 0:
         return record("LogSoftmaxBackward0", x.copy(), (a,), lambda g, y: (g * 1,), (OUT,))
@@ -552,11 +552,11 @@ def _softmax_input(a: Tensor, d: int, name: str) -> np.ndarray:
     return x
 
 
-def _softmax_dim(dim, ndim):
+def _softmax_dim(dim, ndim, name="softmax"):
     if dim is None:
         dim = 0 if ndim in (0, 1, 3) else 1
         from .. import errors as E
-        E.warn("Implicit dimension choice for softmax has been deprecated. Change the call to include dim=X as an argument.")
+        E.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.")
     return _wrap_dim(int(dim), ndim)
 
 

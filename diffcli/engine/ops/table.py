@@ -65,6 +65,7 @@ METHODS.update({
     "long": C.long, "int": C.int_, "bool": C.bool_, "type_as": lambda a, b: C.to_dtype(a, b.data_.dtype),
     "view_as": lambda a, b: S.view(a, *b.data_.shape), "reshape_as": lambda a, b: S.reshape(a, *b.data_.shape),
     "where": lambda a, condition, other: A.where(condition, a, other),  # x.where(cond, y)
+    "maximum": A.maximum_method, "minimum": A.minimum_method,
 })
 
 # In-place variants `x.name_(...)`; `zero_`/`fill_` are their own ops.
