@@ -21,6 +21,29 @@ class Size(tuple):
 
     __str__ = __repr__
 
+    # as torch.Size: a slice, a concatenation with any tuple (either side) and a repetition
+    # are Sizes again
+    def __getitem__(self, key):
+        item = tuple.__getitem__(self, key)
+        return Size(item) if isinstance(key, slice) else item
+
+    def __add__(self, other):
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to torch.Size")
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple.__add__(other, self))
+
+    def __mul__(self, n):
+        if not isinstance(n, int):
+            raise TypeError(f"can't multiply sequence by non-int of type '{type(n).__name__}'")
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
     def numel(self):
         n = 1
         for s in self:

@@ -11,7 +11,7 @@ Shapes the interpreter should know:
   Compare("<=", b, c)])`` sharing the node ``b``;
 - ``elif`` is an ``If`` alone in the ``orelse`` of the ``If`` before it;
 - ``^`` and ``**`` are both ``BinOp("**", ...)``;
-- operators are the source text: ``+ - * / @ // % **``, comparisons
+- operators are the source text: ``+ - * / @ // % ** & |`` (unary ``- + ~``), comparisons
   ``< <= > >= == != in not in is is not``, ``AugAssign.op`` is ``+`` for ``+=``.
 """
 from __future__ import annotations
@@ -124,14 +124,14 @@ class TupleLit(Expr):
 
 
 class BinOp(Expr):
-    """``left op right`` for ``+ - * / @ // % **``."""
+    """``left op right`` for ``+ - * / @ // % ** & |``."""
     op: str
     left: Expr
     right: Expr
 
 
 class UnaryOp(Expr):
-    """``-operand`` or ``+operand``."""
+    """``-operand``, ``+operand`` or ``~operand``."""
     op: str
     operand: Expr
 
@@ -281,6 +281,12 @@ class FuncDef(Stmt):
 class Return(Stmt):
     """``return [value]``; a bare return has ``value`` None."""
     value: Optional[Expr]
+
+
+class Assert(Stmt):
+    """``assert test[, msg]``."""
+    test: Expr
+    msg: Optional[Expr]
 
 
 class Pass(Stmt):

@@ -278,6 +278,10 @@ class Builder:
         value = c[1] if len(c) > 1 else None
         return _span(ast.Return(value), c[0], c[-1])
 
+    def assert_stmt(self, c):
+        msg = c[3] if len(c) == 4 else None
+        return _span(ast.Assert(c[1], msg), c[0], c[-1])
+
     def import_stmt(self, c):
         return _span(ast.Import(_nodes(c)), c[0], c[-1])
 

@@ -23,8 +23,9 @@ from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
 from .errors import ScriptError
-from .values import (MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS, TENSOR_SETTABLE, TORCH,
-                     ExceptionValue, Namespace, TypeValue, UserFunction, display, type_name)
+from .values import (CPU, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS,
+                     TENSOR_SETTABLE, TORCH, AnomalyMode, Device, ExceptionValue, Namespace, TypeValue,
+                     UserFunction, display, require_cpu, type_name, type_of)
 
 
 class Limits:
@@ -153,7 +154,8 @@ def _add_plain(table, f):
 
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-           "@": operator.matmul, "//": operator.floordiv, "%": operator.mod, "**": operator.pow}
+           "@": operator.matmul, "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
+           "&": operator.and_, "|": operator.or_}
 _CMPOPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
            "==": operator.eq, "!=": operator.ne}
 _INPLACE = {"+": "__iadd__", "-": "__isub__", "*": "__imul__", "/": "__itruediv__"}
@@ -309,7 +311,7 @@ class Interpreter:
                 A.While: self.exec_while, A.If: self.exec_if, A.Try: self.exec_try,
                 A.FuncDef: self.exec_def, A.Return: self.exec_return, A.Import: self.exec_import,
                 A.FromImport: self.exec_from_import, A.Pass: self.exec_pass,
-                A.Break: self.exec_break, A.Continue: self.exec_continue}
+                A.Break: self.exec_break, A.Continue: self.exec_continue, A.Assert: self.exec_assert}
 
     def exec_assign(self, s, scope):
         targets = s.targets
@@ -387,6 +389,11 @@ class Interpreter:
     def exec_pass(self, s, scope):
         pass
 
+    def exec_assert(self, s, scope):
+        if not self.truth(self.eval(s.test, scope), s.test):
+            message = "" if s.msg is None else display(self.eval(s.msg, scope), self.builtin_names)
+            raise ScriptError("AssertionError", message, s.test.line, s.test.column)
+
     def exec_break(self, s, scope):
         raise _Break()
 
@@ -428,7 +435,7 @@ class Interpreter:
             for ctx_expr, name in s.items:
                 ctx = self.eval(ctx_expr, scope)
                 if not hasattr(ctx, "__enter__") or not isinstance(
-                        ctx, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
+                        ctx, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled, AnomalyMode)):
                     raise ScriptError("TypeError", f"'{type_name(ctx)}' object does not support the "
                                       "context manager protocol", ctx_expr.line, ctx_expr.column)
                 v = ctx.__enter__()
@@ -496,7 +503,8 @@ class Interpreter:
                  "TypeError": "TypeError", "ValueError": "ValueError", "IndexError": "IndexError",
                  "NameError": "NameError", "AttributeError": "AttributeError",
                  "ZeroDivisionError": "ZeroDivisionError", "KeyError": "KeyError",
-                 "ArithmeticError": "ZeroDivisionError", "LookupError": "IndexError"}
+                 "ArithmeticError": "ZeroDivisionError", "LookupError": "IndexError",
+                 "AssertionError": "AssertionError"}
 
     def matches(self, exc_expr, err, scope):
         names = exc_expr.items if isinstance(exc_expr, A.TupleLit) else [exc_expr]
@@ -773,7 +781,7 @@ class Interpreter:
         elif op == "*" and (lt in _SEQUENCES and rt in (int, bool) or rt in _SEQUENCES and lt in (int, bool)):
             seq, n = (left, right) if lt in _SEQUENCES else (right, left)
             self.check_length(len(seq) * max(n, 0), _SEQUENCE_NAMES[type(seq)], node)
-        elif op == "+" and lt in _SEQUENCES and rt is lt:
+        elif op == "+" and lt in _SEQUENCES and (rt is lt or lt in _TUPLES and rt in _TUPLES):
             self.check_length(len(left) + len(right), _SEQUENCE_NAMES[lt], node)
         try:
             result = _BINOPS[op](left, right)
@@ -837,6 +845,8 @@ class Interpreter:
             raise ScriptError("AttributeError", f"access to '{name}' is not allowed in diffcli scripts",
                               e.line, e.column)
         if isinstance(obj, Tensor):
+            if name in _DEVICE_ATTRS:
+                return self._device_attribute(obj, name)
             if name in TENSOR_ATTRS:
                 if name == "_version":
                     return obj._version[0]
@@ -846,8 +856,8 @@ class Interpreter:
         elif isinstance(obj, Namespace):
             if name in obj.members:
                 return obj.members[name]
-            raise ScriptError("AttributeError", f"module '{obj.name}' has no attribute '{name}' "
-                              "(or diffcli does not support it)", e.line, e.column)
+            raise ScriptError("AttributeError", f"module '{obj.name}' has no attribute '{name}'"
+                              + _unsupported_hint(obj, name), e.line, e.column)
         elif isinstance(obj, Node):
             if name == "name":
                 return obj.torch_name
@@ -861,10 +871,67 @@ class Interpreter:
             return obj.numel
         elif isinstance(obj, engine.dtypes.DType) and name == "is_floating_point":
             return obj.is_floating_point
+        elif isinstance(obj, Device) and name in ("type", "index"):
+            return getattr(obj, name)
         elif isinstance(obj, ExceptionValue) and name == "args":
             return (obj.message,)
-        raise ScriptError("AttributeError", f"'{type_name(obj)}' object has no attribute '{name}' "
-                          "(or diffcli does not support it)", e.line, e.column)
+        elif obj.__class__ is list and name in LIST_METHODS:
+            return self._list_method(obj, name, e)
+        # torch's classes that name their module (`'torch.Size' object has no attribute`)
+        of = type_of(obj).qualname if isinstance(obj, (Size, engine.dtypes.DType,
+                                                        reductions.ReturnTypes)) else type_name(obj)
+        raise ScriptError("AttributeError", f"'{of}' object has no attribute '{name}'"
+                          + _unsupported_hint(obj, name), e.line, e.column)
+
+    def _device_attribute(self, t, name):
+        """`x.device`, `x.is_cuda`, `x.cpu()`, `x.cuda()` and `x.to(...)`, whose device
+        arguments must name the CPU."""
+        if name == "device":
+            return CPU
+        if name == "is_cuda":
+            return False
+        if name == "cpu":
+            def cpu(memory_format=None):
+                return t
+            return cpu
+        if name == "cuda":
+            def cuda(device=None, non_blocking=False, memory_format=None):
+                raise AssertionError("Torch not compiled with CUDA enabled")
+            return cuda
+
+        def to(*args, **kwargs):
+            if "device" in kwargs:
+                require_cpu(kwargs.pop("device"))
+            rest = []
+            for a in args:
+                if isinstance(a, (str, Device)):
+                    require_cpu(a)
+                else:
+                    rest.append(a)
+            return t.to(*rest, **kwargs)
+        return to
+
+    def _list_method(self, items, name, node):
+        """A method of a script's list; growth stops at --max-elements."""
+        method = getattr(items, name)
+        if name == "extend":
+            def extend(*args):
+                if len(args) != 1:
+                    raise TypeError(f"list.extend() takes exactly one argument ({len(args)} given)")
+                iterable = args[0]
+                if not isinstance(iterable, (list, tuple, range, Size, str, Tensor, zip, enumerate)):
+                    raise TypeError(f"'{type_name(iterable)}' object is not iterable")
+                for v in self.iterate(iterable, node):
+                    items.append(v)
+                    self.check_length(len(items), "list", node)
+            return extend
+        if name in ("append", "insert"):
+            def grow(*args):
+                self.check_length(len(items) + 1, "list", node)
+                return method(*args)
+            grow.__name__ = name
+            return grow
+        return method
 
     def call(self, e, scope):
         func = e.func
@@ -874,6 +941,10 @@ class Interpreter:
             fn = self.eval(func, scope)
         args = [self.eval(a, scope) for a in e.args]
         kwargs = {k: self.eval(v, scope) for k, v in e.kwargs} if e.kwargs else {}
+        if "device" in kwargs and not isinstance(fn, UserFunction):
+            # `torch.zeros(2, device=device)`: the CPU is the only device there is
+            where = kwargs.pop("device")
+            self.guard(e, lambda: require_cpu(where, _callee_name(func)))
         if self._plain.get(id(fn)) is fn:
             # an op-table function or plain builtin: none of the special cases below apply
             callee = _callee_name(func)
@@ -1004,7 +1075,7 @@ class Interpreter:
 
     # --- builtins --------------------------------------------------------------------
     def _builtins(self):
-        names = {}                     # id(builtin) -> its script name, for printing
+        names = self.builtin_names = {}    # id(builtin) -> its script name, for printing
         def _print(*args, sep=" ", end="\n"):
             self.write(display(sep, names).join(display(a, names) for a in args) + display(end, names))
 
@@ -1018,7 +1089,7 @@ class Interpreter:
             return engine.FUNCTIONS["abs"](x) if isinstance(x, Tensor) else abs(x)
 
         def _type(x):
-            return TypeValue(type_name(x))
+            return type_of(x)
 
         def _builtin_or_op(name, builtin):
             # `max`, `min`, `sum`, `round`: the torch functions (SPEC) when an argument is
@@ -1078,8 +1149,9 @@ class _Chain(dict):
 # --- caps on what one operation may build ------------------------------------------------
 
 _QUALIFIED_CALL = re.compile(r"^[\w.]*<locals>\.\w+\(\)")
-_SEQUENCES = (list, tuple, str)
-_SEQUENCE_NAMES = {list: "list", tuple: "tuple", str: "string"}
+_SEQUENCES = (list, tuple, str, Size)
+_SEQUENCE_NAMES = {list: "list", tuple: "tuple", str: "string", Size: "torch.Size"}
+_TUPLES = (tuple, Size)
 MAX_INT_BITS = 1 << 16
 
 
@@ -1089,6 +1161,43 @@ def _length(seq):
         return len(seq)
     except OverflowError:
         return (seq.stop - seq.start + seq.step - (1 if seq.step > 0 else -1)) // seq.step
+
+
+_DEVICE_ATTRS = frozenset(("device", "is_cuda", "cpu", "cuda", "to"))
+_PYTHON_TYPES = (int, float, bool, str, list, tuple, range, type(None), dict, enumerate, zip, slice)
+
+
+def _unsupported_hint(obj, name):
+    """" (or diffcli does not support it)" for an attribute that `obj` has in Python or
+    PyTorch 2.13 but a script cannot reach; "" where Python's own error says it all
+    (`'NoneType' object has no attribute 'zero_'`)."""
+    from types import BuiltinFunctionType, FunctionType, MethodType
+    from .torchnames import NAMES
+    if isinstance(obj, Tensor):
+        known = NAMES["Tensor"]
+    elif isinstance(obj, Node):
+        known = NAMES["Node"] | ({name} if name.startswith(("_saved_", "_raw_saved_")) else set())
+    elif isinstance(obj, Namespace):
+        known = NAMES.get(obj.name) or (set(dir(math)) if obj.name == "math" else ())
+    elif isinstance(obj, Size):
+        known = NAMES["Size"]
+    elif isinstance(obj, reductions.ReturnTypes):
+        known = NAMES["return_types"]
+    elif isinstance(obj, engine.dtypes.DType):
+        known = NAMES["dtype"]
+    elif isinstance(obj, ExceptionValue):
+        known = dir(Exception)
+    elif isinstance(obj, UserFunction):
+        known = dir(FunctionType)
+    elif isinstance(obj, TypeValue):
+        known = dir(type)
+    elif isinstance(obj, (FunctionType, MethodType, BuiltinFunctionType)):
+        known = dir(BuiltinFunctionType)
+    elif isinstance(obj, _PYTHON_TYPES):
+        known = dir(type(obj))
+    else:
+        known = ()
+    return " (or diffcli does not support it)" if name in known else ""
 
 
 def _callee_name(func):

@@ -128,10 +128,10 @@ def parse(text: str) -> ast.Script:
 
 _BLOCK_KEYWORDS = {"IF", "ELIF", "ELSE", "WHILE", "FOR", "WITH", "TRY", "EXCEPT", "FINALLY", "DEF"}
 _STATEMENT_BOUNDARIES = {"_NEWLINE", "_INDENT", "_DEDENT", "SEMICOLON"}
-_OPERATORS = {"+", "-", "*", "/", "@", "//", "%", "**", "^", "<", "<=", ">", ">=", "==", "!=",
+_OPERATORS = {"+", "-", "*", "/", "@", "//", "%", "**", "^", "&", "|", "<", "<=", ">", ">=", "==", "!=",
               "is", "and", "or", "if"}
 _PUNCTUATION = [",", ")", "]", ":", "=", "in", "else", "import", "as", "except", "finally", "("]
-_NOT_SUPPORTED = {"lambda", "class", "raise", "assert", "del", "global", "nonlocal", "yield",
+_NOT_SUPPORTED = {"lambda", "class", "raise", "del", "global", "nonlocal", "yield",
                   "async", "await", "match"}
 
 

@@ -7,6 +7,7 @@ listed here, so a script cannot reach Python internals (`x.__class__`, `__import
 from __future__ import annotations
 
 import math
+from types import FunctionType, MethodType
 
 from .. import engine
 from ..engine import dtypes
@@ -27,13 +28,36 @@ class Namespace:
 
 
 class TypeValue:
-    """What `type(x)` returns: only `__name__` is readable."""
+    """What `type(x)` returns: only `__name__` is readable. It prints with its module as
+    PyTorch's classes do (`<class 'torch.Tensor'>`); one object per class, so `type(a) is
+    type(b)` and `==` hold for values of the same class."""
 
-    def __init__(self, name: str):
-        self.name = name
+    _made: dict = {}
+
+    def __new__(cls, name: str, qualname: str | None = None):
+        key = (name, qualname or name)
+        made = cls._made.get(key)
+        if made is None:
+            made = cls._made[key] = object.__new__(cls)
+            made.name, made.qualname = key
+        return made
 
     def __repr__(self):
-        return f"<class '{self.name}'>"
+        return f"<class '{self.qualname}'>"
+
+
+_QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "dtype": "torch.dtype",
+              "device": "torch.device"}
+
+
+def type_of(value) -> TypeValue:
+    """`type(value)` as a script sees it."""
+    name = type_name(value)
+    if isinstance(value, reductions.ReturnTypes):
+        return TypeValue(name, f"torch.return_types.{name}")
+    if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
+        return TypeValue(name, f"torch.autograd.grad_mode.{name}")
+    return TypeValue(name, _QUALIFIED.get(name))
 
 
 class ExceptionValue:
@@ -61,9 +85,103 @@ class UserFunction:
         return f"<function {self.node.name}>"
 
 
+class Device:
+    """`torch.device`: diffcli runs on the CPU, so only "cpu" devices can hold tensors."""
+
+    TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga",
+             "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+    def __init__(self, type: str, index=None):
+        self.type, self.index = type, index
+
+    def __repr__(self):
+        index = "" if self.index is None else f", index={self.index}"
+        return f"device(type='{self.type}'{index})"
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+def device(spec, index=None):
+    """`torch.device("cpu")`, `torch.device("cuda:0")`, `torch.device("cuda", 1)`."""
+    if isinstance(spec, Device):
+        return spec
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    if not isinstance(spec, str):
+        raise TypeError(f"device(): argument 'type' must be str, not {type_name(spec)}")
+    kind, _, number = spec.partition(":")
+    if kind not in Device.TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(Device.TYPES)} device type at start of "
+                           f"device string: {spec}")
+    if number:
+        if not number.isdigit():
+            raise RuntimeError(f"Invalid device string: '{spec}'")
+        index = int(number)
+    return Device(kind, index)
+
+
+def require_cpu(where, callee="to") -> None:
+    """A `device=` argument or `.to(...)` target: the CPU passes; CUDA fails as on PyTorch's
+    CPU-only build; other devices diffcli does not have."""
+    if not isinstance(where, (Device, str, int)) or isinstance(where, bool):
+        raise TypeError(f"{callee}(): argument 'device' must be torch.device, not {type_name(where)}")
+    kind = device(where).type
+    if kind == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    if kind != "cpu":
+        raise RuntimeError(f"diffcli runs on the CPU only: device '{kind}' is not available")
+
+
+CPU = Device("cpu")
+
+
+class AnomalyMode:
+    """`torch.autograd.set_detect_anomaly(b)` / `detect_anomaly()`: accepted and a no-op (a
+    script that runs gives the same output as with PyTorch)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self):
+        return f"<torch.autograd.anomaly_mode.{self.name} object>"
+
+
+def set_detect_anomaly(mode, check_nan=True):
+    return AnomalyMode("set_detect_anomaly")
+
+
+def detect_anomaly(check_nan=True):
+    from ..engine import errors
+    errors.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should "
+                "only be enabled for debugging.")
+    return AnomalyMode("detect_anomaly")
+
+
+def _false():
+    return False
+
+
+def _zero():
+    return 0
+
+
 def _autograd_members():
     return {"grad": engine.grad, "backward": engine.backward, "no_grad": engine.no_grad,
-            "enable_grad": engine.enable_grad, "set_grad_enabled": engine.set_grad_enabled}
+            "enable_grad": engine.enable_grad, "set_grad_enabled": engine.set_grad_enabled,
+            "set_detect_anomaly": set_detect_anomaly, "detect_anomaly": detect_anomaly}
 
 
 F_NAMES = ("relu", "gelu", "softplus", "elu", "leaky_relu", "silu", "sigmoid", "tanh",
@@ -73,11 +191,16 @@ F_NAMES = ("relu", "gelu", "softplus", "elu", "leaky_relu", "silu", "sigmoid", "
 _F = Namespace("torch.nn.functional", {k: engine.FUNCTIONS[k] for k in F_NAMES if k in engine.FUNCTIONS})
 _AUTOGRAD = Namespace("torch.autograd", _autograd_members())
 _NN = Namespace("torch.nn", {"functional": _F})
+# a CPU-only build: `device = "cuda" if torch.cuda.is_available() else "cpu"` picks the CPU
+_CUDA = Namespace("torch.cuda", {"is_available": _false, "device_count": _zero})
+_BACKENDS = Namespace("torch.backends", {"mps": Namespace("torch.backends.mps", {
+    "is_available": _false, "is_built": _false})})
 
 TORCH = Namespace("torch", {
     **engine.FUNCTIONS,
     **_autograd_members(),
     "autograd": _AUTOGRAD, "nn": _NN, "is_grad_enabled": engine.is_grad_enabled,
+    "cuda": _CUDA, "backends": _BACKENDS, "device": device,
     "float64": dtypes.float64, "double": dtypes.float64, "float32": dtypes.float32,
     "float": dtypes.float32, "int64": dtypes.int64, "long": dtypes.int64, "bool": dtypes.bool_,
     "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "Size": Size,
@@ -99,13 +222,17 @@ MODULES = {
 }
 
 TENSOR_ATTRS = {"data", "grad", "requires_grad", "is_leaf", "grad_fn", "shape", "dtype",
-                "ndim", "T", "_version", "retains_grad", "mT"}
+                "ndim", "T", "_version", "retains_grad", "mT", "device", "is_cuda"}
 TENSOR_SETTABLE = {"data", "grad", "requires_grad"}
 TENSOR_METHODS = (set(engine.METHODS) | set(engine.INPLACE)
                   | {"backward", "retain_grad", "requires_grad_", "detach", "detach_",
                      "zero_", "fill_", "item", "tolist", "size", "dim", "numel",
-                     "is_floating_point", "type_as", "view_as", "reshape_as"})
+                     "is_floating_point", "type_as", "view_as", "reshape_as", "cpu", "cuda"})
 NODE_ATTRS = {"next_functions", "name", "variable"}
+# methods of a script's Python lists (`losses.append(loss.item())`); `extend` and `insert`
+# go through the interpreter, which caps their growth
+LIST_METHODS = {"append", "extend", "insert", "pop", "remove", "index", "count", "reverse",
+                "clear", "copy"}
 
 
 def type_name(value) -> str:
@@ -123,10 +250,16 @@ def type_name(value) -> str:
         return "module"
     if isinstance(value, dtypes.DType):
         return "dtype"
+    if isinstance(value, Device):
+        return "device"
+    if isinstance(value, AnomalyMode):
+        return value.name
     if isinstance(value, UserFunction):
         return "function"
     if isinstance(value, TypeValue):
         return "type"
+    if isinstance(value, (FunctionType, MethodType)):
+        return "builtin_function_or_method"    # the op table's functions, tensor methods
     return type(value).__name__
 
 
@@ -140,7 +273,7 @@ _FUNCTION_NAMES = {id(f): n for n, f in engine.FUNCTIONS.items()}
 
 def display(value, builtin_names=None) -> str:
     """`str(value)` as a script sees it."""
-    if isinstance(value, (str, ExceptionValue)):
+    if isinstance(value, (str, ExceptionValue, Device)):
         return str(value)
     return show(value, builtin_names)
 
@@ -150,7 +283,7 @@ def show(value, builtin_names=None) -> str:
     import types
     if isinstance(value, (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue,
                           ExceptionValue, UserFunction, str, int, float, bool, type(None),
-                          range)):
+                          range, Device, AnomalyMode)):
         return repr(value)
     if isinstance(value, Node):
         return f"<{value.name()} object>"

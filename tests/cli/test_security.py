@@ -94,9 +94,9 @@ DUNDER = "is not allowed in diffcli scripts"
     ("from math import __loader__", "ImportError", "cannot import name '__loader__' from 'math'"),
     ("print('{0.__class__}'.format(x))", "AttributeError", "'str' object has no attribute 'format'"),
     ("print(str(x).join)", "AttributeError", "'str' object has no attribute 'join'"),
-    ("print([].append)", "AttributeError", "'list' object has no attribute 'append'"),
+    ("print([].sort)", "AttributeError", "'list' object has no attribute 'sort'"),
     ("print(int.from_bytes)", "AttributeError", "'type' object has no attribute 'from_bytes'"),
-    ("print(torch.float64.np)", "AttributeError", "'dtype' object has no attribute 'np'"),
+    ("print(torch.float64.np)", "AttributeError", "'torch.dtype' object has no attribute 'np'"),
     ("print(x.data_)", "AttributeError", "'Tensor' object has no attribute 'data_'"),
     ("print(x._grad)", "AttributeError", "'Tensor' object has no attribute '_grad'"),
     ("print(x.numpy())", "AttributeError", "'Tensor' object has no attribute 'numpy'"),
@@ -142,7 +142,7 @@ def test_fstring_fields_obey_the_same_whitelists(script):
 
 def test_the_single_readable_dunder_is_a_type_name():
     r = run("print(type(x).__name__, type(print).__name__, type(torch).__name__, type(y.grad_fn).__name__)")
-    assert r.stdout == "Tensor function module MulBackward0\n"
+    assert r.stdout == "Tensor builtin_function_or_method module MulBackward0\n"
     assert run("print(hasattr(x, '__class__'), hasattr(x, 'grad'))").stdout == "False True\n"
 
 
@@ -258,6 +258,10 @@ def _allowed_attributes(v):
         return {"is_floating_point"}
     if isinstance(v, values.ExceptionValue):
         return {"args"}
+    if isinstance(v, values.Device):
+        return {"type", "index"}
+    if type(v) is list:
+        return values.LIST_METHODS
     return set()
 
 
@@ -299,7 +303,8 @@ def test_whitelisted_tensor_attributes_return_plain_values():
         except ScriptError as e:                  # PyTorch refuses `mT` of a 1-D tensor
             assert (name, e.type_name) == ("mT", "RuntimeError"), (name, e)
             continue
-        assert got is None or isinstance(got, (Tensor, Node, bool, int, Size, dtypes.DType)), (name, got)
+        assert got is None or isinstance(got, (Tensor, Node, bool, int, Size, dtypes.DType,
+                                               values.Device)), (name, got)
 
 
 def test_no_eval_exec_or_compile_of_script_text_in_the_package():
