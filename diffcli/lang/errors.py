@@ -21,4 +21,4 @@ class ScriptError(Exception):
         return self.type_name in ("SyntaxError", "IndentationError")
 
     def __str__(self):
-        return f"{self.type_name}: {self.message}"
+        return f"{self.type_name}: {self.message}" if self.message else self.type_name

@@ -14,7 +14,8 @@ def error_text(err, source=None) -> str:
         if err.line:
             where += f":{err.line}:{err.column}" if err.column else f":{err.line}"
         where += ": "
-    text = f"error: {where}{err.type_name}: {err.message}"
+    # Python's form: `AssertionError` alone when there is no message
+    text = f"error: {where}{err.type_name}" + (f": {err.message}" if err.message else "")
     if source is not None and err.line:
         line = source.line(err.line)
         if line and len(line) <= 400:

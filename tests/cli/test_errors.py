@@ -254,3 +254,10 @@ def test_a_closed_pipe_ends_quietly():
     err = p.stderr.read().decode()
     assert p.wait(timeout=60) == 1
     assert err == ""
+
+
+def test_an_error_without_a_message_is_its_type_alone(tmp_path):
+    """As Python prints `AssertionError` for a bare failed assert (no ': ')."""
+    f = script_file(tmp_path, "import torch\nassert 1 > 2\n")
+    r = cli("run", f)
+    assert (r.exit_code, r.stderr) == (1, f"error: {f}:2:8: AssertionError\n    assert 1 > 2\n           ^\n")
