@@ -474,7 +474,12 @@ NOT_DIFFERENTIABLE = {
     "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "manual_seed",  # leaves
     "lt", "le", "gt", "ge", "eq", "ne", "logical_and", "logical_or", "logical_not",  # bool out
     "detach",  # cuts the graph (goldens check grad_fn None)
+    "floor_divide",  # no derivative (NotImplemented: test_regressions)
+    "any", "all", "argmax", "argmin", "equal", "allclose",  # bool/int64/Python bool out
 }
+
+# remainder where it is smooth (0 < x < y: x itself; y's gradient -grad * floor(x / y) = -0.)
+row("remainder", F["remainder"], np.remainder, BINARY_SHAPES, domain=(POSITIVE, uniform(3.0, 4.0)))
 
 
 def _cases():

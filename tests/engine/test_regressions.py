@@ -846,3 +846,121 @@ def test_implicit_softmax_dim_warns_like_pytorch(name):
     assert [str(x.message) for x in w] == [
         f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
         "dim=X as an argument."]
+
+
+@pytest.mark.parametrize("make, text", [
+    (lambda: T([1.5, -2.5, 3.0]) // 2, "tensor([ 0., -2.,  1.], grad_fn=<NotImplemented>)"),
+    (lambda: 2 // T([1.5, -2.5, 3.0]), "tensor([ 1., -1.,  0.], grad_fn=<NotImplemented>)"),
+    (lambda: FUNCTIONS["floor_divide"](T([1.5, -2.5, 3.0]), tensor([2.0, 2.0, -2.0])),
+     "tensor([ 0., -2., -2.], grad_fn=<NotImplemented>)"),
+    (lambda: T([1.5, -2.5, 3.0]) % 2, "tensor([1.5000, 1.5000, 1.0000], grad_fn=<RemainderBackward0>)"),
+    (lambda: T([1.5, -2.5, 3.0]) % T([2.0, 2.0, -2.0]),
+     "tensor([ 1.5000,  1.5000, -1.0000], grad_fn=<RemainderBackward1>)"),
+    (lambda: 2 % T([1.5, -2.5, 3.0]), "tensor([ 0.5000, -0.5000,  2.0000], grad_fn=<NotImplemented>)"),
+    (lambda: tensor([5, -5, 7]) // 2, "tensor([ 2, -3,  3])"),
+    (lambda: tensor([5, -5, 7]) % -3, "tensor([-1, -2, -2])"),
+    (lambda: tensor([5, -5, 7]) % 2.5, "tensor([0., -0., 2.])"),
+    (lambda: tensor([5.0, -5.0, 0.0]) // 0, "tensor([inf, -inf, nan])"),
+    (lambda: tensor([5.0, -5.0, 0.0]) % 0, "tensor([nan, nan, nan])"),
+    (lambda: tensor([-0.5, 0.5, -4.0]) // 2, "tensor([-1.,  0., -2.])"),
+    (lambda: tensor([-4.0, 4.0, -0.0]) % 2, "tensor([-0., 0., -0.])"),
+    (lambda: tensor([float("inf"), 3.0, -3.0]) % float("inf"), "tensor([nan, 3., inf])"),
+    (lambda: tensor([float("inf"), 3.0, -3.0]) // float("inf"), "tensor([nan,  0., -1.])"),
+    (lambda: tensor([[1.5, -2.5, 3.0], [0.0, 2.0, 3.0]]).any(), "tensor(True)"),
+    (lambda: T([[1.5, -2.5, 3.0], [0.0, 2.0, 3.0]]).all(), "tensor(False)"),
+    (lambda: tensor([[1.5, -2.5, 3.0], [0.0, 2.0, 3.0]]).any(1, keepdim=True), "tensor([[True],\n        [True]])"),
+    (lambda: FUNCTIONS["all"](tensor([[1.5, -2.5, 3.0], [0.0, 2.0, 3.0]]), 0), "tensor([False,  True,  True])"),
+    (lambda: FUNCTIONS["all"](tensor([])), "tensor(True)"),
+    (lambda: T([[1.5, -2.5, 3.0], [0.0, 2.0, 3.0]]).argmax(), "tensor(2)"),
+    (lambda: FUNCTIONS["argmax"](tensor([[1.5, -2.5, 3.0], [0.0, 2.0, 3.0]]), 1, keepdim=True), "tensor([[2],\n        [2]])"),
+    (lambda: FUNCTIONS["argmin"](tensor([[1.5, -2.5, 3.0], [0.0, 2.0, 3.0]]), dim=0), "tensor([1, 0, 0])"),
+    (lambda: tensor([1.0, float("nan"), 3.0, float("nan")]).argmax(), "tensor(1)"),
+    (lambda: tensor([3.0, 1.0, 3.0]).argmax(), "tensor(0)"),
+    (lambda: _ones(0, 3).argmax(1), "tensor([], dtype=torch.int64)"),
+])
+def test_floor_divide_remainder_any_all_argmax_as_pytorch(make, text):
+    assert repr(make()) == text
+
+
+@pytest.mark.parametrize("make, kind, text", [
+    (lambda: tensor([5, -5, 7]) // 0, "RuntimeError", "ZeroDivisionError"),
+    (lambda: tensor([5, -5, 7]) % 0, "RuntimeError", "ZeroDivisionError"),
+    (lambda: tensor([True]) // tensor([True]), "NotImplementedError", "\"div_floor_cpu\" not implemented for 'Bool'"),
+    (lambda: tensor([True]) % tensor([True]), "NotImplementedError", "\"remainder_cpu\" not implemented for 'Bool'"),
+    (lambda: _ones(3) // _ones(2), "RuntimeError",
+     "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"),
+    (lambda: (T([1.5, 2.0]) // 2).sum().backward(), "RuntimeError",
+     "derivative for aten::floor_divide is not implemented"),
+    (lambda: (2 % T([1.5, 2.0])).sum().backward(), "RuntimeError",
+     "derivative for aten::remainder is not implemented"),
+    (lambda: _ones(2, 3).any(2), "IndexError", "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+    (lambda: tensor([]).argmax(), "IndexError",
+     "argmax(): Expected reduction dim to be specified for input.numel() == 0."),
+    (lambda: _ones(0, 3).argmin(0), "IndexError", "argmin(): Expected reduction dim 0 to have non-zero size."),
+    (lambda: tensor([False, True]).argmax(), "RuntimeError", "argmax(): does not support bool input"),
+    (lambda: FUNCTIONS["equal"](_ones(2), 1.0), "TypeError",
+     "equal(): argument 'other' (position 2) must be Tensor, not float"),
+    (lambda: _ones(2).allclose(1.0), "TypeError",
+     "allclose(): argument 'other' (position 1) must be Tensor, not float"),
+    (lambda: FUNCTIONS["allclose"](_ones(2), _ones(2, dtype=_F32)), "RuntimeError", "Double did not match Float"),
+    (lambda: FUNCTIONS["allclose"](_ones(3), _ones(2)), "RuntimeError",
+     "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"),
+])
+def test_new_ops_raise_pytorchs_errors(make, kind, text):
+    with pytest.raises(EngineError) as e:
+        make()
+    assert (e.value.type_name, str(e.value)) == (kind, text)
+
+
+def test_remainder_gradients_are_pytorchs():
+    x, y = T([1.5, -2.5, 3.0]), T([2.0, 2.0, -2.0])
+    z = x % y
+    assert [type(f).__name__ for f, _ in z.grad_fn.next_functions] == ["AccumulateGrad"] * 2
+    gx, gy = grad(z.sum(), [x, y], create_graph=True)
+    assert repr(gx) == "tensor([1., 1., 1.])"
+    assert repr(gy) == "tensor([-0., 2., 2.], grad_fn=<MulBackward0>)"   # -grad * floor(x / y)
+    nf = gy.grad_fn.next_functions
+    assert nf[0][0] is None and nf[1][0].name() == "DivBackward2"
+    w = T([1.5, -2.5, 3.0])
+    (w % 2).sum().backward()
+    assert vals(w.grad) == [1.0, 1.0, 1.0]
+    assert not (w // 2).is_leaf and (w // 2).requires_grad
+    assert w.argmax().requires_grad is False and w.any().requires_grad is False
+    assert repr(w * w.argmax()) == "tensor([ 3., -5.,  6.], grad_fn=<MulBackward0>)"
+
+
+def test_equal_and_allclose_are_python_bools():
+    eq, close = FUNCTIONS["equal"], FUNCTIONS["allclose"]
+    nan = tensor([float("nan")])
+    assert eq(_ones(2), _ones(2)) is True and eq(_ones(2), _ones(3)) is False
+    assert eq(_ones(2), _ones(2, dtype=_I64)) is True and eq(nan, nan) is False
+    assert eq(_ones(1), _ones(2)) is False and _ones(2).equal(_ones(2)) is True
+    assert close(_ones(2), _ones(2) + 1e-9) is True and close(_ones(2), _ones(2) + 1e-3) is False
+    assert close(_ones(2), _ones(2) + 1e-3, atol=1e-2) is True
+    assert close(_ones(2), _ones(2) + 1e-3, rtol=1e-2) is True
+    assert close(nan, nan) is False and close(nan, nan, equal_nan=True) is True
+    assert close(_ones(1), _ones(2)) is True
+    assert close(tensor([1, 2]), tensor([1, 3]), atol=1) is True
+    inf = tensor([float("inf")])
+    assert close(inf, inf) is True and close(inf, -inf) is False
+    assert close(tensor([1.0, 2.0]), tensor([1.00001, 2.0])) is True
+    assert close(tensor([1.0, 2.0]), tensor([1.0000101, 2.0])) is False
+
+
+@pytest.mark.parametrize("fn, shapes", [("mm", ((2, 2), (2, 2))), ("dot", ((2,), (2,))),
+                                        ("mv", ((2, 2), (2,))), ("bmm", ((1, 2, 2), (1, 2, 2)))])
+def test_products_save_an_operand_only_for_the_other_ones_gradient(fn, shapes):
+    # PyTorch saves mat2 for self's gradient and self for mat2's: with only one side
+    # requiring grad, an in-place change of that side is no version error
+    a = T(FUNCTIONS["ones"](*shapes[0]).data_.tolist())
+    h = a * 1
+    r = FUNCTIONS[fn](h, _ones(*shapes[1]))
+    h *= 0.5
+    r.sum().backward()
+    assert a.grad.data_.sum() == {"mm": 8.0, "dot": 2.0, "mv": 4.0, "bmm": 8.0}[fn]
+    b = T(FUNCTIONS["ones"](*shapes[1]).data_.tolist())
+    k = b * 1
+    r = FUNCTIONS[fn](_ones(*shapes[0]), k)
+    k *= 0.5
+    r.sum().backward()
+    assert b.grad.data_.sum() == {"mm": 8.0, "dot": 2.0, "mv": 4.0, "bmm": 8.0}[fn]

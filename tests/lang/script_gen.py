@@ -65,7 +65,8 @@ atan2 sinh cosh tanh asinh acosh atanh exp expm1 log log2 log10 log1p sqrt rsqrt
 sigmoid relu floor ceil round trunc reciprocal square clamp clamp_min clamp_max maximum
 minimum where sum mean prod max min amax var std norm logsumexp softmax log_softmax cumsum
 reshape flatten squeeze unsqueeze transpose permute t cat stack clone detach flip select rsub
-eq ne gt ge lt le logical_and logical_or logical_not""".split()) | set(CANONICAL) | CONSTRUCTORS
+eq ne gt ge lt le logical_and logical_or logical_not floor_divide remainder any all argmax argmin
+equal allclose""".split()) | set(CANONICAL) | CONSTRUCTORS
 # F.X exists (torch.nn.functional)
 F_FNS = {"tanh", "sigmoid", "relu", "gelu", "softplus", "elu", "leaky_relu", "silu", "softmax",
          "log_softmax", "mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
@@ -87,6 +88,8 @@ FAMILY_OF = {
     **{fn: "shape" for fn in ("reshape", "view", "flatten", "unsqueeze", "squeeze", "expand", "transpose",
                               "permute", "t", "flip", "detach")},
     "select": "index", "cat": "cat", "stack": "cat",
+    **{fn: "discrete" for fn in ("floor_divide", "remainder", "any", "all", "argmax", "argmin", "equal",
+                                 "allclose")},
     **{fn: "linalg" for fn in ("matmul", "mm", "mv", "dot", "outer", "bmm")},
     **{fn: "loss" for fn in ("mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
                              "binary_cross_entropy_with_logits")},
@@ -190,7 +193,7 @@ class Lit(Expr):
 
 
 class Bin(Expr):
-    PREC = {"+": 60, "-": 60, "*": 70, "/": 70, "@": 70, "**": 90}
+    PREC = {"+": 60, "-": 60, "*": 70, "/": 70, "//": 70, "%": 70, "@": 70, "**": 90}
 
     def __init__(self, op, left, right, caret=False):
         self.op, self.left, self.right, self.caret = op, left, right, caret
@@ -205,6 +208,17 @@ class Bin(Expr):
             lt, rt = self.left.wrapped(py, p), self.right.wrapped(py, p + 10)
             op = self.op
         return f"{lt} {op} {rt}" if self.op != "**" else f"{lt}{op}{rt}"
+
+
+class IfE(Expr):
+    """`a if cond else b`."""
+    prec = 5
+
+    def __init__(self, a, cond, b):
+        self.a, self.cond, self.b = a, cond, b
+
+    def text(self, py):
+        return f"{self.a.wrapped(py, 10)} if {self.cond.wrapped(py, 10)} else {self.b.wrapped(py, 5)}"
 
 
 class Neg(Expr):
@@ -563,7 +577,7 @@ class _Gen:
         else:
             family = self.choice(["unary"] * 5 + ["binary"] * 5 + ["scalar"] * 4 + ["reduce"] * 2
                                  + ["reduce_dim"] * 2 + ["shape"] * 2 + ["extra"] * 2 + ["const"] * 2
-                                 + ["where"] * 2 + ["linalg", "loss", "cat", "index"])
+                                 + ["where"] * 2 + ["linalg", "loss", "cat", "index", "discrete"])
         focus = self.focus
         e = getattr(self, "gen_" + family)(depth, pool)
         if e is None and focus is not None and self.focus is None:
@@ -742,6 +756,63 @@ class _Gen:
         else:
             e = Call("where", [cond, x, b], [], form)
         return e.set(shape, min(x.lo, b.lo), max(x.hi, b.hi), self.deps_of(x, b), self.rg_of(x, b))
+
+    def gen_discrete(self, depth, pool):
+        """Ops whose values are integers, bools or Python bools, joined to a differentiable
+        operand x: `x + c // k` on a constant c (floor_divide has no derivative: a backward
+        through it raises), `x % d` with 0 < x < d (x itself; d's gradient is -0.),
+        `where(cond.any(), x, 2 * x)`, `x * argmax(...)`, `x + 0.5 if equal(x, ...) else 2 * x`."""
+        focused = self.focus is not None
+        fn = self.pick(["floor_divide", "remainder", "any", "all", "argmax", "argmin", "equal", "allclose"])
+        op_ok = not (focused and self.focus is None)   # a focused op is written by its name
+        x = self.prep(self.operand(depth - 1, pool), ("any",))
+        s = x.shape
+        n = s[-1] if s else 1
+        lit_form = "bare" if self.flavour == "math" else "torch"
+
+        def literal(choices):
+            vals = [self.choice(choices) for _ in range(n)]
+            return vals, TensorLit(vals if s else vals[0], lit_form)
+        if fn == "floor_divide":
+            vals, lit = literal([5.0, -3.5, 2.5, -0.5, 7.0])
+            k = self.choice([2.0, -1.5, 3.0])
+            q = Bin("//", lit, Num(k)) if op_ok and self.chance(5) else self.call("floor_divide", [lit, Num(k)])
+            qs = [math.floor(v / k) for v in vals]
+            return Bin("+", x, q).set(s, x.lo + min(qs), x.hi + max(qs), self.deps_of(x), self.rg_of(x))
+        if fn == "remainder":
+            x = self.prep(x, ("pos", 0.1))
+            d = float(math.floor(x.hi) + 2)
+            y = self.partner(x, depth, pool) if self.chance(4) else None
+            if y is not None:
+                div = self.add_c(self.prep(y, ("pos", 0.1)), d)    # a tensor divisor, > x
+            else:
+                div = Num(d)
+            e = Bin("%", x, div) if op_ok and self.chance(5) else self.call("remainder", [x, div])
+            deps = (x,) if y is None else (x, div)
+            shape = s if y is None else _broadcast(s, div.shape)
+            return e.set(shape, x.lo, x.hi, self.deps_of(*deps), self.rg_of(*deps))
+        deps, rg = self.deps_of(x), self.rg_of(x)
+        where_form = "bare" if self.flavour == "math" else "torch"
+        if fn in ("any", "all"):
+            src = self.condition(x, x) if self.chance(7) else x
+            if s and self.chance(5):
+                red = self.call(fn, [src], [("dim", Lit("-1")), ("keepdim", Lit("True"))])
+            else:
+                red = self.call(fn, [src])
+            e = Call("where", [red, x, self.mul(x, 2)], [], where_form)
+            return e.set(s, min(x.lo, 2 * x.lo), max(x.hi, 2 * x.hi), deps, rg)
+        if fn in ("argmax", "argmin"):
+            # a literal of distinct values in finite-difference runs (x's own ties would flip)
+            src = literal([0.5, -1.0, 2.0, 3.5, -0.25])[1] if self.fd_safe or self.chance(3) else x
+            if s and self.chance(5):
+                k, m = self.call(fn, [src], [("dim", Lit("-1")), ("keepdim", Lit("True"))]), n - 1
+            else:
+                k, m = self.call(fn, [src]), _numel(s) - 1
+            return Bin("*", x, k).set(s, min(0.0, x.lo * m), max(0.0, x.hi * m), deps, rg)
+        other = x if fn == "equal" or self.chance(5) else self.mul(x, 2)
+        cond = self.call(fn, [x, other])
+        e = IfE(self.add_c(x, 0.5), cond, self.mul(x, 2))     # (a new tensor either way)
+        return e.set(s, min(x.lo + 0.5, 2 * x.lo), max(x.hi + 0.5, 2 * x.hi), deps, rg)
 
     def condition(self, x, y):
         """A bool tensor from x and y: `x > y`, `torch.gt(x, y)`, `x.le(0.0)`,

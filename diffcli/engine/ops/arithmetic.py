@@ -560,3 +560,63 @@ def clamp_max(a, m):
     out = np.minimum(a.data_, m)
     return record("ClampMaxBackward0", out, (a,),
                   lambda g, p: (where(Tensor(p.data_ <= m), g, 0.0),), (a,))
+
+
+# --- floor_divide (//) and remainder (%) --------------------------------------------------
+
+def _not_implemented_node(op_name, out, inputs):
+    """PyTorch's NotImplemented node: an op without a derivative formula; backward through
+    it raises."""
+    def backward(g):
+        raise errors.TorchRuntimeError(f"derivative for aten::{op_name} is not implemented")
+    return record("NotImplemented", out, tuple(t for t in inputs if t is not None),
+                  lambda g, *_: backward(g))
+
+
+def _int_zero_check(rd, y):
+    if rd.kind in "iu" and not np.all(_data(y, rd)):
+        raise errors.TorchRuntimeError("ZeroDivisionError")
+
+
+def floor_divide(a, b):
+    """torch.floor_divide / `a // b`: the floor of the quotient (ATen's div_floor: IEEE
+    results for a zero float divisor, RuntimeError for an integer one); no derivative."""
+    x, y, rd = _operands(a, b)
+    if rd.kind == "b":
+        raise errors.not_implemented("div_floor_cpu", rd)
+    errors.broadcast_shapes(x.data_.shape, y.data_.shape)
+    _int_zero_check(rd, y)
+    with np.errstate(all="ignore"):
+        out = np.floor_divide(_data(x, rd), _data(y, rd))
+    return _not_implemented_node("floor_divide", out, (None if _scalar(a) else x, None if _scalar(b) else y))
+
+
+def _remainder_np(p, q):
+    if p.dtype.kind == "f":  # ATen: fmod, moved into the divisor's sign (no copysign of 0)
+        mod = np.fmod(p, q)
+        fix = (mod != 0) & ((q < 0) != (mod < 0))
+        return np.where(fix, mod + q, mod)
+    return np.remainder(p, q)
+
+
+def remainder(a, b):
+    """torch.remainder / `a % b`: the remainder with the divisor's sign. RemainderBackward0
+    (a Scalar divisor: the gradient passes), RemainderBackward1 (a Tensor divisor:
+    -grad * self.div(other, rounding_mode='floor') for it); a Scalar dividend has no
+    derivative (NotImplemented)."""
+    x, y, rd = _operands(a, b)
+    if rd.kind == "b":
+        raise errors.not_implemented("remainder_cpu", rd)
+    errors.broadcast_shapes(x.data_.shape, y.data_.shape)
+    _int_zero_check(rd, y)
+    with np.errstate(all="ignore"):
+        out = np.asarray(_remainder_np(_data(x, rd), _data(y, rd)), dtype=rd)
+    if _scalar(a):
+        return _not_implemented_node("remainder", out, (y,))
+    if _scalar(b):
+        return record("RemainderBackward0", out, (x,), lambda g: (g,))
+
+    def backward(g, p, q):
+        gq = -g * div(p, q, rounding_mode="floor") if y.requires_grad_flag else None
+        return (g if x.requires_grad_flag else None), gq
+    return record("RemainderBackward1", out, (x, y), backward, (x, y))

@@ -16,6 +16,22 @@ def _dtype_check(a, b, what="expected m1 and m2 to have the same dtype"):
             f"{what}, but got: {n[a.data_.dtype.name]} != {n[b.data_.dtype.name]}")
 
 
+def _record_product(name, out, a, b, grad_a, grad_b, self_first=False):
+    """A product whose gradient for `a` needs `b` and for `b` needs `a`: PyTorch saves `b`
+    only when `a` requires grad and `a` only when `b` does (so an in-place change of the
+    other one is no version error), in its unpack order (other first, unless self_first)."""
+    need_b, need_a = a.requires_grad_flag, b.requires_grad_flag
+    pairs = ((a, need_a), (b, need_b)) if self_first else ((b, need_b), (a, need_a))
+    saved = tuple(t for t, k in pairs if k)
+
+    def backward(g, *s):
+        held = list(s)
+        p = held.pop(0 if self_first else -1) if need_a else None   # `a` as saved
+        q = held[0] if need_b else None                                # `b` as saved
+        return (grad_a(g, q) if need_b else None, grad_b(g, p) if need_a else None)
+    return record(name, out, (a, b), backward, saved)
+
+
 def mm(a, b):
     a, b = as_tensor(a), as_tensor(b)
     if a.data_.ndim != 2:
@@ -29,11 +45,9 @@ def mm(a, b):
     _dtype_check(a, b)
     out = a.data_ @ b.data_
 
-    def backward(g, q, p):
-        return (mm(g, S.t(q)) if p is not None and a.requires_grad_flag else None,
-                mm(S.t(p), g) if b.requires_grad_flag else None)
     # saved in PyTorch's unpack order (mat2, then self): which one a version error names
-    return record("MmBackward0", out, (a, b), backward, (b, a))
+    return _record_product("MmBackward0", out, a, b, lambda g, q: mm(g, S.t(q)),
+                           lambda g, p: mm(S.t(p), g))
 
 
 def mv(a, v):
@@ -51,10 +65,8 @@ def mv(a, v):
             f"addmv input tensors must have the same dtype, but got {r}, {m}, and {r}")
     out = a.data_ @ v.data_
 
-    def backward(g, p, q):
-        return (outer(g, q) if a.requires_grad_flag else None,
-                mv(S.t(p), g) if v.requires_grad_flag else None)
-    return record("MvBackward0", out, (a, v), backward, (a, v))  # (PyTorch's unpack order)
+    return _record_product("MvBackward0", out, a, v, lambda g, q: outer(g, q),
+                           lambda g, p: mv(S.t(p), g), self_first=True)  # (PyTorch's unpack order)
 
 
 def dot(a, b):
@@ -72,7 +84,7 @@ def dot(a, b):
             "dot : expected both vectors to have same dtype, but found "
             f"{errors.dtype_scalar_name(a.data_.dtype)} and {errors.dtype_scalar_name(b.data_.dtype)}")
     out = np.asarray(a.data_ @ b.data_)
-    return record("DotBackward0", out, (a, b), lambda g, q, p: (g * q, g * p), (b, a))
+    return _record_product("DotBackward0", out, a, b, lambda g, q: g * q, lambda g, p: g * p)
 
 
 def outer(a, b):
@@ -99,9 +111,8 @@ def bmm(a, b):
             f"{errors.dtype_scalar_name(b.data_.dtype)}")
     out = a.data_ @ b.data_
 
-    def backward(g, q, p):
-        return (bmm(g, S.transpose(q, 1, 2)), bmm(S.transpose(p, 1, 2), g))
-    return record("BmmBackward0", out, (a, b), backward, (b, a))  # (PyTorch's unpack order)
+    return _record_product("BmmBackward0", out, a, b, lambda g, q: bmm(g, S.transpose(q, 1, 2)),
+                           lambda g, p: bmm(S.transpose(p, 1, 2), g))  # (PyTorch's unpack order)
 
 
 def _should_fold(a, b):

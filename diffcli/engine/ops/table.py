@@ -32,11 +32,14 @@ FUNCTIONS = {
     "floor": U.floor, "ceil": U.ceil, "round": U.round, "trunc": U.trunc,
     "clamp": A.clamp, "clip": A.clamp, "clamp_min": A.clamp_min, "clamp_max": A.clamp_max,
     "maximum": A.maximum, "minimum": A.minimum, "where": A.where,
+    "floor_divide": A.floor_divide, "remainder": A.remainder,
     "lt": A.lt, "le": A.le, "gt": A.gt, "ge": A.ge, "eq": A.eq, "ne": A.ne,
     "logical_and": A.logical_and, "logical_or": A.logical_or, "logical_not": A.logical_not,
     "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax,
     "var": R.var, "std": R.std, "norm": R.norm, "logsumexp": R.logsumexp,
     "softmax": R.softmax, "log_softmax": R.log_softmax, "cumsum": R.cumsum,
+    "any": R.any, "all": R.all, "argmax": R.argmax, "argmin": R.argmin,
+    "equal": R.equal, "allclose": R.allclose,
     "reshape": S.reshape, "flatten": S.flatten, "squeeze": S.squeeze,
     "unsqueeze": S.unsqueeze, "transpose": S.transpose, "permute": S.permute, "t": S.t,
     "cat": S.cat, "concat": S.cat, "concatenate": S.cat, "stack": S.stack, "clone": S.clone,
@@ -66,6 +69,7 @@ METHODS.update({
     "view_as": lambda a, b: S.view(a, *b.data_.shape), "reshape_as": lambda a, b: S.reshape(a, *b.data_.shape),
     "where": lambda a, condition, other: A.where(condition, a, other),  # x.where(cond, y)
     "maximum": A.maximum_method, "minimum": A.minimum_method,
+    "equal": R.equal_method, "allclose": R.allclose_method,
 })
 
 # In-place variants `x.name_(...)`; `zero_`/`fill_` are their own ops.
@@ -98,6 +102,10 @@ def _bind():
     Tensor.__rmul__ = A.mul
     Tensor.__truediv__ = A.div
     Tensor.__rtruediv__ = lambda s, o: A.rdiv(s, o) if not isinstance(o, Tensor) else A.div(o, s)
+    Tensor.__floordiv__ = A.floor_divide
+    Tensor.__rfloordiv__ = lambda s, o: A.floor_divide(o, s)
+    Tensor.__mod__ = A.remainder
+    Tensor.__rmod__ = lambda s, o: A.remainder(o, s)
     Tensor.__pow__ = A.pow
     Tensor.__rpow__ = lambda s, o: A.pow(o, s)
     Tensor.__matmul__ = lambda s, o: L.matmul(s, o)
