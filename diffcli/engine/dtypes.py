@@ -19,15 +19,16 @@ class DType:
 float64 = DType("float64", np.float64)
 float32 = DType("float32", np.float32)
 int64 = DType("int64", np.int64)
+int32 = DType("int32", np.int32)
 bool_ = DType("bool", np.bool_)
 
 DEFAULT_FLOAT = np.dtype(np.float64)
 
 BY_NAME = {
     "float64": float64, "double": float64, "float32": float32, "float": float32,
-    "int64": int64, "long": int64, "bool": bool_,
+    "int64": int64, "long": int64, "int32": int32, "int": int32, "bool": bool_,
 }
-_BY_NP = {d.np: d for d in (float64, float32, int64, bool_)}
+_BY_NP = {d.np: d for d in (float64, float32, int64, int32, bool_)}
 
 
 def of(np_dtype) -> DType:
@@ -50,12 +51,12 @@ def category(d: np.dtype) -> int:
 
 
 def canonical(arr: np.ndarray) -> np.ndarray:
-    """Map numpy results onto the four dtypes the engine knows."""
+    """Map numpy results onto the five dtypes the engine knows."""
     k = arr.dtype.kind
     if k == "f":
         return arr if arr.dtype in (np.float64, np.float32) else arr.astype(np.float64)
     if k in "iu":
-        return arr if arr.dtype == np.int64 else arr.astype(np.int64)
+        return arr if arr.dtype in (np.int64, np.int32) else arr.astype(np.int64)
     if k == "b":
         return arr
     return arr.astype(np.float64)

@@ -150,6 +150,7 @@ def torch_type_name(dtype: np.dtype) -> str:
         "float64": "torch.DoubleTensor",
         "float32": "torch.FloatTensor",
         "int64": "torch.LongTensor",
+        "int32": "torch.IntTensor",
         "bool": "torch.BoolTensor",
     }.get(np.dtype(dtype).name, "torch.Tensor")
 
@@ -160,13 +161,13 @@ def shape_text(shape) -> str:
 
 def dtype_c_name(dtype) -> str:
     """The C type name PyTorch prints in some messages (`'double'`, `'long int'`)."""
-    return {"float64": "double", "float32": "float", "int64": "long int",
+    return {"float64": "double", "float32": "float", "int64": "long int", "int32": "int",
             "bool": "bool"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
 
 
 def dtype_scalar_name(dtype) -> str:
     """c10's ScalarType name (`'Double'`, `'Long'`)."""
-    return {"float64": "Double", "float32": "Float", "int64": "Long",
+    return {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int",
             "bool": "Bool"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
 
 

@@ -203,6 +203,7 @@ TORCH = Namespace("torch", {
     "cuda": _CUDA, "backends": _BACKENDS, "device": device,
     "float64": dtypes.float64, "double": dtypes.float64, "float32": dtypes.float32,
     "float": dtypes.float32, "int64": dtypes.int64, "long": dtypes.int64, "bool": dtypes.bool_,
+    "int32": dtypes.int32, "int": dtypes.int32,
     "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "Size": Size,
     # the ATen op: int reduction, 0 ('none') unless given -- not F's signature
     "binary_cross_entropy_with_logits": losses.binary_cross_entropy_with_logits_aten,

@@ -70,6 +70,7 @@ def make_torch():
     torch.float64 = torch.double = dtypes.float64
     torch.float32 = torch.float = dtypes.float32
     torch.int64 = torch.long = dtypes.int64
+    torch.int32 = torch.int = dtypes.int32
     torch.bool = dtypes.bool_
     torch.get_default_dtype = lambda: dtypes.float64
     return torch

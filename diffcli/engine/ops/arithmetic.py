@@ -479,7 +479,7 @@ def where(cond, a, b):
     if cond.data_.dtype != np.bool_:
         raise errors.TorchRuntimeError(
             f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{dtypes.of(cond.data_.dtype).name.capitalize() if cond.data_.dtype.kind != 'f' else 'Double'}")
+            f"{errors.dtype_scalar_name(cond.data_.dtype) if cond.data_.dtype.kind != 'f' else 'Double'}")
     x, y, rd = _operands(a, b)
     errors.broadcast_shapes(cond.data_.shape, x.data_.shape, y.data_.shape)
     out = np.where(cond.data_, _data(x, rd), _data(y, rd))

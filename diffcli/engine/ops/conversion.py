@@ -43,7 +43,7 @@ def long(a):
 
 
 def int_(a):
-    return to_dtype(a, np.int64)
+    return to_dtype(a, np.int32)
 
 
 def bool_(a):

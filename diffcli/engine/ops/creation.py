@@ -160,6 +160,8 @@ def _scalar(obj, dtype):
         raise errors.TorchTypeError(f"'{type(obj).__name__}' object cannot be interpreted as an integer")
     if not -2 ** 63 <= int(obj) < 2 ** 63:
         raise errors.TorchValueError("Overflow when unpacking long long")
+    if dtype == np.int32 and not -2 ** 31 <= int(obj) < 2 ** 31:
+        raise errors.TorchRuntimeError("value cannot be converted to type int32 without overflow")
     return bool(obj) if dtype.kind == "b" else int(obj)
 
 
@@ -235,7 +237,10 @@ def ones(*size, dtype=None, requires_grad=False):
 def full(size, fill_value, dtype=None, requires_grad=False):
     if dtype is None:
         dtype = _infer_dtype(fill_value)
-    return _leaf(np.full(_size((size,)), fill_value, dtype=dtypes.to_np(dtype)), requires_grad)
+    d = dtypes.to_np(dtype)
+    if d == np.int32 and isinstance(fill_value, int) and not -2 ** 31 <= fill_value < 2 ** 31:
+        raise errors.TorchRuntimeError("value cannot be converted to type int without overflow")
+    return _leaf(np.full(_size((size,)), fill_value, dtype=d), requires_grad)
 
 
 def eye(n, m=None, dtype=None, requires_grad=False):

@@ -28,10 +28,9 @@ def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
     data = res.data_
     if data.dtype != a.data_.dtype:
         if dtypes.category(data.dtype) > dtypes.category(a.data_.dtype):
-            names = {"float64": "Double", "float32": "Float", "int64": "Long", "bool": "Bool"}
             raise errors.TorchRuntimeError(
-                f"result type {names[data.dtype.name]} can't be cast to the desired output type "
-                f"{names[a.data_.dtype.name]}")
+                f"result type {errors.dtype_scalar_name(data.dtype)} can't be cast to the desired "
+                f"output type {errors.dtype_scalar_name(a.data_.dtype)}")
         data = data.astype(a.data_.dtype)
     if data.shape != a.data_.shape:
         raise errors.TorchRuntimeError(

@@ -11,7 +11,7 @@ from . import shape as S
 
 def _dtype_check(a, b, what="expected m1 and m2 to have the same dtype"):
     if a.data_.dtype != b.data_.dtype:
-        n = {"float64": "double", "float32": "float", "int64": "long int", "bool": "bool"}
+        n = {"float64": "double", "float32": "float", "int64": "long int", "int32": "int", "bool": "bool"}
         raise errors.TorchRuntimeError(
             f"{what}, but got: {n[a.data_.dtype.name]} != {n[b.data_.dtype.name]}")
 

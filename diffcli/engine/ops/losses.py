@@ -62,7 +62,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
             "Please ensure they have the same size.")
     x = p.data_
     if t.data_.dtype != x.dtype:
-        names = {"float64": "Double", "float32": "Float", "int64": "Long", "bool": "Bool"}
+        names = {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int", "bool": "Bool"}
         raise errors.TorchRuntimeError(
             f"Found dtype {names[t.data_.dtype.name]} but expected {names[x.dtype.name]}")
     if x.dtype.kind != "f":
@@ -95,7 +95,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
 
 
 def _check_target_dtype(tgt: np.ndarray):
-    if tgt.dtype.kind not in "iu":
+    if tgt.dtype != np.int64:
         raise errors.TorchRuntimeError(
             f"expected target dtype to be Long or Byte, but got {errors.dtype_scalar_name(tgt.dtype)}")
 

@@ -13,7 +13,7 @@ from ..tensor import Tensor, _wrap_dim
 from .arithmetic import where
 
 
-_TYPE_NAMES = {"float64": "Double", "float32": "Float", "int64": "Long", "bool": "Bool"}
+_TYPE_NAMES = {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
 
 def _dims(dim, ndim):
@@ -75,10 +75,10 @@ def sum(a, dim=None, keepdim=False, dtype=None):
         x = x.astype(dtypes.to_np(dtype))
     dims = _dims(dim, x.ndim)
     if dims is None:
-        out = np.asarray(x.sum())
+        out = np.asarray(x.sum(), dtype=x.dtype)  # (numpy would sum int32 into int64)
         shape = a.data_.shape
         return record("SumBackward0", out, (a,), lambda g: (_sum_backward(g, shape, None, False),))
-    out = np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim))
+    out = np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
     shape = a.data_.shape
     return record("SumBackward1", out, (a,), lambda g: (_sum_backward(g, shape, dims, keepdim),))
 
@@ -91,7 +91,7 @@ def mean(a, dim=None, keepdim=False, dtype=None):
     if x.dtype.kind != "f":
         raise errors.TorchRuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating "
-            f"point or complex dtype. Got: {dtypes.of(x.dtype).name.capitalize() if x.dtype != np.int64 else 'Long'}")
+            f"point or complex dtype. Got: {errors.dtype_scalar_name(x.dtype)}")
     dims = _dims(dim, x.ndim)
     shape = a.data_.shape
     with np.errstate(all="ignore"):
