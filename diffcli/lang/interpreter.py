@@ -1123,6 +1123,7 @@ class Interpreter:
         }
         for name, builtin in (("max", max), ("min", min), ("sum", sum), ("round", round)):
             b[name] = _builtin_or_op(name, builtin)
+        b["any"], b["all"] = any, all   # Python's (not SPEC functions): iterate and bool()
         del b["isinstance"]
         self._plain = _plain_callables((_print, _str, _range, _abs, _type, _hasattr))
         for k, v in engine.FUNCTIONS.items():

@@ -318,3 +318,11 @@ def test_device_idioms_on_the_cpu():
         "RuntimeError", "Cannot access accelerator device when none is available.")
     assert error("import torch\ntorch.zeros(2, device=1.5)")[:2] == (
         "TypeError", "zeros(): argument 'device' must be torch.device, not float")
+
+
+def test_bare_any_and_all_are_pythons():
+    """Python's builtins (torch 2.13 + Python print True/False), the methods and torch.any
+    are the tensor ops."""
+    _, out = run("import torch\nx = torch.tensor([0.5, -1.0, 2.0])\n"
+                 "print(any(x > 1), all(x > 0), any([False, True]), (x > 0).any(), torch.all(x > -2))\n")
+    assert out == "True False True tensor(True) tensor(True)\n"
