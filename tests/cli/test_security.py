@@ -179,7 +179,7 @@ _DANGEROUS_BUILTINS = {getattr(builtins, n) for n in (
     "dir", "__import__", "input", "breakpoint", "help", "memoryview", "object", "type", "super",
     "classmethod", "staticmethod", "property", "exit", "quit", "id", "hash", "iter", "next")
     if hasattr(builtins, n)}
-_ALLOWED_PY_CALLABLES = {float, int, bool, list, tuple, enumerate, zip, len}
+_ALLOWED_PY_CALLABLES = {float, int, bool, list, tuple, enumerate, zip, len, any, all}
 
 
 def _allowed_callable(v) -> bool:

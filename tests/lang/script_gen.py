@@ -472,9 +472,10 @@ class _Gen:
         return f"{prefix}{self.counter}"
 
     def form(self, fn):
-        """How a call to `fn` is written, within the flavour."""
+        """How a call to `fn` is written, within the flavour. Bare `any`/`all` are Python's
+        builtins (as in a PyTorch program), so those two are methods in the math flavour."""
         if self.flavour == "math":
-            return "bare"
+            return "method" if fn in ("any", "all") else "bare"
         forms = []
         if fn in TORCH_FNS:
             forms.append("torch")
@@ -482,7 +483,7 @@ class _Gen:
             forms.append("F")
         if fn in METHOD_FNS:
             forms.append("method")
-        if self.flavour == "mixed" and fn in BARE_FNS:
+        if self.flavour == "mixed" and fn in BARE_FNS and fn not in ("any", "all"):
             forms.append("bare")
         return self.choice(forms)
 
