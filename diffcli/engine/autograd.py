@@ -18,7 +18,7 @@ import numpy as np
 
 from . import errors, grad_mode
 from .function import edge, sum_to_shape
-from .node import AccumulateGrad, thaw
+from .node import AccumulateGrad, Node, thaw
 from .tensor import Tensor
 
 
@@ -146,6 +146,7 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
         pop_buffer = buffers.pop
         heappop, heappush = heapq.heappop, heapq.heappush
         direct = None  # the one ready node, when the heap is empty (a chain): no heap
+        plain = restrict is None and capture is None  # every node runs, none is captured
         while True:
             if direct is not None:
                 node = direct
@@ -159,13 +160,18 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
             if g.__class__ is float and (fast is None or create_graph or node.retained
                                          or capture is not None):
                 g = Tensor(np.array(g))  # leaving the scalar lane
-            run_it = restrict is None or node in restrict
-            if capture is not None and node in capture:
-                captured[node] = g
+            if plain:
+                run_it = True
                 if node.retained and g is not None:
                     _retain(node, g, create_graph)
-            elif node.retained and g is not None and run_it:
-                _retain(node, g, create_graph)
+            else:
+                run_it = restrict is None or node in restrict
+                if capture is not None and node in capture:
+                    captured[node] = g
+                    if node.retained and g is not None:
+                        _retain(node, g, create_graph)
+                elif node.retained and g is not None and run_it:
+                    _retain(node, g, create_graph)
             if node.__class__ is AccumulateGrad:
                 if accumulate and run_it and g is not None:
                     _accumulate(node.variable, g, create_graph)
@@ -176,7 +182,11 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 # somewhere; a node run only for its retain_grad computes nothing
                 if restrict is None or _feeds(node, restrict, capture):
                     if fast is not None and not create_graph:  # the scalar lane
-                        if node.saved or node.released:
+                        saved = node.saved
+                        if saved:  # (the common case inline: one saved tensor, unchanged)
+                            if len(saved) != 1 or saved[0]._version[0] != node.saved_versions[0]:
+                                node.check_saved()
+                        elif node.released:
                             node.check_saved()
                         gf = g if g.__class__ is float else g.data_.item()
                         try:
@@ -186,9 +196,14 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                     else:
                         grads = node.backward_fn(g, *node.unpack_saved())
                 if not retain_graph:  # freed as soon as the node has run, as in PyTorch
-                    node.release()
+                    if node.__class__ is Node:
+                        if node.saved:
+                            node.saved = ()
+                            node.released = True
+                    else:
+                        node.release()
             i = -1
-            became = []
+            first = more = None  # the nodes this one made ready
             for nxt in node.next_nodes:
                 i += 1
                 if nxt is None:
@@ -203,12 +218,17 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 c = deps[nxt] - 1
                 deps[nxt] = c
                 if c == 0:
-                    became.append(nxt)
-            if became:
-                if not ready and len(became) == 1:
-                    direct = became[0]
+                    if first is None:
+                        first = nxt
+                    elif more is None:
+                        more = [first, nxt]
+                    else:
+                        more.append(nxt)
+            if first is not None:
+                if more is None and not ready:
+                    direct = first
                 else:
-                    for nxt in became:
+                    for nxt in more or (first,):
                         tie += 1
                         heappush(ready, (-nxt.seq, tie, nxt))
     finally:

@@ -131,10 +131,7 @@ def record_scalar(name, value, inputs, backward, saved, fast, fargs):
     if saved and saved[-1] is OUT:  # the scalar lane saves its output last, if at all
         outputs = (len(saved) - 1,)
         saved = saved[:-1] + (output_shell(out),)
-    node = Node(name, edges, backward, saved, meta, outputs)
-    node.fast = fast
-    node.fargs = fargs
-    out.grad_fn = node
+    out.grad_fn = Node(name, edges, backward, saved, meta, outputs, fast, fargs)
     out.requires_grad_flag = True
     return out
 

@@ -53,7 +53,8 @@ class Node:
                  "saved_outputs", "input_meta", "retained", "released", "seq", "fast", "fargs",
                  "__weakref__")
 
-    def __init__(self, name, next_nodes, backward_fn, saved, input_meta, saved_outputs=()):
+    def __init__(self, name, next_nodes, backward_fn, saved, input_meta, saved_outputs=(),
+                 fast=None, fargs=()):
         seq = self.seq = next(_sequence)      # creation order: the engine runs newest first
         if not seq & _FREEZE_EVERY:
             _freeze()
@@ -71,8 +72,8 @@ class Node:
         self.input_meta = input_meta          # tuple[(shape, dtype) | None] per input
         self.retained = None                  # weakrefs to tensors whose retain_grad() hangs here
         self.released = False
-        self.fast = None                      # the scalar lane's formula, on Python floats
-        self.fargs = ()                       # Python floats both formulas get after `saved`
+        self.fast = fast                      # the scalar lane's formula, on Python floats
+        self.fargs = fargs                    # Python floats both formulas get after `saved`
 
     def name(self) -> str:
         """The class name, as a tensor's repr and the graph show it (`CopySlices`)."""
