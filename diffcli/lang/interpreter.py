@@ -350,12 +350,18 @@ class Interpreter:
     def exec_while(self, s, scope):
         while self.truth(self.eval(s.test, scope), s.test):
             self.tick(s)
-            try:
-                self.exec_block(s.body, scope)
-            except _Break:
+            if not self.loop_body(s.body, scope):
                 break
-            except _Continue:
-                continue
+
+    def loop_body(self, body, scope) -> bool:
+        """One pass of a loop's body; False when it breaks."""
+        try:
+            self.exec_block(body, scope)
+        except _Break:
+            return False
+        except _Continue:
+            pass
+        return True
 
     def exec_if(self, s, scope):
         if self.truth(self.eval(s.test, scope), s.test):
@@ -454,12 +460,8 @@ class Interpreter:
         for v in self.iterate(it, s.iter):
             self.tick(s)
             self.assign(s.target, v, scope)
-            try:
-                self.exec_block(s.body, scope)
-            except _Break:
+            if not self.loop_body(s.body, scope):
                 break
-            except _Continue:
-                continue
 
     def iterate(self, it, node):
         """The items of a value a script loops over; errors (a 0-d tensor, an int...) are

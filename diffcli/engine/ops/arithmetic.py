@@ -43,16 +43,17 @@ def _lane(a, b):
 
 
 # the lane's backward formulas: (g, *fargs) -> one gradient per input; and the ordinary
-# formulas for lane nodes, which get the saved tensors and then the fargs
-def _fadd(g, *_):
+# formulas for lane nodes, which get the saved tensors and then the fargs. The first three
+# serve as both (g is a float or a Tensor alike).
+def _add_grads(g, *_):
     return g, g
 
 
-def _fsub(g, *_):
+def _sub_grads(g, *_):
     return g, -g
 
 
-def _fneg(g, *_):  # neg, and rsub with a number
+def _neg_grads(g, *_):  # neg, and rsub with a number
     return (-g,)
 
 
@@ -70,18 +71,6 @@ def _fdiv(g, x, y):
 
 def _fdiv_c(g, c):
     return g / c, None
-
-
-def _add_backward(g, *_):
-    return g, g
-
-
-def _sub_backward(g, *_):
-    return g, -g
-
-
-def _neg_backward(g, *_):  # neg, and rsub with a number
-    return (-g,)
 
 
 def _mul_c_backward(g, _k, c):
@@ -155,8 +144,8 @@ def add(a, b, alpha=1):
     if alpha == 1:
         lane = _lane(a, b)
         if lane is not None:
-            return record_scalar("AddBackward0", lane[0] + lane[1], (a, lane[2]), _add_backward,
-                                 (), _fadd, ())
+            return record_scalar("AddBackward0", lane[0] + lane[1], (a, lane[2]), _add_grads,
+                                 (), _add_grads, ())
     x, y, rd = _operands(a, b)
     if alpha != 1:
         out = _broadcast_check(lambda p, q: p + alpha * q, x, y, rd)
@@ -175,8 +164,8 @@ def sub(a, b, alpha=1):
     if alpha == 1:
         lane = _lane(a, b)
         if lane is not None:
-            return record_scalar("SubBackward0", lane[0] - lane[1], (a, lane[2]), _sub_backward,
-                                 (), _fsub, ())
+            return record_scalar("SubBackward0", lane[0] - lane[1], (a, lane[2]), _sub_grads,
+                                 (), _sub_grads, ())
     x, y, rd = _operands(a, b)
     if rd == np.bool_:
         raise errors.TorchRuntimeError(
@@ -193,8 +182,8 @@ def rsub(a, c, alpha=1):
     if alpha == 1:
         lane = _lane(a, c)
         if lane is not None and lane[2] is None:
-            return record_scalar("RsubBackward1", lane[1] - lane[0], (a,), _neg_backward, (),
-                                 _fneg, ())
+            return record_scalar("RsubBackward1", lane[1] - lane[0], (a,), _neg_grads, (),
+                                 _neg_grads, ())
     x, y, rd = _operands(a, c)
     out = _broadcast_check(lambda p, q: q - alpha * p if alpha != 1 else q - p, x, y, rd)
     if _scalar(c):
@@ -278,7 +267,7 @@ def neg(a):
     if a.__class__ is Tensor:
         d = a.data_
         if d.dtype is F64 and not d.ndim:  # the scalar lane
-            return record_scalar("NegBackward0", -float(d), (a,), _neg_backward, (), _fneg, ())
+            return record_scalar("NegBackward0", -float(d), (a,), _neg_grads, (), _neg_grads, ())
     a = as_tensor(a)
     if a.data_.dtype == np.bool_:
         raise errors.TorchRuntimeError(
