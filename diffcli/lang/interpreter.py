@@ -879,11 +879,33 @@ class Interpreter:
             return (obj.message,)
         elif obj.__class__ is list and name in LIST_METHODS:
             return self._list_method(obj, name, e)
+        elif obj.__class__ is str and name == "format":
+            return self._str_format(obj, e)
         # torch's classes that name their module (`'torch.Size' object has no attribute`)
         of = type_of(obj).qualname if isinstance(obj, (Size, engine.dtypes.DType,
                                                         reductions.ReturnTypes)) else type_name(obj)
         raise ScriptError("AttributeError", f"'{of}' object has no attribute '{name}'"
                           + _unsupported_hint(obj, name), e.line, e.column)
+
+    def _str_format(self, template, e):
+        """`"...".format(...)` with plain fields only (`{}`, `{0}`, `{name}`, with !r/!s/!a
+        and a format spec): a field that reads an attribute or an item (`{0.x}`, `{0[1]}`)
+        or a nested field is refused, so a format string cannot reach into host objects."""
+        import string
+
+        def format_(*args, **kwargs):
+            try:
+                fields = list(string.Formatter().parse(template))
+            except ValueError as err:
+                raise ScriptError("ValueError", str(err), e.line, e.column) from None
+            for _, field, spec, _ in fields:
+                if field is None:
+                    continue
+                if not (field == "" or field.isdigit() or field.isidentifier()) or "{" in (spec or ""):
+                    raise ScriptError("ValueError", f"diffcli formats plain fields only ('{{}}', "
+                                      f"'{{0}}', '{{name}}'), not '{{{field}}}'", e.line, e.column)
+            return template.format(*args, **kwargs)
+        return format_
 
     def _device_attribute(self, t, name):
         """`x.device`, `x.is_cuda`, `x.cpu()`, `x.cuda()` and `x.to(...)`, whose device

@@ -92,7 +92,8 @@ DUNDER = "is not allowed in diffcli scripts"
     ("import torch.utils", "ModuleNotFoundError", "No module named 'torch.utils'"),
     ("from torch import _C", "ImportError", "cannot import name '_C' from 'torch'"),
     ("from math import __loader__", "ImportError", "cannot import name '__loader__' from 'math'"),
-    ("print('{0.__class__}'.format(x))", "AttributeError", "'str' object has no attribute 'format'"),
+    ("print('{0.__class__}'.format(x))", "ValueError",
+     "diffcli formats plain fields only ('{}', '{0}', '{name}'), not '{0.__class__}'"),
     ("print(str(x).join)", "AttributeError", "'str' object has no attribute 'join'"),
     ("print([].sort)", "AttributeError", "'list' object has no attribute 'sort'"),
     ("print(int.from_bytes)", "AttributeError", "'type' object has no attribute 'from_bytes'"),
@@ -262,6 +263,8 @@ def _allowed_attributes(v):
         return {"type", "index"}
     if type(v) is list:
         return values.LIST_METHODS
+    if type(v) is str:
+        return {"format"}  # plain fields only: test_str_format_reads_no_attribute_or_item
     return set()
 
 
@@ -316,3 +319,13 @@ def test_no_eval_exec_or_compile_of_script_text_in_the_package():
             if pattern.search(code):
                 offenders.append(f"{path.relative_to(PACKAGE)}:{n}: {line.strip()}")
     assert offenders == []
+
+
+@pytest.mark.parametrize("template", ["{0.__class__}", "{0[0]}", "{x.grad_fn}", "{:{0.__class__}}"])
+def test_str_format_reads_no_attribute_or_item(template):
+    """str.format's fields may not reach attributes or items of their arguments (the
+    classic format-string escape); plain fields only."""
+    from .samples import cli
+    r = cli("run", "-e", f"x = tensor([1.0])\nprint('{template}'.format(x, x=x))")
+    assert r.exit_code == 1 and "ValueError: diffcli formats plain fields only" in r.stderr, r.stderr
+    assert "class" not in r.stdout and "Traceback" not in r.stderr

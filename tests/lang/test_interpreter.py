@@ -326,3 +326,14 @@ def test_bare_any_and_all_are_pythons():
     _, out = run("import torch\nx = torch.tensor([0.5, -1.0, 2.0])\n"
                  "print(any(x > 1), all(x > 0), any([False, True]), (x > 0).any(), torch.all(x > -2))\n")
     assert out == "True False True tensor(True) tensor(True)\n"
+
+
+def test_str_format_with_plain_fields_as_python():
+    _, out = run("import torch\nx = torch.tensor(0.123456, requires_grad=True)\n"
+                 "print('{:.3f}'.format(x.item()), '{} and {}'.format(1, 'a'), '{0}-{0}'.format(2),"
+                 " '{n:>5}|'.format(n=3))\n"
+                 "print('loss: {:.4f}, x={!r}'.format(x.item(), x), '{:.2f}'.format(x))\n")
+    assert out == ("0.123 1 and a 2-2     3|\n"
+                   "loss: 0.1235, x=tensor(0.1235, requires_grad=True) 0.12\n")
+    assert error("print('{} {}'.format(1))\n") == (
+        "IndexError", "Replacement index 1 out of range for positional args tuple", 1, 7)
