@@ -166,7 +166,11 @@ def _fstring_parts(token: Token, body: str, raw: bool) -> list:
             elif c in "}!:" and not depth and not (c == "!" and body[j + 1:j + 2] == "="):
                 break
             j += 1
-        expr = body[i + 1:j].strip()
+        expr = body[i + 1:j]
+        shown = None                               # `{expr=}`: the text, then the value
+        if expr.rstrip().endswith("=") and not expr.rstrip().endswith(("==", "!=", "<=", ">=")):
+            shown, expr = expr, expr.rstrip()[:-1]
+        expr = expr.strip()
         conversion = spec = None
         if j < n and body[j] == "!":
             conversion, j = body[j + 1:j + 2], j + 2
@@ -184,6 +188,10 @@ def _fstring_parts(token: Token, body: str, raw: bool) -> list:
         if literal:
             parts.append(_decode_body(token, "".join(literal), raw))
             literal = []
+        if shown is not None:
+            parts.append(shown)
+            if conversion is None and spec is None:
+                conversion = "r"                   # Python: repr unless a spec is given
         parts.append(ast.FormattedValue(expr, conversion, spec, line=token.line,
                                         column=token.column, end_line=token.end_line,
                                         end_column=token.end_column))

@@ -54,3 +54,15 @@ def test_errors_inside_fields_point_at_the_fstring():
     assert code == 1 and "NameError: name 'q' is not defined" in err
     code, out, err = run('x = 1.0\nprint(f"{x.__class__}")')
     assert code == 1 and "AttributeError" in err and "__class__" in err
+
+
+def test_self_documenting_fields_show_their_text_then_the_repr():
+    """Python 3.8+'s `{expr=}`: the expression as written (spaces kept), then repr() unless
+    a conversion or a format spec is given (output recorded with Python and torch 2.13)."""
+    out = run('import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\n'
+              'print(f"{x=}")\nprint(f"{x.sum() = }")\nprint(f"{x.sum().item()=:.2f}")\n'
+              'print(f"{x.shape=!s}|{1 == 1}|{2 >= 3}")\n')
+    assert out == (0, "x=tensor([1., 2.], requires_grad=True)\n"
+                      "x.sum() = tensor(3., grad_fn=<SumBackward0>)\n"
+                      "x.sum().item()=3.00\n"
+                      "x.shape=torch.Size([2])|True|False\n", "")
