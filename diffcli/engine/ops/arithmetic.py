@@ -567,16 +567,23 @@ def _int_zero_check(rd, y):
         raise errors.TorchRuntimeError("ZeroDivisionError")
 
 
-def floor_divide(a, b):
-    """torch.floor_divide / `a // b`: the floor of the quotient (ATen's div_floor: IEEE
-    results for a zero float divisor, RuntimeError for an integer one); no derivative."""
+def _divide_like(a, b, kernel, fn):
+    """What floor_divide and remainder share: the promoted operands, PyTorch's refusals
+    (bool inputs, unbroadcastable shapes, an integer zero divisor) and fn's result."""
     x, y, rd = _operands(a, b)
     if rd.kind == "b":
-        raise errors.not_implemented("div_floor_cpu", rd)
+        raise errors.not_implemented(kernel, rd)
     errors.broadcast_shapes(x.data_.shape, y.data_.shape)
     _int_zero_check(rd, y)
     with np.errstate(all="ignore"):
-        out = np.floor_divide(_data(x, rd), _data(y, rd))
+        out = np.asarray(fn(_data(x, rd), _data(y, rd)), dtype=rd)
+    return x, y, out
+
+
+def floor_divide(a, b):
+    """torch.floor_divide / `a // b`: the floor of the quotient (ATen's div_floor: IEEE
+    results for a zero float divisor, RuntimeError for an integer one); no derivative."""
+    x, y, out = _divide_like(a, b, "div_floor_cpu", np.floor_divide)
     return _not_implemented_node("floor_divide", out, (None if _scalar(a) else x, None if _scalar(b) else y))
 
 
@@ -593,13 +600,7 @@ def remainder(a, b):
     (a Scalar divisor: the gradient passes), RemainderBackward1 (a Tensor divisor:
     -grad * self.div(other, rounding_mode='floor') for it); a Scalar dividend has no
     derivative (NotImplemented)."""
-    x, y, rd = _operands(a, b)
-    if rd.kind == "b":
-        raise errors.not_implemented("remainder_cpu", rd)
-    errors.broadcast_shapes(x.data_.shape, y.data_.shape)
-    _int_zero_check(rd, y)
-    with np.errstate(all="ignore"):
-        out = np.asarray(_remainder_np(_data(x, rd), _data(y, rd)), dtype=rd)
+    x, y, out = _divide_like(a, b, "remainder_cpu", _remainder_np)
     if _scalar(a):
         return _not_implemented_node("remainder", out, (y,))
     if _scalar(b):
