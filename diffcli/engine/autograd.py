@@ -18,7 +18,7 @@ import numpy as np
 
 from . import errors, grad_mode
 from .function import edge, sum_to_shape
-from .node import AccumulateGrad, Node, thaw
+from .node import AccumulateGrad, thaw
 from .tensor import Tensor
 
 
@@ -182,12 +182,7 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 # somewhere; a node run only for its retain_grad computes nothing
                 if restrict is None or _feeds(node, restrict, capture):
                     if fast is not None and not create_graph:  # the scalar lane
-                        saved = node.saved
-                        if saved:  # (the common case inline: one saved tensor, unchanged)
-                            if len(saved) != 1 or saved[0]._version[0] != node.saved_versions[0]:
-                                node.check_saved()
-                        elif node.released:
-                            node.check_saved()
+                        node.check_saved()
                         gf = g if g.__class__ is float else g.data_.item()
                         try:
                             grads = fast(gf, *node.fargs)
@@ -196,12 +191,7 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                     else:
                         grads = node.backward_fn(g, *node.unpack_saved())
                 if not retain_graph:  # freed as soon as the node has run, as in PyTorch
-                    if node.__class__ is Node:
-                        if node.saved:
-                            node.saved = ()
-                            node.released = True
-                    else:
-                        node.release()
+                    node.release()
             i = -1
             first = more = None  # the nodes this one made ready
             for nxt in node.next_nodes:

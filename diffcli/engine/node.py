@@ -92,8 +92,11 @@ class Node:
         """Raise PyTorch's error if the saved tensors were released or modified in place."""
         if self.released:
             raise errors.TorchRuntimeError(errors.BACKWARD_TWICE)
+        saved = self.saved
+        if len(saved) == 1 and saved[0]._version[0] == self.saved_versions[0]:
+            return  # the common case, on the backward's hot path
         outputs = self.saved_outputs
-        for i, (t, v) in enumerate(zip(self.saved, self.saved_versions)):
+        for i, (t, v) in enumerate(zip(saved, self.saved_versions)):
             if t._version[0] != v:
                 raise errors.version_error(t, v, self._name if i in outputs else None)
 
