@@ -319,16 +319,17 @@ _LANE = {
 def _make(name):
     grad_fn, forward, backward, saves, _ = UNARY[name]
     lane = _LANE.get(name)
-    if lane is not None:
-        fwd, fast = lane
-        if saves == "x":
-            def slow(g, p, *_):
-                return (backward(g, p, None),)
-            saved = None  # the input itself
-        else:
-            def slow(g, r, *_):
-                return (backward(g, None, r),)
-            saved = (OUT,)
+    fwd, fast = lane if lane is not None else (None, None)
+    # the backward formula as a node calls it: (g, *saved, *fargs), made once per op
+    if saves == "x":
+        def slow(g, p, *_):
+            return (backward(g, p, None),)
+    elif saves == "y":
+        def slow(g, r, *_):
+            return (backward(g, None, r),)
+    else:
+        def slow(g, *_):
+            return (backward(g, None, None),)
 
     def op(a):
         if lane is not None and a.__class__ is Tensor:
@@ -338,7 +339,8 @@ def _make(name):
                 v = fwd(xf) if fwd is not None else None
                 if v is None:
                     v = forward(x)
-                return record_scalar(grad_fn, v, (a,), slow, saved or (a,), fast, (xf, float(v)))
+                return record_scalar(grad_fn, v, (a,), slow, (a,) if saves == "x" else (OUT,),
+                                     fast, (xf, float(v)))
         a = as_tensor(a)
         x = a.data_
         if name in _NO_KERNEL:
@@ -348,11 +350,7 @@ def _make(name):
         out = forward(x)  # numpy errors are ignored engine-wide (engine/__init__.py)
         if out.dtype != x.dtype:
             out = out.astype(x.dtype)
-        if saves == "x":
-            return record(grad_fn, out, (a,), lambda g, p: (backward(g, p, None),), (a,))
-        if saves == "y":
-            return record(grad_fn, out, (a,), lambda g, r: (backward(g, None, r),), (OUT,))
-        return record(grad_fn, out, (a,), lambda g: (backward(g, None, None),))
+        return record(grad_fn, out, (a,), slow, (a,) if saves == "x" else (OUT,) if saves == "y" else ())
 
     op.__name__ = name
     op.__doc__ = f"{name}(x); local derivative {UNARY[name][4]}; grad_fn {grad_fn}"
