@@ -1109,14 +1109,11 @@ class Interpreter:
         def _range(*args):
             return range(*[int(a) for a in args])
 
-        def _abs(x):
-            return engine.FUNCTIONS["abs"](x) if isinstance(x, Tensor) else abs(x)
-
         def _type(x):
             return type_of(x)
 
         def _builtin_or_op(name, builtin):
-            # `max`, `min`, `sum`, `round`: the torch functions (SPEC) when an argument is
+            # `abs`, `max`, `min`, `sum`, `round`: the torch functions (SPEC) when an argument is
             # a tensor, Python's builtins on plain numbers and lists (`max(1.5, 0.5)`,
             # `sum([t1, t2])`), where the torch function would fail
             op = engine.FUNCTIONS[name]
@@ -1137,7 +1134,7 @@ class Interpreter:
 
         b = {
             "print": _print, "range": _range, "len": len, "float": float, "int": int,
-            "str": _str, "bool": bool, "type": _type, "abs": _abs, "list": list, "tuple": tuple,
+            "str": _str, "bool": bool, "type": _type, "list": list, "tuple": tuple,
             "enumerate": enumerate, "zip": zip, "isinstance": None, "hasattr": _hasattr,
             "torch": TORCH, "F": MODULES["torch.nn.functional"], "autograd": MODULES["torch.autograd"],
             "math": MODULES["math"],
@@ -1145,11 +1142,11 @@ class Interpreter:
             "enable_grad": engine.enable_grad, "set_grad_enabled": engine.set_grad_enabled,
             "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
         }
-        for name, builtin in (("max", max), ("min", min), ("sum", sum), ("round", round)):
+        for name, builtin in (("abs", abs), ("max", max), ("min", min), ("sum", sum), ("round", round)):
             b[name] = _builtin_or_op(name, builtin)
         b["any"], b["all"] = any, all   # Python's (not SPEC functions): iterate and bool()
         del b["isinstance"]
-        self._plain = _plain_callables((_print, _str, _range, _abs, _type, _hasattr))
+        self._plain = _plain_callables((_print, _str, _range, _type, _hasattr))
         for k, v in engine.FUNCTIONS.items():
             b.setdefault(k, v)
         names.update((id(v), k) for k, v in b.items() if callable(v))
