@@ -1,6 +1,6 @@
 """The tutorial seeds run under `diffcli run` and print what PyTorch printed.
 
-Goldens: `tests/goldens/seeds.json`, copied from ../shared/torchref/reference.json (torch
+Goldens: `tests/goldens/seeds.json`, copied from tests/goldens/torchref/reference.json (torch
 2.13, recorded by running each seed as its own process). Two differences are expected and
 normalised, nothing else: object addresses (`<MulBackward0 object at 0x...>`; diffcli
 prints no address, by the spec), and Python floats from `.item()`, which torch computed

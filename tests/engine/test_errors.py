@@ -37,10 +37,7 @@ DTYPE_DEPENDENT = {  # replaced by the adapted:* goldens
 def _cases():
     """(label, code, reference outcome dict, golden torch64 outcome dict)."""
     goldens = {s["id"][len("errors:"):]: s for s in golden_scenarios("errors:")}
-    if REFERENCE.exists():
-        ref = {e["label"]: e for e in json.loads(REFERENCE.read_text())["errors"]}
-    else:
-        ref = {label: dict(s["reference"], code=s["code"]) for label, s in goldens.items()}
+    ref = {e["label"]: e for e in json.loads(REFERENCE.read_text())["errors"]}
     return [(label, e["code"], e, goldens[label]) for label, e in ref.items()]
 
 
@@ -86,8 +83,6 @@ def test_adapted_error(scenario):
 
 
 def test_vendored_reference_copies_are_verbatim():
-    if not REFERENCE.exists():
-        pytest.skip("reference.json not available")
     ref = {e["label"]: e for e in json.loads(REFERENCE.read_text())["errors"]}
     goldens = {s["id"][len("errors:"):]: s for s in golden_scenarios("errors:")}
     assert set(ref) == set(goldens)

@@ -1,6 +1,6 @@
 """Run PyTorch-syntax snippets against diffcli's engine.
 
-The reference catalogue (`/work/shared/torchref/reference.json`) and our goldens
+The reference catalogue (`tests/goldens/torchref/reference.json`) and our goldens
 (`tests/goldens/semantics.json`) hold snippets written against `torch`. This module
 executes the same text with `torch` bound to a thin facade over `diffcli.engine`, and
 captures what the torch recorder captured: the exception type name and `str()`, stdout,
@@ -18,7 +18,6 @@ import functools
 import io
 import json
 import math
-import os
 import pathlib
 import re
 import types
@@ -140,7 +139,7 @@ def run_snippet(code: str, ns=None):
 # --- goldens and the reference catalogue ------------------------------------------------
 
 GOLDENS = pathlib.Path(__file__).resolve().parents[1] / "goldens" / "semantics.json"
-REFERENCE = pathlib.Path(os.environ.get("DIFFCLI_TORCHREF", "/work/shared/torchref/reference.json"))
+REFERENCE = pathlib.Path(__file__).resolve().parents[1] / "goldens" / "torchref" / "reference.json"
 
 
 @functools.lru_cache(maxsize=None)

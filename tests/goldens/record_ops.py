@@ -11,7 +11,7 @@ Each snippet is (group, label, setup, expr), Python evaluated with
     C(v, dtype=None) = torch.tensor(v, dtype=dtype)                       # a constant
     and `torch`, `F` (torch.nn.functional) and `math` in scope,
 under torch.set_default_dtype(torch.float64) (diffcli's default). The first groups repeat
-every supported row of ../shared/torchref/REFERENCE.md §1 (recorded there in float32), so
+every supported row of tests/goldens/torchref/REFERENCE.md §1 (recorded there in float32), so
 values here are float64; the rest extend the coverage to every op of diffcli's table.
 
 A snippet whose expression raises records the exception's type and message instead.

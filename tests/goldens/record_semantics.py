@@ -39,7 +39,7 @@ import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE / "semantics.json"
-REFERENCE = pathlib.Path(os.environ.get("DIFFCLI_TORCHREF", "/work/shared/torchref/reference.json"))
+REFERENCE = pathlib.Path(__file__).resolve().parent / "torchref" / "reference.json"
 
 ADDR_RE = re.compile(r"0x[0-9a-fA-F]+")
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import ast as pyast
 import logging
-import os
 import random
 import time
 from pathlib import Path
@@ -15,8 +14,7 @@ from diffcli.lang import larkparse
 from diffcli.lang import parse as parse_module
 from diffcli.lang.parse import ScriptSyntaxError, parse
 
-SEEDS = Path(os.environ.get("DIFFCLI_TORCHREF", Path(__file__).resolve().parents[3]
-                            / "shared" / "torchref")) / "seeds"
+SEEDS = Path(__file__).resolve().parents[1] / "goldens" / "torchref" / "seeds"
 SPAN_FIELDS = ("line", "column", "end_line", "end_column")
 
 
@@ -389,13 +387,11 @@ except Exception as e:
 # ------------------------------------------------------------------ the seeds
 
 def _seed_files():
-    return sorted(SEEDS.glob("*.py")) if SEEDS.is_dir() else []
+    return sorted(SEEDS.glob("*.py"))
 
 
-@pytest.mark.parametrize("path", _seed_files() or [None], ids=lambda p: p.name if p else "no-seeds")
+@pytest.mark.parametrize("path", _seed_files(), ids=lambda p: p.name)
 def test_seed_parses_with_python_statement_spans(path):
-    if path is None:
-        pytest.skip(f"seed directory {SEEDS} is absent")
     text = path.read_text()
     mine = parse(text, filename=str(path))
 
