@@ -153,7 +153,12 @@ def table(columns, rows, max_width=400, title=None, styled=False) -> str:
     if title:
         lines.extend(_style(x.rstrip(), ITALIC, styled) for x in wrap(title, table_width))
 
+    simple = not styled and all(w == i + a + b for w, i, (a, b) in zip(widths, inner, pads))
+
     def emit(cells, header):
+        if simple and all(len(c) <= w and c.isascii() and c.isprintable() for c, w in zip(cells, inner)):
+            lines.append("   ".join(c.ljust(w) for c, w in zip(cells, inner)).rstrip())
+            return                                  # one line, every cell as it is
         wrapped = [wrap(c, w) for c, w in zip(cells, inner)]
         height = max(len(c) for c in wrapped)
         for k in range(height):
