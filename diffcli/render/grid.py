@@ -8,7 +8,8 @@ with string operations. It follows rich 15's rules (column widths, shrinking the
 columns when the table is wider than the console, word wrap that folds long words), so
 the output is what diffcli printed through rich, with two differences: cells are text,
 never rich markup (`tensor([nan, 1.])` used to print as `tensor()`), and the layout no
-longer changes with the installed rich version.
+longer changes with the installed rich version (rich is imported only to measure
+non-ASCII text, whose characters may be zero, one or two cells wide).
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def cell_len(s: str) -> int:
 
 def _chop(word: str, width: int) -> list:
     """`word` in pieces of at most `width` cells (rich's chop_cells)."""
-    if word.isascii() and width > 0:
+    if word.isascii():
         return [word[i:i + width] for i in range(0, len(word), width)]
     from rich.cells import chop_cells
     return chop_cells(word, width) or [""]
