@@ -15,16 +15,16 @@ import time
 from . import workloads as W
 
 
-def measure(contenders: dict, repeats: int) -> dict:
+def measure(contenders: dict, repeats: int, clock=time.perf_counter) -> dict:
     times = {k: [] for k in contenders}
     for fn in contenders.values():       # warm-up
         fn()
     for _ in range(repeats):
         for name, fn in contenders.items():
             gc.collect()
-            t = time.perf_counter()
+            t = clock()
             fn()
-            times[name].append(time.perf_counter() - t)
+            times[name].append(clock() - t)
     return {k: statistics.median(v) for k, v in times.items()}
 
 
@@ -60,11 +60,34 @@ def main(argv=None):
         secs, mb = W.depth_run(s.depth)
         rows.append((f"depth: {s.depth}-op chain", "diffcli", f"{secs:.2f} s, peak {mb:.0f} MB", "",
                      "completes, < 2 GB"))
+    rows.extend(render_rows(s.render, args.repeats, lambda name: not args.only or args.only in name))
+    run(f"render: graph vs grad, {s.render[1]}-term sum (processes)", W.graph_vs_grad(s.render[1]),
+        target="same order as grad (<= 3x)")
     if not W.have_torch():
         print("note: torch is not installed; its columns are absent", file=sys.stderr)
     widths = [max(len(r[i]) for r in rows + [HEADER]) for i in range(5)]
     for r in [HEADER] + rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+
+
+def render_rows(sizes, repeats, wanted):
+    """Building and rendering the graph (not the run) in each format, on each shape, at
+    two sizes; the growth is the time at the larger over the time at the smaller
+    (linear: about the ratio of the sizes; quadratic: its square). CPU time, which other
+    processes on the machine disturb less than the wall clock."""
+    small, big = sizes
+    rows = []
+    for shape in W.RENDER_SHAPES:
+        for fmt in W.RENDER_FORMATS:
+            name = f"render: {shape} {fmt}"
+            if not wanted(name):
+                continue
+            t = [measure({"diffcli": W.render_graph(shape, fmt, n)}, repeats, time.process_time)["diffcli"]
+                 for n in sizes]
+            rows.append((name, "diffcli", f"{t[0] * 1e3:.1f} ms at n={small}, {t[1] * 1e3:.1f} ms at "
+                         f"n={big}: {t[1] / t[0]:.2f}x", "", f"growth ~{big / small:.0f}x (linear)"))
+            print(f"done: {name}", file=sys.stderr)
+    return rows
 
 
 HEADER = ("workload", "contender", "median", "diffcli/this", "target")

@@ -21,6 +21,7 @@ class Sizes:
         self.mat = 50 if quick else 1000
         self.depth = 5_000 if quick else 1_000_000
         self.parse = 500 if quick else 100_000
+        self.render = (200, 400) if quick else (10_000, 20_000)     # graph nodes, two sizes
 
 
 def have_torch() -> bool:
@@ -240,3 +241,41 @@ def parsing(n):
     text = script_text(n)
     py = text.replace("^", "**")
     return {"diffcli": lambda: parse(text), "ast.parse": lambda: ast.parse(py)}
+
+
+# --- 7. rendering graphs: every format linear in the graph's size -------------------
+
+RENDER_SHAPES = {
+    "chain": lambda n: f"x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range({n}):\n    y = y * 1.01\n",
+    "wide sum": lambda n: "a = tensor(1.0, requires_grad=True)\np = " + " + ".join(["a"] * n) + "\n",
+    "doubling": lambda n: f"x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range({n}):\n    y = y + y\n",
+}
+RENDER_FORMATS = ("table", "json", "dot", "mermaid", "tree")
+
+
+def render_graph(shape, fmt, n):
+    """Build the graph of a finished run and render it (the run itself is not timed)."""
+    import io
+    from diffcli import session
+    from diffcli.render import jsonout, table, text
+    from diffcli.source import Source
+    run = session.execute(Source(RENDER_SHAPES[shape](n), "<bench>"), session.Options(trace=True),
+                          write=lambda s: None)
+
+    def go():
+        nodes = session.build_graph(run)
+        if fmt == "table":
+            table.graph_table(nodes, file=io.StringIO())
+        elif fmt == "json":
+            jsonout.graph_json(nodes)
+        else:
+            getattr(text, "graph_" + fmt)(nodes)
+    return go
+
+
+def graph_vs_grad(n):
+    """The whole `graph` command against `grad` on one n-term sum (each a process)."""
+    tmp = Path(tempfile.mkdtemp(prefix="diffcli-bench-"))
+    (tmp / "sum.txt").write_text(RENDER_SHAPES["wide sum"](n))
+    return {"diffcli": _proc([sys.executable, "-m", "diffcli", "graph", str(tmp / "sum.txt")]),
+            "grad": _proc([sys.executable, "-m", "diffcli", "grad", str(tmp / "sum.txt")])}

@@ -252,21 +252,21 @@ def build_graph(run: Run, target_name=None):
     else:
         roots = [node for _, _, node, _ in trace if node is not None]
         roots += [key(v) for _, v in run.leaves() if v.requires_grad_flag]
-    order, seen = [], set()
-    for root in roots:                         # iterative post-order DFS
-        if root in seen:
+    order, kids = [], {}                       # kids: each node's children, found once
+    for root in roots:                         # iterative post-order DFS: O(nodes + edges)
+        if root in kids:
             continue
-        stack = [(root, iter(children(root)))]
-        seen.add(root)
+        kids[root] = children(root)
+        stack = [(root, iter(kids[root]))]
         while stack:
             k, it = stack[-1]
             nxt = next(it, None)
             if nxt is None:
                 stack.pop()
                 order.append(k)
-            elif nxt not in seen:
-                seen.add(nxt)
-                stack.append((nxt, iter(children(nxt))))
+            elif nxt not in kids:
+                kids[nxt] = children(nxt)
+                stack.append((nxt, iter(kids[nxt])))
     ids = {k: i for i, k in enumerate(order)}
     rows = []
     for i, k in enumerate(order):
@@ -283,7 +283,7 @@ def build_graph(run: Run, target_name=None):
                 t._grad, t.retains_grad = live._grad, live.retains_grad
             name = named_fn.get(k) or (names.get(id(live)) if live is not None else None)
             nf = [None if n is None else n.name() for n in k.next_nodes]
-        rows.append(GraphNode(i, t, name, [ids[c] for c in children(k) if c in ids], nf))
+        rows.append(GraphNode(i, t, name, [ids[c] for c in kids[k]], nf))
     return rows
 
 

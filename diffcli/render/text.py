@@ -29,22 +29,46 @@ def grad_tsv(report) -> str:
     return "\n".join(lines) + "\n"
 
 
+TREE_INDENT = 20      # levels of indentation shown; deeper lines carry their depth instead
+
+
 def graph_tree(nodes) -> str:
-    """The backward graph from each output, as PyTorch users walk next_functions."""
+    """The backward graph from each output, as PyTorch users walk next_functions.
+
+    A graph with shared nodes is a DAG, and printed as a tree it would repeat each shared
+    subtree once per path to it: 2**60 lines for 60 doublings `y = y + y`. So, as
+    `cargo tree` marks a dependency already shown with `(*)`, a node with inputs that is
+    used more than once is printed in full the first time, with its id (the `id` of the
+    table and JSON, `n<id>` in DOT and Mermaid), as `AddBackward0 [#5]`, and after that
+    as one line, `AddBackward0 [#5 shown above]`. Leaves and constants are one line
+    anyway and are repeated as they are. Lines deeper than TREE_INDENT levels stop
+    moving right (a 100,000-deep chain would need 10**10 spaces) and start with their
+    depth, `[depth 40] MulBackward0`. One line per edge: linear in the graph's size."""
     if not nodes:
         return "(empty graph)\n"
-    consumed = {i for n in nodes for i in n.inputs}
-    roots = [n for n in nodes if n.id not in consumed]
     by_id = {n.id: n for n in nodes}
+    uses = {}
+    for n in nodes:
+        for i in n.inputs:
+            uses[i] = uses.get(i, 0) + 1
+    shown = set()
     lines = []
-    for root in roots:
+    for root in (n for n in nodes if n.id not in uses):
         stack = [(root, 0)]
         while stack:
             node, depth = stack.pop()
             label = node.tensor.grad_fn.name() if node.tensor.grad_fn else (
                 "AccumulateGrad" if node.tensor.requires_grad_flag else "constant")
-            name = f" ({node.name})" if node.name else ""
-            lines.append("  " * depth + label + name)
+            if node.name:
+                label += f" ({node.name})"
+            indent = "  " * depth if depth <= TREE_INDENT else "  " * TREE_INDENT + f"[depth {depth}] "
+            if node.inputs and uses.get(node.id, 0) > 1:
+                if node.id in shown:
+                    lines.append(f"{indent}{label} [#{node.id} shown above]")
+                    continue
+                shown.add(node.id)
+                label += f" [#{node.id}]"
+            lines.append(indent + label)
             for i in reversed(node.inputs):
                 stack.append((by_id[i], depth + 1))
     return "\n".join(lines) + "\n"
