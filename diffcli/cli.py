@@ -21,13 +21,16 @@ import re
 import sys
 from typing import Annotated, List, Optional
 
-from . import __version__
+from . import __version__, outstream
+from .outstream import StdoutError, write_document
 
 
 class ExitStatus(enum.IntEnum):
     OK = 0
     SCRIPT_FAILED = 1
     USAGE = 2
+    INTERNAL = 3
+    INTERRUPTED = 130
 
 
 class GradFormat(str, enum.Enum):
@@ -171,12 +174,13 @@ def _run_command(fmt, body):
     except _Fail as f:
         _emit(fmt, f.err, f.source, f.source.filename if f.source else "")
         status = f.status
+    except StdoutError as e:
+        status = _stdout_failed(e, fmt)
     except BrokenPipeError:
         _quiet_pipe()
         status = ExitStatus.SCRIPT_FAILED
     except KeyboardInterrupt:
-        sys.stderr.write("error: interrupted\n")
-        status = 130
+        status = _interrupted()
     except RecursionError:
         _emit(fmt, ScriptError("LimitError", "nested too deeply"), None, "")
         status = ExitStatus.SCRIPT_FAILED
@@ -186,14 +190,46 @@ def _run_command(fmt, body):
     except Exception as e:  # a bug in diffcli: still no traceback, but say so
         _emit(fmt, ScriptError("InternalError", f"{type(e).__name__}: {e} (this is a diffcli bug)"),
               None, "")
-        status = ExitStatus.SCRIPT_FAILED
+        status = ExitStatus.INTERNAL
     finally:
         sys.setrecursionlimit(recursion_limit)
+    return int(_flush_stdout(status, fmt))
+
+
+def _flush_stdout(status, fmt="table"):
+    """Flush standard output; a failure there is reported like any write failure."""
     try:
         sys.stdout.flush()
+    except StdoutError as e:
+        return _stdout_failed(e, fmt) if status == ExitStatus.OK else status
     except BrokenPipeError:
         _quiet_pipe()
-    return int(status)
+        return ExitStatus.SCRIPT_FAILED if status == ExitStatus.OK else status
+    except KeyboardInterrupt:
+        return _interrupted()
+    return status
+
+
+def _stdout_failed(e, fmt="table"):
+    """Standard output cannot be written: quiet for a reader that went away (`| head`),
+    else one error line; exit 1 either way, as for cat or echo."""
+    import errno
+
+    from .outstream import describe, silence_stdout
+    silence_stdout()
+    if e.errno != errno.EPIPE:
+        from .lang.errors import ScriptError
+        _emit(fmt, ScriptError("OutputError", describe(e)), None, "")
+    return ExitStatus.SCRIPT_FAILED
+
+
+def _interrupted():
+    try:
+        sys.stderr.write("error: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return ExitStatus.INTERRUPTED
 
 
 def _quiet_pipe():
@@ -277,17 +313,18 @@ def grad(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defau
                                                        "differentiate (give --of NAME)"), s)
         else:
             def do_backward():
-                gt = session.grad_tensors_value(grad_tensors, run, opts) if grad_tensors else None
+                gt = (session.grad_tensors_value(grad_tensors, run, opts, write=_stderr_write, on_warning=warn)
+                      if grad_tensors else None)
                 session.run_backward(run, target, gt, retain_graph, create_graph, repeat, on_warning=warn,
                                      explicit=of is not None)
             _script_errors(s, do_backward)
         report = _script_errors(s, lambda: session.grad_report(run, target, names, explicit=of is not None))
         if fmt is GradFormat.json:
             from .render import jsonout
-            sys.stdout.write(jsonout.grad_json(report) + "\n")
+            write_document(jsonout.grad_json(report) + "\n")
         elif fmt is GradFormat.tsv:
             from .render import text
-            sys.stdout.write(text.grad_tsv(report))
+            write_document(text.grad_tsv(report))
         else:
             from .render import table
             table.grad_table(report)
@@ -339,7 +376,7 @@ def graph(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
         nodes = _script_errors(s, lambda: session.build_graph(run, of))
         if fmt is GraphFormat.json:
             from .render import jsonout
-            sys.stdout.write(jsonout.graph_json(nodes) + "\n")
+            write_document(jsonout.graph_json(nodes) + "\n")
         elif fmt is GraphFormat.table:
             from .render import table
             table.graph_table(nodes, show_grad=backward)
@@ -347,7 +384,7 @@ def graph(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
             from .render import text
             draw = {GraphFormat.dot: text.graph_dot, GraphFormat.mermaid: text.graph_mermaid,
                     GraphFormat.tree: text.graph_tree}[fmt]
-            sys.stdout.write(draw(nodes))
+            write_document(draw(nodes))
         return ExitStatus.OK
     return _run_command(fmt.value, body)
 
@@ -403,7 +440,7 @@ def check(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
                                                                write=_stderr_write, on_warning=warn))
         if fmt is CheckFormat.json:
             from .render import jsonout
-            sys.stdout.write(jsonout.check_json(target, rows) + "\n")
+            write_document(jsonout.check_json(target, rows) + "\n")
         else:
             from .render import table
             table.check_table(target, rows)
@@ -634,12 +671,23 @@ def _format_in(args):
 
 
 def main():
+    """The console entry point: the real process, whose standard streams may be closed,
+    full or broken, and which may be interrupted at any moment (exit 130, no traceback)."""
+    code = ExitStatus.OK
     try:
+        outstream.guard_std_streams()
         fast = _fast_args(sys.argv[1:])
         if fast is None:
             typer_app()(prog_name="diffcli")
         else:
-            sys.exit(_call(*fast) or 0)
+            code = _call(*fast) or 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except KeyboardInterrupt:
+        code = _interrupted()
+    except StdoutError as e:                # --help or --version: Click and rich write them
+        code = _stdout_failed(e)
     except BrokenPipeError:
         _quiet_pipe()
-        sys.exit(1)
+        code = ExitStatus.SCRIPT_FAILED
+    sys.exit(int(_flush_stdout(code)))

@@ -127,8 +127,10 @@ def run_backward(run: Run, target_name, grad_tensors=None, retain_graph=False,
     return target
 
 
-def grad_tensors_value(text, run: Run, options: Options):
-    """--grad-tensors: a literal, or an expression evaluated in the script's variables."""
+def grad_tensors_value(text, run: Run, options: Options, write=None, on_warning=None):
+    """--grad-tensors: a literal, or an expression evaluated in the script's variables. Its
+    prints and warnings go where the script's own went (`write`, `on_warning`): standard
+    output carries only the command's result."""
     try:
         return Tensor(np.asarray(parse_literal(text, "--grad-tensors"), dtype=np.float64))
     except ValueError:
@@ -140,7 +142,11 @@ def grad_tensors_value(text, run: Run, options: Options):
         raise ScriptError(e.type_name, f"--grad-tensors: {e.message}", 0, 0) from None
     if len(script.body) != 1 or not isinstance(script.body[0], A.ExprStmt):
         raise ScriptError("SyntaxError", "--grad-tensors: expected one expression", 0, 0)
-    interp = Interpreter(sets=options.sets, limits=options.limits)
+    def warn(category, message, line):
+        if on_warning is not None:
+            on_warning(Warning_(category, message, 0))
+    interp = Interpreter(sets=options.sets, limits=options.limits, write=write or (lambda s: None),
+                         warn=warn)
     interp.env.update(run.env)
     try:
         with engine.no_grad():

@@ -113,8 +113,9 @@ def _ellipsis(e, scope):
 def _script_error(err, node, callee=None):
     """The ScriptError at `node` that a Python or engine error raised by a script's
     operation becomes, or None for errors that pass through unchanged."""
-    if isinstance(err, (ScriptError, _Return, _Break, _Continue, RecursionError, BrokenPipeError)):
-        return None                # (the CLI ends quietly on a closed pipe)
+    if isinstance(err, (ScriptError, _Return, _Break, _Continue, RecursionError, OSError)):
+        return None                # (OSError: a script does no I/O, so it is the host's output
+                                   # stream failing, which the CLI reports as such)
     if isinstance(err, engine_errors.EngineError):
         return ScriptError(err.type_name, err.message, node.line, node.column)
     if isinstance(err, MemoryError):
