@@ -18,7 +18,7 @@ class ScriptError(Exception):
 
     @property
     def is_syntax(self) -> bool:
-        return self.type_name in ("SyntaxError", "IndentationError")
+        return self.type_name in ("SyntaxError", "IndentationError", "TabError")
 
     def __str__(self):
         return f"{self.type_name}: {self.message}" if self.message else self.type_name
