@@ -13,7 +13,7 @@ import operator
 import os
 import re
 import sys
-from types import BuiltinFunctionType, FunctionType
+from types import BuiltinFunctionType, FunctionType, MethodType
 
 from .. import engine
 from ..engine import errors as engine_errors
@@ -23,6 +23,9 @@ from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
 from .errors import ScriptError
+from .callerrors import explain_call_error
+from .shown import shown
+from .suggest import keyword_hint, name_hint
 from .values import (CPU, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS,
                      TENSOR_SETTABLE, TORCH, AnomalyMode, Device, ExceptionValue, Namespace, TypeValue,
                      UserFunction, display, require_cpu, type_name, type_of)
@@ -203,11 +206,13 @@ class RunResult:
         self.retained = [(n, t) for n, t in interp.retained]
         self.trace = interp.trace
         self.leaf_index = dict(interp.leaf_index)
+        self.sets_used = interp.sets_used
 
 
 class Interpreter:
     def __init__(self, *, sets=None, write=print, warn=None, limits=None, wrt=(), trace=False):
         self.sets = dict(sets or {})
+        self.sets_used = set()         # the --set names the script read or assigned
         self.write = write
         self.warn = warn
         self.limits = limits or Limits()
@@ -331,7 +336,11 @@ class Interpreter:
             elif kind is _Call:
                 result = self.call(value, scope)
             elif scope is self.env and is_literal(value):
-                value = self.sets[name] if name in self.sets else literal_value(value)
+                if name in self.sets:
+                    self.sets_used.add(name)
+                    value = self.sets[name]
+                else:
+                    value = literal_value(value)
                 try:
                     self.bind(name, variable(value), scope)
                 except engine_errors.EngineError as e:
@@ -720,7 +729,7 @@ class Interpreter:
             expr = self._fields.get(part.expr)
             if expr is None:
                 expr = self._fields[part.expr] = self._parse_field(part)
-            value = self.eval(expr, scope)
+            value = shown(self.eval(expr, scope), self.builtin_names)
             if part.conversion:
                 conv = {"r": repr, "s": str, "a": ascii}[part.conversion]
                 value = self.guard(part, lambda: conv(value))
@@ -762,16 +771,19 @@ class Interpreter:
         if name in self.builtins:
             return self.builtins[name]
         if name in self.sets and not called:
+            self.sets_used.add(name)
             v = self.guard(e, lambda: variable(self.sets[name]))
             self.bind(name, v, self.env)
             return v
+        suggestion = "" if name.startswith("__") else name_hint(
+            name, _names_in_reach(scope, self.env, self.builtins))
         if name.startswith("__"):
-            hint = "names starting with '__' do not exist in diffcli scripts"
+            hint = " (names starting with '__' do not exist in diffcli scripts)"
         elif called:
-            hint = "diffcli scripts have no such function"
+            hint = "" if suggestion else " (diffcli scripts have no such function)"
         else:
-            hint = f"a free variable: give it a value with --set {name}=VALUE"
-        raise ScriptError("NameError", f"name '{name}' is not defined ({hint})", e.line, e.column)
+            hint = f" (a free variable: give it a value with --set {name}=VALUE)"
+        raise ScriptError("NameError", f"name '{name}' is not defined{hint}{suggestion}", e.line, e.column)
 
     def binop(self, op, left, right, node):
         lt, rt = left.__class__, right.__class__
@@ -846,7 +858,7 @@ class Interpreter:
         name = e.name
         if name.startswith("__") and not (name == "__name__" and isinstance(obj, TypeValue)):
             raise ScriptError("AttributeError", f"access to '{name}' is not allowed in diffcli scripts",
-                              e.line, e.column)
+                              *_attribute_position(e))
         if isinstance(obj, Tensor):
             if name in _DEVICE_ATTRS:
                 return self._device_attribute(obj, name)
@@ -860,7 +872,7 @@ class Interpreter:
             if name in obj.members:
                 return obj.members[name]
             raise ScriptError("AttributeError", f"module '{obj.name}' has no attribute '{name}'"
-                              + _unsupported_hint(obj, name), e.line, e.column)
+                              + _attribute_hint(obj, name), *_attribute_position(e))
         elif isinstance(obj, Node):
             if name == "name":
                 return obj.torch_name
@@ -886,7 +898,7 @@ class Interpreter:
         of = type_of(obj).qualname if isinstance(obj, (Size, engine.dtypes.DType,
                                                         reductions.ReturnTypes)) else type_name(obj)
         raise ScriptError("AttributeError", f"'{of}' object has no attribute '{name}'"
-                          + _unsupported_hint(obj, name), e.line, e.column)
+                          + _attribute_hint(obj, name), *_attribute_position(e))
 
     def _str_format(self, template, e):
         """`"...".format(...)` with plain fields only (`{}`, `{0}`, `{name}`, with !r/!s/!a
@@ -905,8 +917,12 @@ class Interpreter:
                 if not (field == "" or field.isdigit() or field.isidentifier()) or "{" in (spec or ""):
                     raise ScriptError("ValueError", f"diffcli formats plain fields only ('{{}}', "
                                       f"'{{0}}', '{{name}}'), not '{{{field}}}'", e.line, e.column)
-            return template.format(*args, **kwargs)
-        return format_
+            names = self.builtin_names
+            return template.format(*[shown(a, names) for a in args],
+                                   **{k: shown(v, names) for k, v in kwargs.items()})
+        def format(_str, *args, **kwargs):
+            return format_(*args, **kwargs)
+        return MethodType(format, template)    # (bound: it prints as the string's method)
 
     def _device_attribute(self, t, name):
         """`x.device`, `x.is_cuda`, `x.cpu()`, `x.cuda()` and `x.to(...)`, whose device
@@ -915,16 +931,12 @@ class Interpreter:
             return CPU
         if name == "is_cuda":
             return False
-        if name == "cpu":
-            def cpu(memory_format=None):
-                return t
-            return cpu
+        if name == "cpu":                      # bound methods, so they print as methods
+            return MethodType(_cpu, t)
         if name == "cuda":
-            def cuda(device=None, non_blocking=False, memory_format=None):
-                raise AssertionError("Torch not compiled with CUDA enabled")
-            return cuda
+            return MethodType(_cuda, t)
 
-        def to(*args, **kwargs):
+        def to(_tensor, *args, **kwargs):
             if "device" in kwargs:
                 require_cpu(kwargs.pop("device"))
             rest = []
@@ -934,13 +946,13 @@ class Interpreter:
                 else:
                     rest.append(a)
             return t.to(*rest, **kwargs)
-        return to
+        return MethodType(to, t)
 
     def _list_method(self, items, name, node):
         """A method of a script's list; growth stops at --max-elements."""
         method = getattr(items, name)
         if name == "extend":
-            def extend(*args):
+            def extend(_list, *args):
                 if len(args) != 1:
                     raise TypeError(f"list.extend() takes exactly one argument ({len(args)} given)")
                 iterable = args[0]
@@ -949,13 +961,13 @@ class Interpreter:
                 for v in self.iterate(iterable, node):
                     items.append(v)
                     self.check_length(len(items), "list", node)
-            return extend
+            return MethodType(extend, items)   # (bound: it prints as the list's method)
         if name in ("append", "insert"):
-            def grow(*args):
+            def grow(_list, *args):
                 self.check_length(len(items) + 1, "list", node)
                 return method(*args)
             grow.__name__ = name
-            return grow
+            return MethodType(grow, items)
         return method
 
     def call(self, e, scope):
@@ -991,7 +1003,7 @@ class Interpreter:
             translated = _script_error(err, e, callee)
             if translated is None:
                 raise
-            raise translated from None
+            raise explain_call_error(translated, err, fn, callee, args, kwargs) from None
         if isinstance(result, Tensor):
             self.check_size(result.data_.size, e)
         elif self.called_backward and callee in ("backward", "grad"):
@@ -1090,8 +1102,10 @@ class Interpreter:
                 raise ScriptError("TypeError", f"{node.name}() missing required argument: '{p.name}'",
                                   e.line, e.column)
         if kwargs:
+            word = next(iter(kwargs))
             raise ScriptError("TypeError", f"{node.name}() got an unexpected keyword argument "
-                              f"'{next(iter(kwargs))}'", e.line, e.column)
+                              f"'{word}'" + keyword_hint(word, [p.name for p in params]),
+                              e.line, e.column)
         try:
             self.exec_block(node.body, local)
         except _Return as r:
@@ -1221,6 +1235,54 @@ def _unsupported_hint(obj, name):
     else:
         known = ()
     return " (or diffcli does not support it)" if name in known else ""
+
+
+def _cpu(self, memory_format=None):
+    return self
+
+
+def _cuda(self, device=None, non_blocking=False, memory_format=None):
+    raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+_cpu.__name__, _cuda.__name__ = "cpu", "cuda"
+
+
+def _attribute_hint(obj, name):
+    """Why `obj.name` is missing: an attribute of torch or Python that diffcli does not
+    support, or a typo of one it does (`. Did you mean: 'backward'?`)."""
+    unsupported = _unsupported_hint(obj, name)
+    if unsupported:
+        return unsupported
+    if isinstance(obj, Tensor):
+        reach = TENSOR_ATTRS | TENSOR_METHODS | _DEVICE_ATTRS
+    elif isinstance(obj, Namespace):
+        reach = obj.members
+    elif isinstance(obj, Node):
+        reach = NODE_ATTRS
+    elif obj.__class__ is list:
+        reach = LIST_METHODS
+    else:
+        reach = ()
+    return name_hint(name, reach)
+
+
+def _attribute_position(e):
+    """(line, column) of the name in `obj.name`, where an AttributeError's caret goes."""
+    if e.end_column > len(e.name):
+        return e.end_line, e.end_column - len(e.name)
+    return e.line, e.column
+
+
+def _names_in_reach(scope, env, builtins):
+    """Every name a bare name could have meant: the scope's (a comprehension's chain of
+    scopes included), the script's globals, the builtins and the op table."""
+    names = set(env) | set(builtins)
+    while isinstance(scope, _Chain):
+        names.update(scope.local)
+        scope = scope.outer
+    names.update(scope)
+    return names
 
 
 def _callee_name(func):

@@ -139,9 +139,10 @@ def test_wrt_selects_leaves_in_order_and_makes_them_require_grad():
     r = cli("grad", "-e", script, "--wrt", "nope")      # a name the script lacks: usage error
     assert r.exit_code == 2
     assert r.stderr == "error: <expr>: UsageError: --wrt nope: the script defines no name 'nope'\n"
-    r = cli("grad", "-e", script, "--wrt", "y")         # defined, but not a leaf
-    assert r.exit_code == 1
-    assert r.stderr == "error: <expr>: NameError: --wrt y: 'y' is not a named leaf tensor of the script\n"
+    r = cli("grad", "-e", script, "--wrt", "y")         # defined, but not a leaf: usage error too
+    assert r.exit_code == 2                              # (issue 9: it was 1, unlike an unknown name)
+    assert r.stderr == ("error: <expr>: UsageError: --wrt y: 'y' is not a leaf tensor (computed by "
+                        "MulBackward0); --wrt takes the script's leaves (here: x, c)\n")
 
 
 BACKWARD_TWICE = ("RuntimeError: Trying to backward through the graph a second time (or directly access "
@@ -160,7 +161,9 @@ def test_repeat_with_retain_graph_accumulates():
 def test_repeat_without_retain_graph_is_pytorchs_second_backward_error():
     r = cli("grad", "-e", "x = 3.0\np = x * x", "--repeat", "2")
     assert (r.exit_code, r.stdout) == (1, "")
-    assert r.stderr == f"error: <expr>: {BACKWARD_TWICE}\n"
+    assert r.stderr == (f"error: <expr>: {BACKWARD_TWICE}\n"    # PyTorch's words, and the option
+                        "note: --repeat 2 calls backward 2 times, and the first call freed the graph: "
+                        "add --retain-graph to keep it\n")
 
 
 def test_repeat_through_nodes_that_saved_nothing_needs_no_retain_graph():
@@ -211,7 +214,7 @@ def test_script_that_calls_backward_itself_gets_no_extra_backward_unless_of():
     assert r.exit_code == 0
     assert r.stdout.splitlines()[2] == "x\tleaf\t[]\t3.0\t6.0"
     assert r.stderr == ("note: the script calls backward()/grad() itself, so no backward was added "
-                        "(give --of NAME to add one)\n")
+                        "(give --of NAME --retain-graph to add one)\n")
     r = cli("grad", "-e", script, "--of", "p", "-f", "tsv")
     assert r.stdout.splitlines()[2] == "x\tleaf\t[]\t3.0\t12.0"      # accumulated
     assert r.stderr == ""
