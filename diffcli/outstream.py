@@ -205,7 +205,7 @@ def write_document(text: str) -> None:
         data = text.encode(getattr(out, "encoding", None) or "utf-8",
                            getattr(out, "errors", None) or "strict")
         out.flush()
-        _write_all(fd, data, caught)
+        _write_all(fd, data, caught, CHUNK if _is_stream(fd) else 1 << 20)
     finally:
         _restore(previous)
     if caught:
@@ -217,7 +217,16 @@ def _restore(previous):
         signal.signal(s, handler if handler is not None else signal.SIG_DFL)
 
 
-def _write_all(fd, data, caught):
+def _is_stream(fd):
+    """A pipe, socket or terminal (where a write can block), not a regular file."""
+    import stat
+    try:
+        return not stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        return True
+
+
+def _write_all(fd, data, caught, chunk):
     import select
     view = memoryview(data)
     poller = select.poll()
@@ -235,7 +244,7 @@ def _write_all(fd, data, caught):
                     return
             continue
         try:
-            n = os.write(fd, view[:CHUNK])
+            n = os.write(fd, view[:chunk])
         except (BlockingIOError, InterruptedError):
             continue
         except OSError as e:
