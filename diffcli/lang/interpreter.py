@@ -24,6 +24,7 @@ from ..engine.tensor import Size, Tensor
 from . import ast as A
 from .errors import ScriptError
 from .callerrors import explain_call_error
+from .lookups import DEVICE_ATTRS, attribute_hint, attribute_position, names_in_reach
 from .shown import shown
 from .suggest import keyword_hint, name_hint
 from .values import (CPU, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS,
@@ -776,7 +777,7 @@ class Interpreter:
             self.bind(name, v, self.env)
             return v
         suggestion = "" if name.startswith("__") else name_hint(
-            name, _names_in_reach(scope, self.env, self.builtins))
+            name, names_in_reach(scope, self.env, self.builtins))
         if name.startswith("__"):
             hint = " (names starting with '__' do not exist in diffcli scripts)"
         elif called:
@@ -858,7 +859,7 @@ class Interpreter:
         name = e.name
         if name.startswith("__") and not (name == "__name__" and isinstance(obj, TypeValue)):
             raise ScriptError("AttributeError", f"access to '{name}' is not allowed in diffcli scripts",
-                              *_attribute_position(e))
+                              *attribute_position(e))
         if isinstance(obj, Tensor):
             if name in _DEVICE_ATTRS:
                 return self._device_attribute(obj, name)
@@ -872,7 +873,7 @@ class Interpreter:
             if name in obj.members:
                 return obj.members[name]
             raise ScriptError("AttributeError", f"module '{obj.name}' has no attribute '{name}'"
-                              + _attribute_hint(obj, name), *_attribute_position(e))
+                              + attribute_hint(obj, name), *attribute_position(e))
         elif isinstance(obj, Node):
             if name == "name":
                 return obj.torch_name
@@ -898,7 +899,7 @@ class Interpreter:
         of = type_of(obj).qualname if isinstance(obj, (Size, engine.dtypes.DType,
                                                         reductions.ReturnTypes)) else type_name(obj)
         raise ScriptError("AttributeError", f"'{of}' object has no attribute '{name}'"
-                          + _attribute_hint(obj, name), *_attribute_position(e))
+                          + attribute_hint(obj, name), *attribute_position(e))
 
     def _str_format(self, template, e):
         """`"...".format(...)` with plain fields only (`{}`, `{0}`, `{name}`, with !r/!s/!a
@@ -1200,41 +1201,7 @@ def _length(seq):
         return (seq.stop - seq.start + seq.step - (1 if seq.step > 0 else -1)) // seq.step
 
 
-_DEVICE_ATTRS = frozenset(("device", "is_cuda", "cpu", "cuda", "to"))
-_PYTHON_TYPES = (int, float, bool, str, list, tuple, range, type(None), dict, enumerate, zip, slice)
-
-
-def _unsupported_hint(obj, name):
-    """" (or diffcli does not support it)" for an attribute that `obj` has in Python or
-    PyTorch 2.13 but a script cannot reach; "" where Python's own error says it all
-    (`'NoneType' object has no attribute 'zero_'`)."""
-    from types import BuiltinFunctionType, FunctionType, MethodType
-    from .torchnames import NAMES
-    if isinstance(obj, Tensor):
-        known = NAMES["Tensor"]
-    elif isinstance(obj, Node):
-        known = NAMES["Node"] | ({name} if name.startswith(("_saved_", "_raw_saved_")) else set())
-    elif isinstance(obj, Namespace):
-        known = NAMES.get(obj.name) or (set(dir(math)) if obj.name == "math" else ())
-    elif isinstance(obj, Size):
-        known = NAMES["Size"]
-    elif isinstance(obj, reductions.ReturnTypes):
-        known = NAMES["return_types"]
-    elif isinstance(obj, engine.dtypes.DType):
-        known = NAMES["dtype"]
-    elif isinstance(obj, ExceptionValue):
-        known = dir(Exception)
-    elif isinstance(obj, UserFunction):
-        known = dir(FunctionType)
-    elif isinstance(obj, TypeValue):
-        known = dir(type)
-    elif isinstance(obj, (FunctionType, MethodType, BuiltinFunctionType)):
-        known = dir(BuiltinFunctionType)
-    elif isinstance(obj, _PYTHON_TYPES):
-        known = dir(type(obj))
-    else:
-        known = ()
-    return " (or diffcli does not support it)" if name in known else ""
+_DEVICE_ATTRS = DEVICE_ATTRS
 
 
 def _cpu(self, memory_format=None):
@@ -1246,45 +1213,6 @@ def _cuda(self, device=None, non_blocking=False, memory_format=None):
 
 
 _cpu.__name__, _cuda.__name__ = "cpu", "cuda"
-
-
-def _attribute_hint(obj, name):
-    """Why `obj.name` is missing: an attribute of torch or Python that diffcli does not
-    support, or a typo of one it does (`. Did you mean: 'backward'?`)."""
-    unsupported = _unsupported_hint(obj, name)
-    if unsupported:
-        return unsupported
-    if isinstance(obj, Tensor):
-        reach = TENSOR_ATTRS | TENSOR_METHODS | _DEVICE_ATTRS
-    elif isinstance(obj, Namespace):
-        reach = obj.members
-    elif isinstance(obj, Node):
-        reach = NODE_ATTRS
-    elif obj.__class__ is list:
-        reach = LIST_METHODS
-    else:
-        reach = ()
-    return name_hint(name, reach)
-
-
-def _attribute_position(e):
-    """(line, column) of the name in `obj.name`, where an AttributeError's caret goes."""
-    if e.end_column > len(e.name):
-        return e.end_line, e.end_column - len(e.name)
-    return e.line, e.column
-
-
-def _names_in_reach(scope, env, builtins):
-    """Every name a bare name could have meant: the scope's (a comprehension's chain of
-    scopes included), the script's globals, the builtins and the op table."""
-    names = set(env) | set(builtins)
-    while isinstance(scope, _Chain):
-        names.update(scope.local)
-        scope = scope.outer
-    names.update(scope)
-    return names
-
-
 def _callee_name(func):
     """The name a call was written with (`sin` in `torch.sin(x)`), for error messages."""
     if isinstance(func, A.Name):
