@@ -21,13 +21,16 @@ import re
 import sys
 from typing import Annotated, List, Optional
 
-from . import __version__
+from . import __version__, outstream
+from .outstream import StdoutError, write_document
 
 
 class ExitStatus(enum.IntEnum):
     OK = 0
     SCRIPT_FAILED = 1
     USAGE = 2
+    INTERNAL = 3
+    INTERRUPTED = 130
 
 
 class GradFormat(str, enum.Enum):
@@ -139,7 +142,10 @@ def _options(sets, wrt=(), trace=False, max_elements=MAX_ELEMENTS, max_iteration
 def _prepare(script, expr, sets, wrt, *limits, trace=False):
     """What every command does first: read SCRIPT, split --wrt, build the options."""
     from . import source as src
-    s = src.load(script, expr)
+    if expr and len(expr) > 1:
+        raise _Usage(f"-e/--expr given {len(expr)} times: give the script once (separate its "
+                     "statements with ';' or newlines)")
+    s = src.load(script, expr[0] if expr else None)
     names = tuple(n.strip() for n in wrt.split(",") if n.strip()) if wrt else ()
     limit_names = ("max_elements", "max_iterations", "max_statements", "max_depth", "max_memory")
     return s, names, _options(sets, names, trace=trace, **dict(zip(limit_names, limits)))
@@ -171,12 +177,13 @@ def _run_command(fmt, body):
     except _Fail as f:
         _emit(fmt, f.err, f.source, f.source.filename if f.source else "")
         status = f.status
+    except StdoutError as e:
+        status = _stdout_failed(e, fmt)
     except BrokenPipeError:
         _quiet_pipe()
         status = ExitStatus.SCRIPT_FAILED
     except KeyboardInterrupt:
-        sys.stderr.write("error: interrupted\n")
-        status = 130
+        status = _interrupted()
     except RecursionError:
         _emit(fmt, ScriptError("LimitError", "nested too deeply"), None, "")
         status = ExitStatus.SCRIPT_FAILED
@@ -186,14 +193,46 @@ def _run_command(fmt, body):
     except Exception as e:  # a bug in diffcli: still no traceback, but say so
         _emit(fmt, ScriptError("InternalError", f"{type(e).__name__}: {e} (this is a diffcli bug)"),
               None, "")
-        status = ExitStatus.SCRIPT_FAILED
+        status = ExitStatus.INTERNAL
     finally:
         sys.setrecursionlimit(recursion_limit)
+    return int(_flush_stdout(status, fmt))
+
+
+def _flush_stdout(status, fmt="table"):
+    """Flush standard output; a failure there is reported like any write failure."""
     try:
         sys.stdout.flush()
+    except StdoutError as e:
+        return _stdout_failed(e, fmt) if status == ExitStatus.OK else status
     except BrokenPipeError:
         _quiet_pipe()
-    return int(status)
+        return ExitStatus.SCRIPT_FAILED if status == ExitStatus.OK else status
+    except KeyboardInterrupt:
+        return _interrupted()
+    return status
+
+
+def _stdout_failed(e, fmt="table"):
+    """Standard output cannot be written: quiet for a reader that went away (`| head`),
+    else one error line; exit 1 either way, as for cat or echo."""
+    import errno
+
+    from .outstream import describe, silence_stdout
+    silence_stdout()
+    if e.errno != errno.EPIPE:
+        from .lang.errors import ScriptError
+        _emit(fmt, ScriptError("OutputError", describe(e)), None, "")
+    return ExitStatus.SCRIPT_FAILED
+
+
+def _interrupted():
+    try:
+        sys.stderr.write("error: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return ExitStatus.INTERRUPTED
 
 
 def _quiet_pipe():
@@ -244,7 +283,7 @@ def _stderr_write(text):
 # Each returns its exit status. The options every command shares are spelt out in each
 # signature, as Typer reads them.
 def grad(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
-         expr: Annotated[Optional[str], _option("-e", "--expr", help=EXPR_HELP)] = None,
+         expr: Annotated[Optional[List[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
          set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
          of: Annotated[Optional[str], _option("--of", help="The tensor to differentiate (default: the last assigned name).")] = None,
          wrt: Annotated[Optional[str], _option("--wrt", help="Comma-separated leaves to report; they are made to require grad.")] = None,
@@ -263,13 +302,16 @@ def grad(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defau
         from . import session
         s, names, opts = _prepare(script, expr, set_, wrt, max_elements, max_iterations,
                                   max_statements, max_depth, max_memory)
+        _refuse_empty(s, "there is nothing to differentiate")
+        opts.retain_graphs = retain_graph     # the script's own backward() keeps the graph too
         warn = _warner(fmt.value, s.filename)
         run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
         _known_names(run, s, of=of, wrt=names)
+        _unused_sets(run, opts, warn)
         target = of or run.result.last_assigned
         if of is None and run.result.called_backward:
             sys.stderr.write("note: the script calls backward()/grad() itself, so no backward was "
-                             "added (give --of NAME to add one)\n")
+                             "added (give --of NAME --retain-graph to add one)\n")
             if not isinstance(run.env.get(target), session.Tensor):
                 target = None         # the last assigned name is no tensor: report leaves only
         elif target is None:
@@ -277,17 +319,18 @@ def grad(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defau
                                                        "differentiate (give --of NAME)"), s)
         else:
             def do_backward():
-                gt = session.grad_tensors_value(grad_tensors, run, opts) if grad_tensors else None
+                gt = (session.grad_tensors_value(grad_tensors, run, opts, write=_stderr_write, on_warning=warn)
+                      if grad_tensors else None)
                 session.run_backward(run, target, gt, retain_graph, create_graph, repeat, on_warning=warn,
-                                     explicit=of is not None)
+                                     explicit=of is not None, grad_tensors_text=grad_tensors)
             _script_errors(s, do_backward)
         report = _script_errors(s, lambda: session.grad_report(run, target, names, explicit=of is not None))
         if fmt is GradFormat.json:
             from .render import jsonout
-            sys.stdout.write(jsonout.grad_json(report) + "\n")
+            write_document(jsonout.grad_json(report) + "\n")
         elif fmt is GradFormat.tsv:
             from .render import text
-            sys.stdout.write(text.grad_tsv(report))
+            write_document(text.grad_tsv(report))
         else:
             from .render import table
             table.grad_table(report)
@@ -296,12 +339,41 @@ def grad(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defau
 
 
 def _known_names(run, source, of=None, wrt=()):
-    """--of and --wrt must name something the script defines: else a command-line error."""
+    """--of and --wrt must name something the script defines, and --wrt a leaf tensor: else
+    a command-line error (exit 2), as for any option that names a thing that is not there."""
     for opt, names in (("--of", [of] if of else []), ("--wrt", list(wrt))):
         for name in names:
             if name not in run.env:
                 raise _Fail(ExitStatus.USAGE, _err("UsageError", f"{opt} {name}: the script defines "
                                                    f"no name '{name}'"), source)
+    for name in wrt:
+        value = run.env[name]
+        from .session import Tensor
+        if not isinstance(value, Tensor) or value.grad_fn is not None:
+            from .lang.values import type_name
+            what = (f"computed by {value.grad_fn.name()}" if isinstance(value, Tensor)
+                    else f"a {type_name(value)}")
+            leaves = ", ".join(n for n, _ in run.leaves()) or "none"
+            raise _Fail(ExitStatus.USAGE, _err("UsageError", f"--wrt {name}: '{name}' is not a leaf "
+                                               f"tensor ({what}); --wrt takes the script's leaves "
+                                               f"(here: {leaves})"), source)
+
+
+def _unused_sets(run, opts, warn):
+    """A --set that the script never read (as a free variable) nor assigned (as a literal
+    variable) would otherwise be ignored without a word."""
+    from .session import Warning_
+    for name in opts.sets:
+        if name not in run.result.sets_used:
+            what = ("assigns it a computed value, not a literal" if name in run.env
+                    else "never uses that name")
+            warn(Warning_("UsageWarning", f"--set {name}: not used: the script {what}", 0))
+
+
+def _refuse_empty(source, why):
+    """grad, graph and check on a script with no statements: say so, not 'give --of NAME'."""
+    if all(not line.strip() or line.lstrip().startswith("#") for line in source.text.splitlines()):
+        raise _Fail(ExitStatus.SCRIPT_FAILED, _err("ValueError", f"the script is empty: {why}"), source)
 
 
 def _err(type_name, message):
@@ -310,7 +382,7 @@ def _err(type_name, message):
 
 
 def graph(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
-          expr: Annotated[Optional[str], _option("-e", "--expr", help=EXPR_HELP)] = None,
+          expr: Annotated[Optional[List[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
           set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
           of: Annotated[Optional[str], _option("--of", help="Show only the graph of this tensor.")] = None,
           backward: Annotated[bool, _option("--backward", help="Run TARGET.backward() first and show grads.")] = False,
@@ -325,9 +397,12 @@ def graph(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
         from . import session
         s, _, opts = _prepare(script, expr, set_, None, max_elements, max_iterations,
                               max_statements, max_depth, max_memory, trace=True)
+        _refuse_empty(s, "there is no graph to show")
+        opts.retain_graphs = bool(backward and of)   # --of adds a backward after the script's
         warn = _warner(fmt.value, s.filename)
         run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
         _known_names(run, s, of=of)
+        _unused_sets(run, opts, warn)
         target = of or (run.result.last_assigned if backward else None)
         if backward and of is None and run.result.called_backward:
             sys.stderr.write("note: the script calls backward()/grad() itself, so no backward was "
@@ -337,9 +412,13 @@ def graph(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
                 raise _Fail(ExitStatus.SCRIPT_FAILED, _err("ValueError", "nothing to differentiate (give --of NAME)"), s)
             _script_errors(s, lambda: session.run_backward(run, target, retain_graph=True, on_warning=warn))
         nodes = _script_errors(s, lambda: session.build_graph(run, of))
+        if not nodes and fmt is GraphFormat.table:
+            sys.stderr.write("note: the graph is empty: the script makes no tensor that requires "
+                             "grad\n")
+            return ExitStatus.OK
         if fmt is GraphFormat.json:
             from .render import jsonout
-            sys.stdout.write(jsonout.graph_json(nodes) + "\n")
+            write_document(jsonout.graph_json(nodes) + "\n")
         elif fmt is GraphFormat.table:
             from .render import table
             table.graph_table(nodes, show_grad=backward)
@@ -347,13 +426,13 @@ def graph(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
             from .render import text
             draw = {GraphFormat.dot: text.graph_dot, GraphFormat.mermaid: text.graph_mermaid,
                     GraphFormat.tree: text.graph_tree}[fmt]
-            sys.stdout.write(draw(nodes))
+            write_document(draw(nodes))
         return ExitStatus.OK
     return _run_command(fmt.value, body)
 
 
 def run(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
-        expr: Annotated[Optional[str], _option("-e", "--expr", help=EXPR_HELP)] = None,
+        expr: Annotated[Optional[List[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
         set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
         max_elements: Annotated[int, _limit("--max-elements")] = MAX_ELEMENTS,
         max_iterations: Annotated[int, _limit("--max-iterations")] = MAX_ITERATIONS,
@@ -368,13 +447,15 @@ def run(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defaul
 
         def write(text):
             sys.stdout.write(text)
-        _script_errors(s, lambda: session.execute(s, opts, write=write, on_warning=_warner("table", s.filename)))
+        warn = _warner("table", s.filename)
+        run = _script_errors(s, lambda: session.execute(s, opts, write=write, on_warning=warn))
+        _unused_sets(run, opts, warn)
         return ExitStatus.OK
     return _run_command("table", body)
 
 
 def check(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
-          expr: Annotated[Optional[str], _option("-e", "--expr", help=EXPR_HELP)] = None,
+          expr: Annotated[Optional[List[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
           set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
           of: Annotated[Optional[str], _option("--of", help="The tensor to check (default: the last assigned name).")] = None,
           wrt: Annotated[Optional[str], _option("--wrt", help="Comma-separated leaves to check.")] = None,
@@ -398,12 +479,16 @@ def check(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
         for value, opt in ((atol, "--atol"), (rtol, "--rtol")):
             if not (math.isfinite(value) and value >= 0):
                 raise _Usage(f"{opt} must be a finite number of at least 0, got {value}")
+        _refuse_empty(s, "there is nothing to check")
         warn = _warner(fmt.value, s.filename)
         target, rows = _script_errors(s, lambda: session.check(s, opts, of, order, eps, atol, rtol,
-                                                               write=_stderr_write, on_warning=warn))
+                                                               write=_stderr_write, on_warning=warn,
+                                                               known=lambda run: (
+                                                                   _known_names(run, s, of=of, wrt=names),
+                                                                   _unused_sets(run, opts, warn))))
         if fmt is CheckFormat.json:
             from .render import jsonout
-            sys.stdout.write(jsonout.check_json(target, rows) + "\n")
+            write_document(jsonout.check_json(target, rows) + "\n")
         else:
             from .render import table
             table.check_table(target, rows)
@@ -451,7 +536,7 @@ def _choice(enum_class):
 
 _FLAG = "flag"        # takes no value
 _MULTIPLE = "many"    # repeatable: a list of str, None when absent (as Typer passes it)
-_SHARED = {"-e": ("expr", str), "--expr": ("expr", str), "--set": ("set_", _MULTIPLE),
+_SHARED = {"-e": ("expr", _MULTIPLE), "--expr": ("expr", _MULTIPLE), "--set": ("set_", _MULTIPLE),
            "--max-elements": ("max_elements", _integer()),
            "--max-iterations": ("max_iterations", _integer()),
            "--max-statements": ("max_statements", _integer()),
@@ -591,6 +676,7 @@ def _build_app(commands):
                 return ExitStatus.SCRIPT_FAILED
 
     app = typer.Typer(name="diffcli", cls=Group, add_completion=False, no_args_is_help=True,
+                      suggest_commands=False,        # Click suggests already: once is enough
                       pretty_exceptions_enable=False,
                       context_settings={"help_option_names": ["-h", "--help"]},
                       help="diffcli: run a small script on a PyTorch-exact autograd engine and show "
@@ -634,12 +720,23 @@ def _format_in(args):
 
 
 def main():
+    """The console entry point: the real process, whose standard streams may be closed,
+    full or broken, and which may be interrupted at any moment (exit 130, no traceback)."""
+    code = ExitStatus.OK
     try:
+        outstream.guard_std_streams()
         fast = _fast_args(sys.argv[1:])
         if fast is None:
             typer_app()(prog_name="diffcli")
         else:
-            sys.exit(_call(*fast) or 0)
+            code = _call(*fast) or 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except KeyboardInterrupt:
+        code = _interrupted()
+    except StdoutError as e:                # --help or --version: Click and rich write them
+        code = _stdout_failed(e)
     except BrokenPipeError:
         _quiet_pipe()
-        sys.exit(1)
+        code = ExitStatus.SCRIPT_FAILED
+    sys.exit(int(_flush_stdout(code)))

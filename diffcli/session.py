@@ -17,13 +17,16 @@ from .lang.interpreter import Interpreter, Limits, is_literal, literal_value
 
 
 class Options:
-    """What every command shares: --set values, --wrt, limits."""
+    """What every command shares: --set values, --wrt, limits. `retain_graphs`: the
+    script's own backward()/grad() calls keep the graph (`grad --retain-graph`), so a
+    backward that the command adds afterwards can run through it again."""
 
-    def __init__(self, sets=None, wrt=(), limits=None, trace=False):
+    def __init__(self, sets=None, wrt=(), limits=None, trace=False, retain_graphs=False):
         self.sets = sets or {}
         self.wrt = tuple(wrt)
         self.limits = limits or Limits()
         self.trace = trace
+        self.retain_graphs = retain_graphs
 
 
 class Warning_:
@@ -97,6 +100,7 @@ def execute(source, options: Options, write=None, on_warning=None) -> Run:
             on_warning(w)
     interp = Interpreter(sets=options.sets, write=write or sys.stdout.write, warn=warn,
                          limits=options.limits, wrt=options.wrt, trace=options.trace)
+    interp.retain_graphs = options.retain_graphs
     result = interp.run(script)
     return Run(result, warnings)
 
@@ -109,8 +113,9 @@ def _engine_call(fn, line=0):
 
 
 def run_backward(run: Run, target_name, grad_tensors=None, retain_graph=False,
-                 create_graph=False, repeat=1, on_warning=None, explicit=True):
-    """`TARGET.backward(...)` as `diffcli grad` calls it, `repeat` times."""
+                 create_graph=False, repeat=1, on_warning=None, explicit=True, grad_tensors_text=None):
+    """`TARGET.backward(...)` as `diffcli grad` calls it, `repeat` times. An error keeps
+    PyTorch's wording; when a command-line choice caused it, its `note` names the option."""
     target = run.tensor(target_name, explicit)
     gt = None
     if grad_tensors is not None:
@@ -118,17 +123,37 @@ def run_backward(run: Run, target_name, grad_tensors=None, retain_graph=False,
     prev = engine_errors.set_warning_sink(
         (lambda c, m: on_warning(Warning_(c, m, 0))) if on_warning else None)
     try:
-        for _ in range(repeat):
-            _engine_call(lambda: autograd.backward([target], [gt] if gt is not None else None,
-                                                   retain_graph=retain_graph or None,
-                                                   create_graph=create_graph))
+        for i in range(repeat):
+            try:
+                _engine_call(lambda: autograd.backward([target], [gt] if gt is not None else None,
+                                                       retain_graph=retain_graph or None,
+                                                       create_graph=create_graph))
+            except ScriptError as e:
+                e.note = _backward_note(e, i, repeat, run, target_name, grad_tensors_text)
+                raise
     finally:
         engine_errors.set_warning_sink(prev)
     return target
 
 
-def grad_tensors_value(text, run: Run, options: Options):
-    """--grad-tensors: a literal, or an expression evaluated in the script's variables."""
+def _backward_note(err, i, repeat, run, target_name, grad_tensors_text):
+    if err.message == engine_errors.BACKWARD_TWICE:
+        if i > 0:
+            return (f"--repeat {repeat} calls backward {repeat} times, and the first call freed "
+                    "the graph: add --retain-graph to keep it")
+        if run.result.called_backward:
+            return (f"the script's own backward()/grad() freed the graph before the backward "
+                    f"added for --of {target_name}: add --retain-graph to keep it")
+        return ""
+    if grad_tensors_text is not None:
+        return f"the gradient is the value of --grad-tensors {grad_tensors_text}"
+    return ""
+
+
+def grad_tensors_value(text, run: Run, options: Options, write=None, on_warning=None):
+    """--grad-tensors: a literal, or an expression evaluated in the script's variables. Its
+    prints and warnings go where the script's own went (`write`, `on_warning`): standard
+    output carries only the command's result."""
     try:
         return Tensor(np.asarray(parse_literal(text, "--grad-tensors"), dtype=np.float64))
     except ValueError:
@@ -140,7 +165,11 @@ def grad_tensors_value(text, run: Run, options: Options):
         raise ScriptError(e.type_name, f"--grad-tensors: {e.message}", 0, 0) from None
     if len(script.body) != 1 or not isinstance(script.body[0], A.ExprStmt):
         raise ScriptError("SyntaxError", "--grad-tensors: expected one expression", 0, 0)
-    interp = Interpreter(sets=options.sets, limits=options.limits)
+    def warn(category, message, line):
+        if on_warning is not None:
+            on_warning(Warning_(category, message, 0))
+    interp = Interpreter(sets=options.sets, limits=options.limits, write=write or (lambda s: None),
+                         warn=warn)
     interp.env.update(run.env)
     try:
         with engine.no_grad():
@@ -148,7 +177,17 @@ def grad_tensors_value(text, run: Run, options: Options):
     except ScriptError as e:
         raise ScriptError(e.type_name, f"--grad-tensors: {e.message}", 0, 0) from None
     if not isinstance(v, Tensor):
-        v = Tensor(np.asarray(v, dtype=np.float64))
+        from .lang.values import type_name
+        if not (isinstance(v, (int, float, list)) or v is None):
+            raise ScriptError("TypeError", f"--grad-tensors: expected a tensor, a number or a list, "
+                              f"got {type_name(v)}", 0, 0)
+        if v is None:
+            return None
+        try:
+            v = Tensor(np.asarray(v, dtype=np.float64))
+        except (TypeError, ValueError):
+            raise ScriptError("TypeError", "--grad-tensors: expected a tensor, a number or a list "
+                              "of numbers", 0, 0) from None
     return v
 
 
@@ -296,12 +335,15 @@ class CheckRow:
 
 
 def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e-5, rtol=1e-4,
-          write=None, on_warning=None):
+          write=None, on_warning=None, known=None):
     """Analytic gradients (and second derivatives) of the target vs central differences.
     The script's prints and warnings go to `write`/`on_warning` once, from the first run;
-    the re-runs for the differences are silent."""
+    the re-runs for the differences are silent. `known(run)` checks the first run (the
+    CLI's --of/--wrt names)."""
     sink = lambda s: None  # noqa: E731
     base = execute(source, options, write=write or sink, on_warning=on_warning)
+    if known is not None:
+        known(base)
     source = parse_source(source)
     name = target_name or base.result.last_assigned
     if name is None:

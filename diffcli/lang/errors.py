@@ -2,6 +2,8 @@
 
 `ScriptError` is what the CLI renders (`error: FILE:LINE:COL: TYPE: MESSAGE` plus the
 source line and a caret) and maps to an exit code: 2 for syntax, 1 for everything else.
+An error that a command-line choice caused keeps PyTorch's wording in `message` and says
+which option in `note` (rendered as a `note:` line).
 """
 from __future__ import annotations
 
@@ -15,10 +17,11 @@ class ScriptError(Exception):
         self.line = line
         self.column = column
         self.end_column = end_column
+        self.note = ""
 
     @property
     def is_syntax(self) -> bool:
-        return self.type_name in ("SyntaxError", "IndentationError")
+        return self.type_name in ("SyntaxError", "IndentationError", "TabError")
 
     def __str__(self):
         return f"{self.type_name}: {self.message}" if self.message else self.type_name

@@ -30,6 +30,7 @@ import zlib
 from functools import partial
 
 from diffcli.lang.builder import Token
+from diffcli.lang.indent import consistent, widths
 
 __all__ = ["FastParser", "GiveUp", "build", "load", "plan"]
 
@@ -313,6 +314,7 @@ class FastParser:
         line, line_start, pos = 1, 0, 0
         brackets: list = []
         indents = [0]
+        alts = [0]                   # the same levels with a tab as one column (TabError)
         first = True
         last = None
         for match in iter(self._regex.scanner(text).match, None):
@@ -356,15 +358,19 @@ class FastParser:
                     continue
                 append(token)
                 indent_str = value.rsplit("\n", 1)[1]
-                indent = indent_str.count(" ") + indent_str.count("\t") * tab_len
+                indent, alt = widths(indent_str, tab_len)
+                if not consistent(indent, alt, indents[-1], alts[-1]):
+                    raise GiveUp("inconsistent use of tabs and spaces")     # Lark says TabError
                 if indent > indents[-1]:
                     indents.append(indent)
+                    alts.append(alt)
                     append(_borrow(self._indent_type, indent_str, token))
                     continue
                 while indent < indents[-1]:
                     indents.pop()
+                    alts.pop()
                     append(_borrow(self._dedent_type, indent_str, token))
-                if indent != indents[-1]:
+                if indent != indents[-1] or alt != alts[-1]:
                     raise GiveUp("unindent does not match any outer indentation level")
                 continue
             if first:

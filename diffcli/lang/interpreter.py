@@ -13,7 +13,7 @@ import operator
 import os
 import re
 import sys
-from types import BuiltinFunctionType, FunctionType
+from types import BuiltinFunctionType, FunctionType, MethodType
 
 from .. import engine
 from ..engine import errors as engine_errors
@@ -23,6 +23,10 @@ from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
 from .errors import ScriptError
+from .callerrors import explain_call_error
+from .lookups import DEVICE_ATTRS, attribute_hint, attribute_position, names_in_reach
+from .shown import shown
+from .suggest import keyword_hint, name_hint
 from .values import (CPU, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS,
                      TENSOR_SETTABLE, TORCH, AnomalyMode, Device, ExceptionValue, Namespace, TypeValue,
                      UserFunction, display, require_cpu, type_name, type_of)
@@ -113,8 +117,9 @@ def _ellipsis(e, scope):
 def _script_error(err, node, callee=None):
     """The ScriptError at `node` that a Python or engine error raised by a script's
     operation becomes, or None for errors that pass through unchanged."""
-    if isinstance(err, (ScriptError, _Return, _Break, _Continue, RecursionError, BrokenPipeError)):
-        return None                # (the CLI ends quietly on a closed pipe)
+    if isinstance(err, (ScriptError, _Return, _Break, _Continue, RecursionError, OSError)):
+        return None                # (OSError: a script does no I/O, so it is the host's output
+                                   # stream failing, which the CLI reports as such)
     if isinstance(err, engine_errors.EngineError):
         return ScriptError(err.type_name, err.message, node.line, node.column)
     if isinstance(err, MemoryError):
@@ -202,11 +207,13 @@ class RunResult:
         self.retained = [(n, t) for n, t in interp.retained]
         self.trace = interp.trace
         self.leaf_index = dict(interp.leaf_index)
+        self.sets_used = interp.sets_used
 
 
 class Interpreter:
     def __init__(self, *, sets=None, write=print, warn=None, limits=None, wrt=(), trace=False):
         self.sets = dict(sets or {})
+        self.sets_used = set()         # the --set names the script read or assigned
         self.write = write
         self.warn = warn
         self.limits = limits or Limits()
@@ -330,7 +337,11 @@ class Interpreter:
             elif kind is _Call:
                 result = self.call(value, scope)
             elif scope is self.env and is_literal(value):
-                value = self.sets[name] if name in self.sets else literal_value(value)
+                if name in self.sets:
+                    self.sets_used.add(name)
+                    value = self.sets[name]
+                else:
+                    value = literal_value(value)
                 try:
                     self.bind(name, variable(value), scope)
                 except engine_errors.EngineError as e:
@@ -719,7 +730,7 @@ class Interpreter:
             expr = self._fields.get(part.expr)
             if expr is None:
                 expr = self._fields[part.expr] = self._parse_field(part)
-            value = self.eval(expr, scope)
+            value = shown(self.eval(expr, scope), self.builtin_names)
             if part.conversion:
                 conv = {"r": repr, "s": str, "a": ascii}[part.conversion]
                 value = self.guard(part, lambda: conv(value))
@@ -761,16 +772,19 @@ class Interpreter:
         if name in self.builtins:
             return self.builtins[name]
         if name in self.sets and not called:
+            self.sets_used.add(name)
             v = self.guard(e, lambda: variable(self.sets[name]))
             self.bind(name, v, self.env)
             return v
+        suggestion = "" if name.startswith("__") else name_hint(
+            name, names_in_reach(scope, self.env, self.builtins))
         if name.startswith("__"):
-            hint = "names starting with '__' do not exist in diffcli scripts"
+            hint = " (names starting with '__' do not exist in diffcli scripts)"
         elif called:
-            hint = "diffcli scripts have no such function"
+            hint = "" if suggestion else " (diffcli scripts have no such function)"
         else:
-            hint = f"a free variable: give it a value with --set {name}=VALUE"
-        raise ScriptError("NameError", f"name '{name}' is not defined ({hint})", e.line, e.column)
+            hint = f" (a free variable: give it a value with --set {name}=VALUE)"
+        raise ScriptError("NameError", f"name '{name}' is not defined{hint}{suggestion}", e.line, e.column)
 
     def binop(self, op, left, right, node):
         lt, rt = left.__class__, right.__class__
@@ -845,7 +859,7 @@ class Interpreter:
         name = e.name
         if name.startswith("__") and not (name == "__name__" and isinstance(obj, TypeValue)):
             raise ScriptError("AttributeError", f"access to '{name}' is not allowed in diffcli scripts",
-                              e.line, e.column)
+                              *attribute_position(e))
         if isinstance(obj, Tensor):
             if name in _DEVICE_ATTRS:
                 return self._device_attribute(obj, name)
@@ -859,7 +873,7 @@ class Interpreter:
             if name in obj.members:
                 return obj.members[name]
             raise ScriptError("AttributeError", f"module '{obj.name}' has no attribute '{name}'"
-                              + _unsupported_hint(obj, name), e.line, e.column)
+                              + attribute_hint(obj, name), *attribute_position(e))
         elif isinstance(obj, Node):
             if name == "name":
                 return obj.torch_name
@@ -885,7 +899,7 @@ class Interpreter:
         of = type_of(obj).qualname if isinstance(obj, (Size, engine.dtypes.DType,
                                                         reductions.ReturnTypes)) else type_name(obj)
         raise ScriptError("AttributeError", f"'{of}' object has no attribute '{name}'"
-                          + _unsupported_hint(obj, name), e.line, e.column)
+                          + attribute_hint(obj, name), *attribute_position(e))
 
     def _str_format(self, template, e):
         """`"...".format(...)` with plain fields only (`{}`, `{0}`, `{name}`, with !r/!s/!a
@@ -904,8 +918,12 @@ class Interpreter:
                 if not (field == "" or field.isdigit() or field.isidentifier()) or "{" in (spec or ""):
                     raise ScriptError("ValueError", f"diffcli formats plain fields only ('{{}}', "
                                       f"'{{0}}', '{{name}}'), not '{{{field}}}'", e.line, e.column)
-            return template.format(*args, **kwargs)
-        return format_
+            names = self.builtin_names
+            return template.format(*[shown(a, names) for a in args],
+                                   **{k: shown(v, names) for k, v in kwargs.items()})
+        def format(_str, *args, **kwargs):
+            return format_(*args, **kwargs)
+        return MethodType(format, template)    # (bound: it prints as the string's method)
 
     def _device_attribute(self, t, name):
         """`x.device`, `x.is_cuda`, `x.cpu()`, `x.cuda()` and `x.to(...)`, whose device
@@ -914,16 +932,12 @@ class Interpreter:
             return CPU
         if name == "is_cuda":
             return False
-        if name == "cpu":
-            def cpu(memory_format=None):
-                return t
-            return cpu
+        if name == "cpu":                      # bound methods, so they print as methods
+            return MethodType(_cpu, t)
         if name == "cuda":
-            def cuda(device=None, non_blocking=False, memory_format=None):
-                raise AssertionError("Torch not compiled with CUDA enabled")
-            return cuda
+            return MethodType(_cuda, t)
 
-        def to(*args, **kwargs):
+        def to(_tensor, *args, **kwargs):
             if "device" in kwargs:
                 require_cpu(kwargs.pop("device"))
             rest = []
@@ -933,13 +947,13 @@ class Interpreter:
                 else:
                     rest.append(a)
             return t.to(*rest, **kwargs)
-        return to
+        return MethodType(to, t)
 
     def _list_method(self, items, name, node):
         """A method of a script's list; growth stops at --max-elements."""
         method = getattr(items, name)
         if name == "extend":
-            def extend(*args):
+            def extend(_list, *args):
                 if len(args) != 1:
                     raise TypeError(f"list.extend() takes exactly one argument ({len(args)} given)")
                 iterable = args[0]
@@ -948,13 +962,13 @@ class Interpreter:
                 for v in self.iterate(iterable, node):
                     items.append(v)
                     self.check_length(len(items), "list", node)
-            return extend
+            return MethodType(extend, items)   # (bound: it prints as the list's method)
         if name in ("append", "insert"):
-            def grow(*args):
+            def grow(_list, *args):
                 self.check_length(len(items) + 1, "list", node)
                 return method(*args)
             grow.__name__ = name
-            return grow
+            return MethodType(grow, items)
         return method
 
     def call(self, e, scope):
@@ -990,7 +1004,7 @@ class Interpreter:
             translated = _script_error(err, e, callee)
             if translated is None:
                 raise
-            raise translated from None
+            raise explain_call_error(translated, err, fn, callee, args, kwargs) from None
         if isinstance(result, Tensor):
             self.check_size(result.data_.size, e)
         elif self.called_backward and callee in ("backward", "grad"):
@@ -1089,8 +1103,10 @@ class Interpreter:
                 raise ScriptError("TypeError", f"{node.name}() missing required argument: '{p.name}'",
                                   e.line, e.column)
         if kwargs:
+            word = next(iter(kwargs))
             raise ScriptError("TypeError", f"{node.name}() got an unexpected keyword argument "
-                              f"'{next(iter(kwargs))}'", e.line, e.column)
+                              f"'{word}'" + keyword_hint(word, [p.name for p in params]),
+                              e.line, e.column)
         try:
             self.exec_block(node.body, local)
         except _Return as r:
@@ -1185,43 +1201,18 @@ def _length(seq):
         return (seq.stop - seq.start + seq.step - (1 if seq.step > 0 else -1)) // seq.step
 
 
-_DEVICE_ATTRS = frozenset(("device", "is_cuda", "cpu", "cuda", "to"))
-_PYTHON_TYPES = (int, float, bool, str, list, tuple, range, type(None), dict, enumerate, zip, slice)
+_DEVICE_ATTRS = DEVICE_ATTRS
 
 
-def _unsupported_hint(obj, name):
-    """" (or diffcli does not support it)" for an attribute that `obj` has in Python or
-    PyTorch 2.13 but a script cannot reach; "" where Python's own error says it all
-    (`'NoneType' object has no attribute 'zero_'`)."""
-    from types import BuiltinFunctionType, FunctionType, MethodType
-    from .torchnames import NAMES
-    if isinstance(obj, Tensor):
-        known = NAMES["Tensor"]
-    elif isinstance(obj, Node):
-        known = NAMES["Node"] | ({name} if name.startswith(("_saved_", "_raw_saved_")) else set())
-    elif isinstance(obj, Namespace):
-        known = NAMES.get(obj.name) or (set(dir(math)) if obj.name == "math" else ())
-    elif isinstance(obj, Size):
-        known = NAMES["Size"]
-    elif isinstance(obj, reductions.ReturnTypes):
-        known = NAMES["return_types"]
-    elif isinstance(obj, engine.dtypes.DType):
-        known = NAMES["dtype"]
-    elif isinstance(obj, ExceptionValue):
-        known = dir(Exception)
-    elif isinstance(obj, UserFunction):
-        known = dir(FunctionType)
-    elif isinstance(obj, TypeValue):
-        known = dir(type)
-    elif isinstance(obj, (FunctionType, MethodType, BuiltinFunctionType)):
-        known = dir(BuiltinFunctionType)
-    elif isinstance(obj, _PYTHON_TYPES):
-        known = dir(type(obj))
-    else:
-        known = ()
-    return " (or diffcli does not support it)" if name in known else ""
+def _cpu(self, memory_format=None):
+    return self
 
 
+def _cuda(self, device=None, non_blocking=False, memory_format=None):
+    raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+_cpu.__name__, _cuda.__name__ = "cpu", "cuda"
 def _callee_name(func):
     """The name a call was written with (`sin` in `torch.sin(x)`), for error messages."""
     if isinstance(func, A.Name):

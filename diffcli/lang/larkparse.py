@@ -16,6 +16,7 @@ from lark.indenter import Indenter
 
 from diffcli.lang import ast
 from diffcli.lang.builder import Builder, ScriptSyntaxError, _error_at
+from diffcli.lang.indent import TAB_ERROR, consistent, widths
 from diffcli.lang.parse import MAX_BRACKET_DEPTH, cache_file, grammar_text
 
 # ------------------------------------------------------------------ postlexer
@@ -35,6 +36,7 @@ class _Indenter(Indenter):
 
     def process(self, stream):
         self.indent_level = [0]
+        self.alt_level = [0]             # the same levels with a tab as one column
         self.brackets: list[Token] = []  # open brackets, innermost last
         self.first_token = True
         return self._process(stream)
@@ -61,6 +63,7 @@ class _Indenter(Indenter):
             yield token
         while len(self.indent_level) > 1:
             self.indent_level.pop()
+            self.alt_level.pop()
             yield Token.new_borrow_pos("_DEDENT", "", token)
 
     def _close(self, token: Token) -> None:
@@ -75,17 +78,23 @@ class _Indenter(Indenter):
     def handle_NL(self, token: Token):
         yield token
         indent_str = token.rsplit("\n", 1)[1]
-        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        indent, alt = widths(indent_str, self.tab_len)
+        if not consistent(indent, alt, self.indent_level[-1], self.alt_level[-1]):
+            raise ScriptSyntaxError(TAB_ERROR, token.end_line, token.end_column, "TabError")
         if indent > self.indent_level[-1]:
             self.indent_level.append(indent)
+            self.alt_level.append(alt)
             yield Token.new_borrow_pos("_INDENT", indent_str, token)
             return
         while indent < self.indent_level[-1]:
             self.indent_level.pop()
+            self.alt_level.pop()
             yield Token.new_borrow_pos("_DEDENT", indent_str, token)
         if indent != self.indent_level[-1]:
             raise ScriptSyntaxError("unindent does not match any outer indentation level",
                                     token.end_line, token.end_column, "IndentationError")
+        if alt != self.alt_level[-1]:
+            raise ScriptSyntaxError(TAB_ERROR, token.end_line, token.end_column, "TabError")
 
 
 class _Parser:

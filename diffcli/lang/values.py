@@ -306,6 +306,9 @@ def show(value, builtin_names=None) -> str:
         if name.endswith("_") and name[:-1] in ("float", "int", "bool", "long", "double"):
             name = name[:-1]           # methods renamed so they do not shadow builtins
         return f"<built-in method {name} of {of} object>"
+    owner = getattr(value, "__self__", None)
+    if isinstance(value, types.BuiltinMethodType) and isinstance(owner, (list, str)):
+        return f"<built-in method {value.__name__} of {type(owner).__name__} object>"
     if callable(value):
         name = (builtin_names or {}).get(id(value)) or _FUNCTION_NAMES.get(id(value)) \
             or getattr(value, "__name__", None) or type_name(value)

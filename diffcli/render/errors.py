@@ -23,6 +23,8 @@ def error_text(err, source=None) -> str:
             text += "\n    " + shown
             if err.column:
                 text += "\n    " + " " * (err.column - 1) + "^"
+    if getattr(err, "note", ""):
+        text += f"\nnote: {err.note}"
     return text
 
 

@@ -67,5 +67,8 @@ def check_json(target, rows) -> str:
 
 
 def error_json(err, filename) -> str:
-    return json.dumps({"error": {"type": err.type_name, "message": err.message, "file": filename,
-                                 "line": err.line or None, "column": err.column or None}})
+    record = {"type": err.type_name, "message": err.message, "file": filename,
+              "line": err.line or None, "column": err.column or None}
+    if getattr(err, "note", ""):
+        record["note"] = err.note              # which command-line option caused it
+    return json.dumps({"error": record})

@@ -10,10 +10,18 @@ def tensor_text(arr) -> str:
     return "None" if arr is None else format_tensor(np.asarray(arr))
 
 
+_BARE = {'"nan"': "nan", '"inf"': "inf", '"-inf"': "-inf"}
+
+
 def _compact(arr) -> str:
+    """A value for TSV: JSON's nested lists, with non-finite numbers bare (nan, inf, -inf)
+    as TSV tools read them, not JSON's quoted strings."""
     from .jsonout import plain
     import json
-    return "" if arr is None else json.dumps(plain(np.asarray(arr)))
+    import re
+    if arr is None:
+        return ""
+    return re.sub(r'"-?inf"|"nan"', lambda m: _BARE[m.group()], json.dumps(plain(np.asarray(arr))))
 
 
 def grad_tsv(report) -> str:

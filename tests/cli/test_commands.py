@@ -139,9 +139,10 @@ def test_wrt_selects_leaves_in_order_and_makes_them_require_grad():
     r = cli("grad", "-e", script, "--wrt", "nope")      # a name the script lacks: usage error
     assert r.exit_code == 2
     assert r.stderr == "error: <expr>: UsageError: --wrt nope: the script defines no name 'nope'\n"
-    r = cli("grad", "-e", script, "--wrt", "y")         # defined, but not a leaf
-    assert r.exit_code == 1
-    assert r.stderr == "error: <expr>: NameError: --wrt y: 'y' is not a named leaf tensor of the script\n"
+    r = cli("grad", "-e", script, "--wrt", "y")         # defined, but not a leaf: usage error too
+    assert r.exit_code == 2                              # (issue 9: it was 1, unlike an unknown name)
+    assert r.stderr == ("error: <expr>: UsageError: --wrt y: 'y' is not a leaf tensor (computed by "
+                        "MulBackward0); --wrt takes the script's leaves (here: x, c)\n")
 
 
 BACKWARD_TWICE = ("RuntimeError: Trying to backward through the graph a second time (or directly access "
@@ -160,7 +161,9 @@ def test_repeat_with_retain_graph_accumulates():
 def test_repeat_without_retain_graph_is_pytorchs_second_backward_error():
     r = cli("grad", "-e", "x = 3.0\np = x * x", "--repeat", "2")
     assert (r.exit_code, r.stdout) == (1, "")
-    assert r.stderr == f"error: <expr>: {BACKWARD_TWICE}\n"
+    assert r.stderr == (f"error: <expr>: {BACKWARD_TWICE}\n"    # PyTorch's words, and the option
+                        "note: --repeat 2 calls backward 2 times, and the first call freed the graph: "
+                        "add --retain-graph to keep it\n")
 
 
 def test_repeat_through_nodes_that_saved_nothing_needs_no_retain_graph():
@@ -211,7 +214,7 @@ def test_script_that_calls_backward_itself_gets_no_extra_backward_unless_of():
     assert r.exit_code == 0
     assert r.stdout.splitlines()[2] == "x\tleaf\t[]\t3.0\t6.0"
     assert r.stderr == ("note: the script calls backward()/grad() itself, so no backward was added "
-                        "(give --of NAME to add one)\n")
+                        "(give --of NAME --retain-graph to add one)\n")
     r = cli("grad", "-e", script, "--of", "p", "-f", "tsv")
     assert r.stdout.splitlines()[2] == "x\tleaf\t[]\t3.0\t12.0"      # accumulated
     assert r.stderr == ""
@@ -232,8 +235,11 @@ def test_last_assigned_name_that_is_no_tensor():
                         "so there is nothing to differentiate (give --of NAME)\n")
     r = cli("grad", "-e", "x = 1.0\ny = x.item()", "--of", "y")
     assert r.stderr == "error: <expr>: TypeError: --of y: 'y' is a float, not a tensor\n"
-    r = cli("grad", "-e", "")
-    assert r.stderr == "error: <expr>: ValueError: the script assigns no name to differentiate (give --of NAME)\n"
+    r = cli("grad", "-e", "")                  # issue 9: an empty script is said to be empty
+    assert r.stderr == "error: <expr>: ValueError: the script is empty: there is nothing to differentiate\n"
+    r = cli("grad", "-e", "import torch\nprint(1)")   # statements, but no assignment
+    assert r.stderr == ("1\nerror: <expr>: ValueError: the script assigns no name to differentiate "
+                        "(give --of NAME)\n")
 
 
 # --- graph --------------------------------------------------------------------------
@@ -532,3 +538,93 @@ def test_installed_script_entry_point():
     p = subprocess.run([exe, "grad", *CARD], capture_output=True, text=True, timeout=60, cwd=ROOT,
                        env=dict(os.environ, NO_COLOR="1"))
     assert (p.returncode, p.stdout, p.stderr) == (0, CARD_TABLE, "")
+
+
+# --- issue 9, finding 11: papercuts ------------------------------------------------------------------
+
+def test_the_suggested_of_retain_graph_works_after_the_scripts_own_backward():
+    script = "x = 3.0\np = x * x\np.backward()\n"
+    r = cli("grad", "-e", script, "-f", "tsv")
+    assert r.stderr == ("note: the script calls backward()/grad() itself, so no backward was added "
+                        "(give --of NAME --retain-graph to add one)\n")
+    r = cli("grad", "-e", script, "--of", "p", "--retain-graph", "-f", "tsv")   # what the note says
+    assert (r.exit_code, r.stdout.splitlines()[2], r.stderr) == (0, "x\tleaf\t[]\t3.0\t12.0", "")
+    r = cli("grad", "-e", script, "--of", "p")
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr == (f"error: <expr>: {BACKWARD_TWICE}\n"
+                        "note: the script's own backward()/grad() freed the graph before the backward "
+                        "added for --of p: add --retain-graph to keep it\n")
+
+
+def test_an_error_from_grad_tensors_keeps_pytorchs_words_and_names_the_option():
+    r = cli("grad", "-e", "x = [1.0, 2.0]\np = x * x", "--grad-tensors", "[1, 2, 3]")
+    assert r.stderr == ("error: <expr>: RuntimeError: Mismatch in shape: grad_output[0] has a shape of "
+                        "torch.Size([3]) and output[0] has a shape of torch.Size([2]).\n"
+                        "note: the gradient is the value of --grad-tensors [1, 2, 3]\n")
+    r = cli("grad", "-e", "x = [1.0, 2.0]\np = x * x", "--grad-tensors", "[1, 2, 3]", "-f", "json")
+    assert json.loads(r.stderr)["error"]["note"] == "the gradient is the value of --grad-tensors [1, 2, 3]"
+
+
+def test_a_misspelt_command_is_suggested_once():
+    r = cli("grda")
+    assert (r.exit_code, r.stderr) == (2, "error: UsageError: No such command 'grda'. (Did you mean one of: "
+                                          "'grad', 'graph'?)\nTry 'diffcli --help' for help.\n")
+
+
+def test_an_unused_set_warns_and_a_second_expr_is_an_error():
+    r = cli("grad", "-e", "x = 1.0\ny = x * x", "--set", "zz=3", "-f", "tsv")
+    assert (r.exit_code, r.stderr) == (0, "warning: <expr>: UsageWarning: --set zz: not used: the script "
+                                          "never uses that name\n")
+    r = cli("run", "-e", "x = sin(1.0)", "--set", "x=3")
+    assert r.stderr == ("warning: <expr>: UsageWarning: --set x: not used: the script assigns it a "
+                        "computed value, not a literal\n")
+    r = cli("run", "-e", "x = 1.0\nprint(x * q)", "--set", "q=2", "--set", "x=5")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "tensor(10., grad_fn=<MulBackward0>)\n", "")
+    for args in (["-e", "print(1)", "-e", "print(2)"], ["--expr=print(1)", "--expr", "print(2)"]):
+        r = cli("run", *args)
+        assert (r.exit_code, r.stdout, r.stderr) == (
+            2, "", "error: UsageError: -e/--expr given 2 times: give the script once (separate its "
+                   "statements with ';' or newlines)\n")
+
+
+def test_wrt_of_an_unknown_name_and_of_a_non_leaf_are_both_usage_errors():
+    script = "x = 1.0\ny = x * x\n"
+    for command in ("grad", "check"):
+        r = cli(command, "-e", script, "--wrt", "zz")
+        assert (r.exit_code, r.stderr) == (2, "error: <expr>: UsageError: --wrt zz: the script defines "
+                                              "no name 'zz'\n"), command
+        r = cli(command, "-e", script, "--wrt", "y")
+        assert (r.exit_code, r.stderr) == (2, "error: <expr>: UsageError: --wrt y: 'y' is not a leaf "
+                                              "tensor (computed by MulBackward0); --wrt takes the "
+                                              "script's leaves (here: x)\n"), command
+
+
+@pytest.mark.parametrize("command, why", [
+    ("grad", "there is nothing to differentiate"),
+    ("graph", "there is no graph to show"),
+    ("check", "there is nothing to check"),
+])
+def test_an_empty_script_is_said_to_be_empty(tmp_path, command, why):
+    for text in ("", "\n\n", "# only a comment\n   \n"):
+        f = tmp_path / "empty.txt"
+        f.write_text(text)
+        r = cli(command, str(f))
+        assert (r.exit_code, r.stdout, r.stderr) == (1, "", f"error: {f}: ValueError: the script is "
+                                                            f"empty: {why}\n")
+    assert cli("run", str(f)).exit_code == 0          # running nothing is fine, as for python
+
+
+def test_a_graph_with_no_nodes_says_so_instead_of_an_empty_header():
+    r = cli("graph", "-e", "a = tensor(2.0)\nb = a * 3")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "", "note: the graph is empty: the script makes no "
+                                                         "tensor that requires grad\n")
+    r = cli("graph", "-e", "a = tensor(2.0)\nb = a * 3", "-f", "json")
+    assert json.loads(r.stdout) == {"nodes": []}
+
+
+def test_tsv_writes_non_finite_numbers_bare():
+    r = cli("grad", "-e", "x = [1.0, 2.0]\ny = log(x - 1.0).sum()", "-f", "tsv")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines()[1:] == ["y\ttarget\t[]\t-inf\t", "x\tleaf\t[2]\t[1.0, 2.0]\t[inf, 1.0]"]
+    r = cli("grad", "-e", "x = [1.0, 0.5]\ny = log(x - 1.0).sum()", "-f", "tsv")
+    assert r.stdout.splitlines()[1:] == ["y\ttarget\t[]\tnan\t", "x\tleaf\t[2]\t[1.0, 0.5]\t[inf, -2.0]"]

@@ -3,6 +3,7 @@ exit codes 0/1/2, `warning:` lines, never a Python traceback."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -261,3 +262,126 @@ def test_an_error_without_a_message_is_its_type_alone(tmp_path):
     f = script_file(tmp_path, "import torch\nassert 1 > 2\n")
     r = cli("run", f)
     assert (r.exit_code, r.stderr) == (1, f"error: {f}:2:8: AssertionError\n    assert 1 > 2\n           ^\n")
+
+
+# --- issue 9, finding 10: what a script sees never names diffcli's insides ----------------------
+
+INTERNAL = re.compile(r"data_|ndarray|numpy|ufunc|dtype\('|\bnp\.|Interpreter|<locals>|0x[0-9a-f]{4,}"
+                      r"|InternalError|<function ")
+
+
+@pytest.mark.parametrize("expr, expected", [
+    # Python's and PyTorch's reprs, without the address torch prints (`... object at 0x7f...>`)
+    ('f"{print!r}"', "<built-in function print>"),
+    ('f"{print}"', "<built-in function print>"),
+    ('"{}".format(x.cpu)', "<built-in method cpu of Tensor object>"),
+    ('"{!r}".format(x.add)', "<built-in method add of Tensor object>"),
+    ('f"{x.backward!r}"', "<built-in method backward of Tensor object>"),
+    ('f"{xs.append!r} {xs.pop!r}"', "<built-in method append of list object> <built-in method pop of "
+                                    "list object>"),
+    ('f"{[print, len]}"', "[<built-in function print>, <built-in function len>]"),
+    ('f"{torch.float32} {x.shape!r} {x.device}"', "torch.float32 torch.Size([2]) cpu"),
+    ('f"{2.5:.3f}|{7:>3}|{x[0]:.2f}"', "2.500|  7|1.00"),
+])
+def test_formatting_shows_pythons_and_pytorchs_reprs_without_addresses(expr, expected):
+    r = cli("run", "-e", f"x = ones(2)\nxs = []\nprint({expr})")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, expected + "\n", "")
+
+
+def test_a_format_spec_on_a_function_is_pythons_error():
+    r = cli("run", "-e", 'print(f"{print:>10}")')
+    assert r.stderr.splitlines()[0] == ("error: <expr>:1:7: TypeError: unsupported format string passed "
+                                        "to builtin_function_or_method.__format__")
+
+
+POW_OVERLOADS = (" * (Tensor input, Tensor exponent, *, Tensor out = None)\n"
+                 " * (Number self, Tensor exponent, *, Tensor out = None)\n"
+                 " * (Tensor input, Number exponent, *, Tensor out = None)")
+
+
+# Recorded by running torch 2.13 (`torch.ones_like(1.0)`, ... with x = torch.ones(2)); PyTorch ends
+# its "invalid combination" texts with a newline, which diffcli leaves out before the source line.
+@pytest.mark.parametrize("expr, message", [
+    ("ones_like(1.0)", "ones_like(): argument 'input' (position 1) must be Tensor, not float"),
+    ("zeros_like(2)", "zeros_like(): argument 'input' (position 1) must be Tensor, not int"),
+    ("ones_like(None)", "ones_like(): argument 'input' (position 1) must be Tensor, not NoneType"),
+    ("ones_like([1.0, 2.0])", "ones_like(): argument 'input' (position 1) must be Tensor, not list"),
+    ("rand_like(1.0)", "rand_like(): argument 'input' (position 1) must be Tensor, not float"),
+    ("randn_like(1.0)", "randn_like(): argument 'input' (position 1) must be Tensor, not float"),
+    ("full_like(1.0, 2.0)", "full_like(): argument 'input' (position 1) must be Tensor, not float"),
+    ("full_like(x, 's')", "full_like(): argument 'fill_value' (position 2) must be Number, not str"),
+    ("pow(2, 3)", "pow() received an invalid combination of arguments - got (int, int), but expected "
+                  "one of:\n" + POW_OVERLOADS),
+    ("torch.pow(1.0, 2.0)", "pow() received an invalid combination of arguments - got (float, float), "
+                            "but expected one of:\n" + POW_OVERLOADS),
+    ("F.elu(x, 's')", "elu(): argument 'alpha' (position 2) must be Number, not str"),
+    ("F.leaky_relu(x, 's')", "leaky_relu(): argument 'negative_slope' (position 2) must be Number, not str"),
+    ("F.softplus(x, x, 's')", "softplus(): argument 'beta' (position 2) must be Number, not Tensor"),
+    ("F.softplus(x, 1.0, 's')", "softplus(): argument 'threshold' (position 3) must be Number, not str"),
+    ("torch.sin('s')", "sin(): argument 'input' (position 1) must be Tensor, not str"),
+    ("torch.mul(x, 's')", "mul(): argument 'other' (position 2) must be Tensor, not str"),
+    ("torch.add(x, 's')", "add(): argument 'other' (position 2) must be Tensor, not str"),
+    ("torch.reshape(x, 's')", "reshape(): argument 'shape' (position 2) must be tuple of ints, not str"),
+    ("torch.softmax(x, 's')", "softmax(): argument 'dim' (position 2) must be int, not str"),
+    ("torch.sin(x, 's')", "sin() takes 1 positional argument but 2 were given"),
+])
+def test_wrong_argument_types_get_pytorchs_words(expr, message):
+    r = cli("run", "-e", f"x = ones(2)\ny = {expr}")
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        1, "", f"error: <expr>:2:5: TypeError: {message}\n    y = {expr}\n        ^\n")
+
+
+BAD_ARGUMENTS = ["1.0", "2", "True", "'s'", "None", "[1.0, 2.0]", "1.0, 2.0", "2, 3", "x, 's'", "x, None",
+                 "x, x, 's'", "x, dim='a'", "'s', x", "None, x", "x, 1.0, 's'", "x, [x]", "print",
+                 "x, print", "x, torch.float32, 's'"]
+
+
+def test_no_op_called_with_wrong_types_names_diffcli_internals():
+    """Every op of the table, as a function and as a method, with plain numbers and wrong
+    types: each call runs or fails with a message free of diffcli's (and numpy's) insides."""
+    from diffcli import session, source
+    from diffcli.engine import FUNCTIONS, METHODS
+    from diffcli.lang.errors import ScriptError
+    calls = [f"torch.{name}({a})" for name in sorted(FUNCTIONS) if name != "manual_seed"
+             for a in BAD_ARGUMENTS]
+    calls += [f"x.{name}({a})" for name in sorted(METHODS) for a in BAD_ARGUMENTS[:12]]
+    leaks, failed = [], 0
+    for call in calls:
+        text = f"x = ones(2, requires_grad=True)\ny = {call}\n"
+        try:
+            session.execute(source.Source(text, "t"), session.Options(), write=lambda s: None)
+        except ScriptError as e:
+            failed += 1
+            if INTERNAL.search(e.message) or INTERNAL.search(e.type_name):
+                leaks.append(f"{call}: {e.type_name}: {e.message}")
+    assert failed > len(calls) // 2          # the sweep does exercise the error paths
+    assert leaks == []
+
+
+def test_the_reprs_of_every_name_in_reach_are_free_of_internals():
+    from diffcli.engine import FUNCTIONS, METHODS
+    from diffcli.lang.interpreter import Interpreter
+    names = sorted(set(Interpreter().builtins) | set(FUNCTIONS))
+    fields = " ".join(f"{{{n}!r}} {{{n}}}" for n in names)
+    methods = " ".join(f"{{x.{m}!r}}" for m in sorted(METHODS))
+    r = cli("run", "-e", f'x = ones(2)\nprint(f"{fields}")\nprint(f"{methods}")\n'
+                         f'print("{{}} {{!r}}".format(x.to, x.cuda), str(print), [print])')
+    assert r.exit_code == 0, r.stderr
+    assert INTERNAL.search(r.stdout) is None
+    assert "<built-in method view of Tensor object>" in r.stdout
+
+
+# --- issue 9, finding 11: TabError, the AttributeError's caret ---------------------------------------
+
+def test_mixed_tabs_and_spaces_python_rejects_are_a_tab_error(tmp_path):
+    f = script_file(tmp_path, "x = 1.0\nfor i in range(2):\n        y = x\n\tz = x\n")
+    r = cli("run", f)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (f"error: {f}:4:2: TabError: inconsistent use of tabs and spaces in indentation\n"
+                        "     z = x\n     ^\n")
+
+
+def test_an_attribute_errors_caret_is_under_the_attribute():
+    r = cli("run", "-e", "x = ones(2)\ny = (x * 2).sum().foo")
+    assert r.stderr == ("error: <expr>:2:19: AttributeError: 'Tensor' object has no attribute 'foo'\n"
+                        "    y = (x * 2).sum().foo\n                      ^\n")

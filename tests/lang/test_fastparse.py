@@ -116,8 +116,8 @@ def test_same_trees_on_mutants():
 
 
 LAYOUTS = [
-    "if a:\n\tx = 1\n        y = 2\n",           # a tab is 8 columns
-    "if a:\n    \tx = 1\n            y = 2\nz = 3\n",
+    "if a:\n\tx = 1\n\ty = 2\n",
+    "if a:\n    \tx = 1\n    \ty = 2\nz = 3\n",
     "x = 1 \f+ 2\n",
     "if a:\n  if b:\n    x = (1,\n2)\n# c\n  y = 2\n",
     "for i in xs:\n  pass\n  \n\t\n# c\n",
@@ -132,6 +132,28 @@ LAYOUTS = [
 @pytest.mark.parametrize("src", LAYOUTS)
 def test_same_trees_on_tricky_layouts(src):
     assert _check(parse_module._normalise(src))
+
+
+@pytest.mark.parametrize("src", [
+    "if a:\n\tx = 1\n        y = 2\n",           # a tab and 8 spaces: the same only if a tab is 8
+    "if a:\n        x = 1\n\ty = 2\n",
+    "if a:\n  \tx = 1\n\ty = 2\n",
+])
+def test_both_paths_refuse_what_python_calls_a_tab_error(src):
+    """Python's TabError (issue 9): the fast path gives up and Lark's postlexer refuses."""
+    assert not _check(parse_module._normalise(src))
+    with pytest.raises(ScriptSyntaxError) as e:
+        parse_module.parse(src)
+    assert (e.value.type_name, e.value.message, e.value.line) == (
+        "TabError", "inconsistent use of tabs and spaces in indentation", 3)
+
+
+def test_a_tab_advances_to_the_next_multiple_of_8_as_in_python():
+    """'    \t' is column 8 (not 4 + 8), so 12 spaces after it are an unexpected indent."""
+    with pytest.raises(ScriptSyntaxError) as e:
+        parse_module.parse("if a:\n    \tx = 1\n            y = 2\nz = 3\n")
+    assert (e.value.type_name, e.value.message, e.value.line) == (
+        "IndentationError", "unexpected indent", 3)
 
 
 def _script(rng: random.Random, lines: int) -> str:

@@ -236,8 +236,10 @@ def test_type_prints_pytorchs_and_pythons_class_names():
     ("torch.float32.itemsize", "'torch.dtype' object has no attribute 'itemsize' (or diffcli does not support it)"),
 ])
 def test_attribute_errors_add_the_hint_only_where_python_or_torch_has_the_attribute(src, message):
+    name = message.split("has no attribute '")[1].split("'")[0]
+    column = src.rindex("." + name) + 2          # the caret is under the attribute (issue 9)
     assert error(f"import torch\nimport math\nw = torch.ones(2, requires_grad=True)\n{src}") == (
-        "AttributeError", message, 4, 1)
+        "AttributeError", message, 4, column)
 
 
 def test_bitwise_and_or_invert_and_their_precedence():
