@@ -5,16 +5,19 @@ Over 1,200 inputs per run, reproducible (hypothesis with `derandomize=True`): ra
 bytes, token soup, random unicode, truncated and mutated samples, random programs over
 every op and method, random option values; plus hand-picked pathological cases (10,000
 nested parentheses, a 1 MB line, 10**10**10, NUL characters, binary and unreadable
-files...). Every run must end within a time bound with exit 0, or exit 1/2 and an
-`error:` message on stderr; never a traceback, never an `InternalError` (which marks a
-diffcli bug). `DIFFCLI_FUZZ_SCALE=20` multiplies the generated inputs for a longer hunt.
+files...). Every run must end with exit 0, or exit 1/2 and an `error:` message on
+stderr; never a traceback, never an `InternalError` (which marks a diffcli bug).
+
+Work is bounded by counts, not by the clock: the pathological cases run with small caps
+(`CAPS`), so each ends after a bounded number of steps however busy the machine is. The
+alarm (`HANG_GUARD`) only turns a real hang into a failure instead of a stuck suite; it
+is generous, and no test compares elapsed time with a margin. `DIFFCLI_FUZZ_SCALE=20` multiplies the generated inputs for a longer hunt.
 """
 from __future__ import annotations
 
 import json
 import os
 import signal
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,7 +38,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_TEXTS = [(p.read_text(), sample_args(p)) for p in SAMPLES]
 FORMATS = {"run": [None], "grad": [None, "table", "json", "tsv"],
            "graph": [None, "table", "json", "dot", "mermaid", "tree"], "check": [None, "table", "json"]}
-BOUND = 20.0          # seconds for one ordinary run; the pathological cases set their own
+HANG_GUARD = 600.0    # seconds: only a hang reaches it (a bound on work is a cap, below)
+CAPS = ["--max-iterations", "200000", "--max-statements", "400000", "--max-memory", "1024"]
 COUNT = {"runs": 0}
 SCALE = int(os.environ.get("DIFFCLI_FUZZ_SCALE", "1"))   # e.g. 20 for a long run before a release
 
@@ -60,17 +64,14 @@ def time_bound(seconds):
         signal.signal(signal.SIGALRM, previous)
 
 
-def outcome_is_clean(args, input=None, seconds=BOUND):
+def outcome_is_clean(args, input=None, seconds=HANG_GUARD):
     """Run `diffcli ARGS` in process and check the contract; returns the result."""
     COUNT["runs"] += 1
-    start = time.perf_counter()
     with time_bound(seconds):
         result = CliRunner().invoke(app, args, input=input)
-    elapsed = time.perf_counter() - start
     shown = f"args={[a[:200] for a in args]!r} input={input[:200] if input else input!r}"
     assert result.exception is None or isinstance(result.exception, SystemExit), \
         f"{shown}: {result.exception!r}"
-    assert elapsed < seconds, shown
     err = result.stderr
     assert "Traceback" not in err, f"{shown}\n{err}"
     assert "InternalError" not in err, f"{shown}\n{err}"
@@ -338,7 +339,7 @@ PATHOLOGICAL = {
 @pytest.mark.parametrize("command", ["run", "grad"])
 def test_pathological_scripts(name, command):
     text, expected = PATHOLOGICAL[name]
-    r = outcome_is_clean([command, "-e", text], seconds=40)
+    r = outcome_is_clean([command, "-e", text, *CAPS])
     if command == "run" and expected is not None:
         assert r.exit_code == expected, r.stderr[:500]
 
