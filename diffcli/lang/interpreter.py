@@ -182,8 +182,6 @@ class Interpreter(Caps):
     # --- entry -------------------------------------------------------------------
     def run(self, script: A.Script) -> RunResult:
         creation.MAX_ELEMENTS[0] = self.limits.max_elements
-        watching = self.limits.watching()  # starts the clock; backward passes poll the limits
-        watching.__enter__()
         creation.manual_seed(0)            # reproducible unless the script seeds itself
         engine.grad_mode._state[0] = True  # every run starts in grad mode
         prev_sink = engine_errors.set_warning_sink(self._on_warning)
@@ -195,13 +193,13 @@ class Interpreter(Caps):
         prev_gc = gc.get_threshold()
         gc.set_threshold(200_000, 50, 1000)
         try:
-            self.exec_block(script.body, self.env)
+            with self.limits.watching():   # starts the clock; backward passes poll the limits
+                self.exec_block(script.body, self.env)
         except _Return:
             raise ScriptError("SyntaxError", "'return' outside function", self.line, 1)
         except (_Break, _Continue):
             raise ScriptError("SyntaxError", "'break' outside loop", self.line, 1)
         finally:
-            watching.__exit__()
             gc.set_threshold(*prev_gc)
             engine_errors.set_warning_sink(prev_sink)
             engine_function.TRACE[0] = prev_trace
@@ -493,18 +491,18 @@ class Interpreter(Caps):
                                   target.line, target.column)
             if isinstance(value, Tensor) and not value.data_.ndim:
                 raise ScriptError("TypeError", "iteration over a 0-d tensor", target.line, target.column)
-            if isinstance(value, (Tensor, list, tuple, range, Size, str)) and _length(value) > want:
-                values = [None] * (want + 1)        # too many: said before any row is made
+            if isinstance(value, (Tensor, list, tuple, range, Size, str)) and _length(value) != want:
+                values, got = (), _length(value)    # said before any row of a tensor is made
             else:
                 values = []
                 for v in self.iterate(value, target):   # at most one more than wanted: no huge lists
                     values.append(v)
                     if len(values) > want:
                         break
-            if len(values) != want:
-                raise ScriptError("ValueError", f"too many values to unpack (expected {len(target.items)})"
-                                  if len(values) > len(target.items) else
-                                  f"not enough values to unpack (expected {len(target.items)}, got {len(values)})",
+                got = len(values)
+            if got != want:
+                raise ScriptError("ValueError", f"too many values to unpack (expected {want})" if got > want
+                                  else f"not enough values to unpack (expected {want}, got {got})",
                                   target.line, target.column)
             for t, v in zip(target.items, values):
                 self.assign(t, v, scope)
