@@ -36,13 +36,21 @@ def _bound(value) -> int:
     return 450                                 # a float ('f' of 1e308 with grouping), a 0-d tensor
 
 
-def _spec_size(spec: str) -> int:
-    """Width plus precision: every number in the spec (a digit used as the fill character
-    only makes the estimate larger)."""
-    total = 0
-    for digits in _DIGITS.findall(spec):
-        total += int(digits) if len(digits) <= 15 else 10 ** 15
-    return total
+_SPEC = re.compile(r"(?:.?[<>=^])?[-+ ]?z?#?0?(?P<width>\d*)[,_]?(?:\.(?P<precision>\d+))?[a-zA-Z%]?", re.S)
+
+
+def _number(digits) -> int:
+    return int(digits) if len(digits) <= 15 else 10 ** 15
+
+
+def _spec_size(spec: str, value) -> int:
+    """The most characters `format(value, spec)` gives: the width, or the content (at most
+    the precision plus the value's own bound) if longer. A spec of another shape (Python
+    refuses it) counts every number in it."""
+    m = _SPEC.fullmatch(spec)
+    if m is None:
+        return sum(_number(d) for d in _DIGITS.findall(spec)) + _bound(value)
+    return max(_number(m.group("width") or "0"), _number(m.group("precision") or "0") + _bound(value))
 
 
 def converted(value, conversion, names, cap):
@@ -66,7 +74,7 @@ def format_field(value, conversion, spec, names, cap):
             return display(value, names, TextBudget(cap))
         return format(value, spec)             # Python's TypeError: no spec for these
     if spec:
-        n = _spec_size(spec) + _bound(value)
+        n = _spec_size(spec, value)
         if n > cap:
             raise too_long(n, cap)
     return format(value, spec)
@@ -148,8 +156,8 @@ def percent(template, values, names, cap):
         at = m.end()
         width, precision, kind = m.group("width"), m.group("precision"), m.group("type")
         mapping = mapping or m.group("key") is not None
-        width = star() if width == "*" else _spec_size(width or "")
-        precision = star() if precision == "*" else _spec_size(precision or "")
+        width = star() if width == "*" else _number(width or "0")
+        precision = star() if precision == "*" else _number(precision or "0")
         text = m.group(0)
         if kind == "%":
             size += width + 1

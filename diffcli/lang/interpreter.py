@@ -22,7 +22,7 @@ from ..engine.tensor import Size, Tensor
 from . import ast as A
 from . import formatting, pybuiltins
 from .errors import ScriptError
-from .limits import (_CATS, _SEQUENCE_NAMES, _SEQUENCES, _TUPLES, CHECK_EVERY, MEMORY_CHECK_ELEMENTS,
+from .limits import (_CATS, _SEQUENCES, _TUPLES, CHECK_EVERY, MEMORY_CHECK_ELEMENTS,
                      Caps, Limits, _check_int_size, _length, growth_estimate)
 from .values import (CPU, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS,
                      TENSOR_SETTABLE, TORCH, AnomalyMode, Device, ExceptionValue, Namespace, TypeValue,
@@ -513,7 +513,7 @@ class Interpreter(Caps):
                 self.guard(target, lambda: obj.__setitem__(key, value))
             elif isinstance(obj, list):
                 if isinstance(key, slice) and isinstance(value, (list, tuple, str, range, Size)):
-                    self.check_length(len(obj) + _length(value), "list", target)
+                    self.check_sequence(len(obj) + _length(value), list, target)
                 self.guard(target, lambda: obj.__setitem__(key, value))
             else:
                 raise ScriptError("TypeError", f"'{type_name(obj)}' object does not support item assignment",
@@ -668,7 +668,10 @@ class Interpreter(Caps):
             value = self.eval(expr, scope)
             out.append(self.guard(part, lambda: formatting.format_field(
                 value, part.conversion, part.spec or "", self.builtin_names, self.limits.max_elements)))
-        return self.guard(e, lambda: formatting.joined(out, self.limits.max_elements))
+        text = self.guard(e, lambda: formatting.joined(out, self.limits.max_elements))
+        if len(text) >= MEMORY_CHECK_ELEMENTS:
+            self.checkpoint(e)
+        return text
 
     def _parse_field(self, part):
         from .parse import ScriptSyntaxError, parse
@@ -726,12 +729,15 @@ class Interpreter(Caps):
             _check_int_size(op, left, right, node)
         elif op == "*" and (lt in _SEQUENCES and rt in (int, bool) or rt in _SEQUENCES and lt in (int, bool)):
             seq, n = (left, right) if lt in _SEQUENCES else (right, left)
-            self.check_length(len(seq) * max(n, 0), _SEQUENCE_NAMES[type(seq)], node)
+            self.check_sequence(len(seq) * max(n, 0), seq.__class__, node, _item_bytes(seq))
         elif op == "+" and lt in _SEQUENCES and (rt is lt or lt in _TUPLES and rt in _TUPLES):
-            self.check_length(len(left) + len(right), _SEQUENCE_NAMES[lt], node)
+            self.check_sequence(len(left) + len(right), lt, node, max(_item_bytes(left), _item_bytes(right)))
         elif op == "%" and lt is str:
-            return self.guard(node, lambda: formatting.percent(left, right, self.builtin_names,
+            text = self.guard(node, lambda: formatting.percent(left, right, self.builtin_names,
                                                                self.limits.max_elements))
+            if len(text) >= MEMORY_CHECK_ELEMENTS:
+                self.checkpoint(node)
+            return text
         try:
             result = _BINOPS[op](left, right)
         except Exception as err:
@@ -885,6 +891,9 @@ class Interpreter(Caps):
                 iterable = args[0]
                 if not isinstance(iterable, (list, tuple, range, Size, str, Tensor, zip, enumerate)):
                     raise TypeError(f"'{type_name(iterable)}' object is not iterable")
+                if isinstance(iterable, (list, tuple, range, Size, str)):
+                    self.check_room(len(items) + _length(iterable), list, node,
+                                    40 if iterable.__class__ is range else 8)   # (new ints)
                 for v in self.iterate(iterable, node):
                     items.append(v)
                     self.check_length(len(items), "list", node)
@@ -933,6 +942,8 @@ class Interpreter(Caps):
             raise translated from None
         if isinstance(result, Tensor):
             self.check_size(result.data_.size, e)
+        elif result.__class__ in _SEQUENCES and len(result) >= MEMORY_CHECK_ELEMENTS:
+            self.checkpoint(e)         # a big list or text (str(), format): memory and time
         elif self.called_backward and callee in ("backward", "grad"):
             self.check_memory(e)       # a backward pass can allocate as much as the forward
         return result
@@ -1067,6 +1078,13 @@ class _Chain(dict):
 _QUALIFIED_CALL = re.compile(r"^[\w.]*<locals>\.\w+\(\)")
 _DEVICE_ATTRS = frozenset(("device", "is_cuda", "cpu", "cuda", "to"))
 _PYTHON_TYPES = (int, float, bool, str, list, tuple, range, type(None), dict, enumerate, zip, slice)
+
+
+def _item_bytes(seq):
+    """The memory one element of `seq` takes in a list, tuple or string made from it."""
+    if seq.__class__ is str:
+        return 1 if seq.isascii() else 4
+    return 8
 
 
 def _unsupported_hint(obj, name):

@@ -179,6 +179,23 @@ class Caps:
             raise limit_error(f"{what} of {n} elements exceeds the limit of "
                               f"{self.limits.max_elements} elements (raise it with --max-elements)", node)
 
+    def check_sequence(self, n, kind, node, per=8):
+        """A list, tuple or string of `n` elements about to be built (`per` bytes each):
+        --max-elements, and for a big one, whether it fits in what --max-memory leaves."""
+        self.check_length(n, _SEQUENCE_NAMES.get(kind, "list"), node)
+        self.check_room(n, kind, node, per)
+
+    def check_room(self, n, kind, node, per=8):
+        """--max-memory before a list, tuple or string of `n` elements is built."""
+        what = _SEQUENCE_NAMES.get(kind, "list")
+        if n >= MEMORY_CHECK_ELEMENTS:
+            self.checkpoint(node)
+            used = self.limits._memory_used()
+            if used is not None and used + n * per / (1 << 20) > self.limits.max_memory:
+                raise limit_error(f"a {what} of {n} elements would take the script's memory to "
+                                  f"{used + n * per / (1 << 20):.0f} MB, more than the limit of "
+                                  f"{self.limits.max_memory} MB (raise it with --max-memory)", node)
+
     def check_memory(self, node):
         """The --max-memory cap: the memory the run holds (the growth of the process's
         resident memory since the first run started), in MB."""

@@ -115,7 +115,7 @@ def make(caps, write, names):
         for v in it:
             if not (v.__class__ is kind or kind is tuple and isinstance(v, tuple)):
                 return builtins.sum((v, *it), kind(out))   # Python's `+` from here on
-            caps.check_length(len(out) + len(v), kind.__name__, None)
+            caps.check_sequence(len(out) + len(v), kind, None)
             out.extend(v)
         return kind(out)
 
@@ -148,7 +148,9 @@ def sequence(caps, kind, node):
     def make(it=()):
         if isinstance(it, (range, list, tuple, str, Size)) or _rows(it):
             n = _length(it)
-            caps.check_length(n, what, node)
+            # (a range's items are new ints; a tensor's rows, views with a graph node each)
+            per = 40 if it.__class__ is range else 1024 if it.__class__ is Tensor else 8
+            caps.check_sequence(n, kind, node, per)
             if _rows(it):
                 caps.charge(n, node, f"{what}() over {n} items")
             return kind(it)
