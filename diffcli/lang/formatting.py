@@ -17,7 +17,7 @@ from ..engine import errors
 from ..engine.tensor import Tensor
 from .values import TextBudget, display, show
 
-_FORMATS = (str, int, float, bool, Tensor)   # values whose own __format__ reads a spec
+_FORMATS = (str, int, float, bool, complex, Tensor)   # values whose own __format__ reads a spec
 _DIGITS = re.compile(r"\d+")
 
 
@@ -33,6 +33,8 @@ def _bound(value) -> int:
         return len(value)
     if isinstance(value, int):                 # (bool too) 'b' with '_' grouping is the longest
         return abs(value).bit_length() * 5 // 4 + 8
+    if isinstance(value, complex):
+        return 904
     return 450                                 # a float ('f' of 1e308 with grouping), a 0-d tensor
 
 

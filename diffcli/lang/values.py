@@ -309,7 +309,7 @@ def show(value, builtin_names=None, budget=None) -> str:
 
 
 _LEAVES = (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue, ExceptionValue,
-           UserFunction, int, float, bool, type(None), range, Device, AnomalyMode)
+           UserFunction, int, float, bool, complex, type(None), range, Device, AnomalyMode)
 _NUMBERS = frozenset((int, float, bool, type(None)))   # reprs of bounded size: printed by slices
 _SLICE = 1024
 
