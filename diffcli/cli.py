@@ -80,9 +80,10 @@ LIMITS = {  # option: (help, metavar), as each command declares it
     "--max-statements": ("Cap on statements executed.", None),
     "--max-depth": ("Cap on function-call nesting.", None),
     "--max-memory": ("Cap on the memory the script's tensors hold, in MB.", "MB"),
+    "--timeout": ("Cap on the run's time, in seconds (0: none).", "SECONDS"),
 }
-MAX_ELEMENTS, MAX_ITERATIONS, MAX_STATEMENTS, MAX_DEPTH, MAX_MEMORY = (
-    10_000_000, 10_000_000, 1_000_000, 100, 4096)
+MAX_ELEMENTS, MAX_ITERATIONS, MAX_STATEMENTS, MAX_DEPTH, MAX_MEMORY, TIMEOUT = (
+    10_000_000, 10_000_000, 1_000_000, 100, 4096, 300)
 
 
 def _limit(name):
@@ -124,15 +125,17 @@ def _parse_sets(items):
 
 
 def _options(sets, wrt=(), trace=False, max_elements=MAX_ELEMENTS, max_iterations=MAX_ITERATIONS,
-             max_statements=MAX_STATEMENTS, max_depth=MAX_DEPTH, max_memory=MAX_MEMORY):
-    from .lang.interpreter import Limits
+             max_statements=MAX_STATEMENTS, max_depth=MAX_DEPTH, max_memory=MAX_MEMORY, timeout=TIMEOUT):
+    from .lang.limits import Limits
     from .session import Options
     for v, opt in ((max_elements, "--max-elements"), (max_iterations, "--max-iterations"),
                    (max_statements, "--max-statements"), (max_depth, "--max-depth"),
                    (max_memory, "--max-memory")):
         if v < 1:
             raise _Usage(f"{opt} must be at least 1, got {v}")
-    limits = Limits(max_elements, max_iterations, max_statements, max_depth, max_memory)
+    if timeout < 0:
+        raise _Usage(f"--timeout must be at least 0 (0: none), got {timeout}")
+    limits = Limits(max_elements, max_iterations, max_statements, max_depth, max_memory, timeout)
     try:
         return Options(_parse_sets(sets), wrt=wrt, limits=limits, trace=trace)
     except ValueError as e:
@@ -147,7 +150,7 @@ def _prepare(script, expr, sets, wrt, *limits, trace=False):
                      "statements with ';' or newlines)")
     s = src.load(script, expr[0] if expr else None)
     names = tuple(n.strip() for n in wrt.split(",") if n.strip()) if wrt else ()
-    limit_names = ("max_elements", "max_iterations", "max_statements", "max_depth", "max_memory")
+    limit_names = ("max_elements", "max_iterations", "max_statements", "max_depth", "max_memory", "timeout")
     return s, names, _options(sets, names, trace=trace, **dict(zip(limit_names, limits)))
 
 
@@ -296,12 +299,13 @@ def grad(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defau
          max_iterations: Annotated[int, _limit("--max-iterations")] = MAX_ITERATIONS,
          max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
          max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
-         max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY):
+         max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY,
+         timeout: Annotated[int, _limit("--timeout")] = TIMEOUT):
     """Run SCRIPT, call TARGET.backward(), and report the leaves' gradients."""
     def body():
         from . import session
         s, names, opts = _prepare(script, expr, set_, wrt, max_elements, max_iterations,
-                                  max_statements, max_depth, max_memory)
+                                  max_statements, max_depth, max_memory, timeout)
         _refuse_empty(s, "there is nothing to differentiate")
         opts.retain_graphs = retain_graph     # the script's own backward() keeps the graph too
         warn = _warner(fmt.value, s.filename)
@@ -391,12 +395,13 @@ def graph(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
           max_iterations: Annotated[int, _limit("--max-iterations")] = MAX_ITERATIONS,
           max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
           max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
-          max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY):
+          max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY,
+          timeout: Annotated[int, _limit("--timeout")] = TIMEOUT):
     """Show the computation graph of SCRIPT: one row per node, inputs first."""
     def body():
         from . import session
         s, _, opts = _prepare(script, expr, set_, None, max_elements, max_iterations,
-                              max_statements, max_depth, max_memory, trace=True)
+                              max_statements, max_depth, max_memory, timeout, trace=True)
         _refuse_empty(s, "there is no graph to show")
         opts.retain_graphs = bool(backward and of)   # --of adds a backward after the script's
         warn = _warner(fmt.value, s.filename)
@@ -438,12 +443,13 @@ def run(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defaul
         max_iterations: Annotated[int, _limit("--max-iterations")] = MAX_ITERATIONS,
         max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
         max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
-        max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY):
+        max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY,
+        timeout: Annotated[int, _limit("--timeout")] = TIMEOUT):
     """Execute SCRIPT, showing its print output exactly."""
     def body():
         from . import session
         s, _, opts = _prepare(script, expr, set_, None, max_elements, max_iterations,
-                              max_statements, max_depth, max_memory)
+                              max_statements, max_depth, max_memory, timeout)
 
         def write(text):
             sys.stdout.write(text)
@@ -468,12 +474,13 @@ def check(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
           max_iterations: Annotated[int, _limit("--max-iterations")] = MAX_ITERATIONS,
           max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
           max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
-          max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY):
+          max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY,
+          timeout: Annotated[int, _limit("--timeout")] = TIMEOUT):
     """Compare analytic gradients with central finite differences; exit 1 on a mismatch."""
     def body():
         from . import session
         s, names, opts = _prepare(script, expr, set_, wrt, max_elements, max_iterations,
-                                  max_statements, max_depth, max_memory)
+                                  max_statements, max_depth, max_memory, timeout)
         if not (math.isfinite(eps) and eps > 0):
             raise _Usage(f"--eps must be a finite number greater than 0, got {eps}")
         for value, opt in ((atol, "--atol"), (rtol, "--rtol")):
@@ -540,7 +547,8 @@ _SHARED = {"-e": ("expr", _MULTIPLE), "--expr": ("expr", _MULTIPLE), "--set": ("
            "--max-elements": ("max_elements", _integer()),
            "--max-iterations": ("max_iterations", _integer()),
            "--max-statements": ("max_statements", _integer()),
-           "--max-depth": ("max_depth", _integer()), "--max-memory": ("max_memory", _integer())}
+           "--max-depth": ("max_depth", _integer()), "--max-memory": ("max_memory", _integer()),
+           "--timeout": ("timeout", _integer())}
 FAST_OPTIONS = {   # command: {option: (parameter, how its value is read)}
     "grad": {**_SHARED, "--of": ("of", str), "--wrt": ("wrt", str),
              "--retain-graph": ("retain_graph", _FLAG), "--create-graph": ("create_graph", _FLAG),

@@ -13,7 +13,8 @@ from .engine.node import AccumulateGrad
 from .engine.tensor import Tensor
 from .lang import ast as A
 from .lang.errors import ScriptError
-from .lang.interpreter import Interpreter, Limits, is_literal, literal_value
+from .lang.interpreter import Interpreter, is_literal, literal_value
+from .lang.limits import Limits
 
 
 class Options:
@@ -58,9 +59,10 @@ def parse_literal(text: str, what: str):
 class Run:
     """A finished forward run: the interpreter's state plus what was printed/warned."""
 
-    def __init__(self, result, warnings):
+    def __init__(self, result, warnings, limits=None):
         self.result = result
         self.warnings = warnings
+        self.limits = limits or Limits()   # the command's: what --repeat and backward count against
 
     @property
     def env(self):
@@ -101,8 +103,11 @@ def execute(source, options: Options, write=None, on_warning=None) -> Run:
     interp = Interpreter(sets=options.sets, write=write or sys.stdout.write, warn=warn,
                          limits=options.limits, wrt=options.wrt, trace=options.trace)
     interp.retain_graphs = options.retain_graphs
-    result = interp.run(script)
-    return Run(result, warnings)
+    try:
+        result = interp.run(script)
+    finally:
+        interp.close()
+    return Run(result, warnings, options.limits)
 
 
 def _engine_call(fn, line=0):
@@ -123,14 +128,16 @@ def run_backward(run: Run, target_name, grad_tensors=None, retain_graph=False,
     prev = engine_errors.set_warning_sink(
         (lambda c, m: on_warning(Warning_(c, m, 0))) if on_warning else None)
     try:
-        for i in range(repeat):
-            try:
-                _engine_call(lambda: autograd.backward([target], [gt] if gt is not None else None,
-                                                       retain_graph=retain_graph or None,
-                                                       create_graph=create_graph))
-            except ScriptError as e:
-                e.note = _backward_note(e, i, repeat, run, target_name, grad_tensors_text)
-                raise
+        with run.limits.watching():        # each pass polls --timeout and --max-memory
+            for i in range(repeat):
+                try:
+                    _engine_call(lambda: autograd.backward([target], [gt] if gt is not None else None,
+                                                           retain_graph=retain_graph or None,
+                                                           create_graph=create_graph))
+                except ScriptError as e:
+                    e.note = _backward_note(e, i, repeat, run, target_name, grad_tensors_text)
+                    raise
+                _engine_call(run.limits.poll)
     finally:
         engine_errors.set_warning_sink(prev)
     return target
@@ -363,16 +370,23 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
     if not leaves:
         raise ScriptError("ValueError", f"'{name}' depends on no leaf that requires grad")
 
+    def differentiate(fn):             # a backward pass that polls --timeout and --max-memory
+        with options.limits.watching():
+            return _engine_call(fn)
+
     def value_at(overrides):
         run = execute_with(source, options, overrides, sink, base.result.leaf_index)
-        return float(np.sum(run.tensor(name).data_.astype(np.float64)))
+        value = float(np.sum(run.tensor(name).data_.astype(np.float64)))
+        run.result.env.clear()         # (a `def` makes the script's names a reference cycle)
+        return value
 
     def grads_at(overrides, create_graph=False):
         run = execute_with(source, options, overrides, sink, base.result.leaf_index)
         t = run.tensor(name)
         ins = [run.env[n] for n, _ in leaves]
-        out = _engine_call(lambda: autograd.grad([t.sum() if t.data_.size != 1 else t], ins,
-                                                 allow_unused=True, create_graph=create_graph))
+        out = differentiate(lambda: autograd.grad([t.sum() if t.data_.size != 1 else t], ins,
+                                                  allow_unused=True, create_graph=create_graph))
+        run.result.env.clear()
         return run, ins, out
 
     rows = []
@@ -400,7 +414,7 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
                 if gk is None or not gk.requires_grad_flag:
                     break
                 gi = gk.reshape(-1)[i]
-                h = _engine_call(lambda: autograd.grad([gi], [ins[k]], retain_graph=True, allow_unused=True))[0]
+                h = differentiate(lambda: autograd.grad([gi], [ins[k]], retain_graph=True, allow_unused=True))[0]
                 if h is not None:
                     hess_a[i] = h.data_.reshape(-1)
             for j, idx in enumerate(np.ndindex(*current[n].shape)):
@@ -434,11 +448,14 @@ def execute_with(source, options, overrides, write, leaf_index=None):
     """Re-run the script with some leaves' values replaced (for finite differences): the
     leaf each name is bound to at the end of the base run (`leaf_index`: which of the
     leaves bound to that name it was)."""
-    from .lang.interpreter import Interpreter
     script = source if isinstance(source, A.Script) else parse_source(source)
+    _engine_call(options.limits.poll)      # each run counts against the command's time and memory
     interp = Interpreter(sets=options.sets, write=write, warn=lambda *a: None,
                          limits=options.limits, wrt=options.wrt)
     leaf_index = leaf_index or {}
     interp.overrides = {n: (leaf_index.get(n, 0), v) for n, v in overrides.items()}
     interp.retain_graphs = True    # the script's own backward() must not free what check differentiates
-    return Run(interp.run(script), [])
+    try:
+        return Run(interp.run(script), [], options.limits)
+    finally:
+        interp.close()

@@ -21,6 +21,11 @@ from .function import edge, sum_to_shape
 from .node import AccumulateGrad, thaw
 from .tensor import Tensor
 
+# A pass calls the caller's check of its limits (errors.POLL) every POLL_EVERY nodes and
+# at every node with a big gradient.
+POLL_EVERY = 256
+_POLL_ELEMENTS = 1 << 16
+
 
 def _tensor_or_tensors(x, n):
     """PyTorch's `_tensor_or_tensors_to_tuple`: None -> n Nones, a Tensor -> (x,), anything
@@ -147,6 +152,7 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
         heappop, heappush = heapq.heappop, heapq.heappush
         direct = None  # the one ready node, when the heap is empty (a chain): no heap
         plain = restrict is None and capture is None  # every node runs, none is captured
+        poll, polled = errors.POLL[0], 0
         while True:
             if direct is not None:
                 node = direct
@@ -156,6 +162,10 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
             else:
                 break
             g = pop_buffer(node, None)
+            if poll is not None:
+                polled += 1
+                if not polled & (POLL_EVERY - 1) or (g.__class__ is Tensor and g.data_.size >= _POLL_ELEMENTS):
+                    poll()
             fast = node.fast
             if g.__class__ is float and (fast is None or create_graph or node.retained
                                          or capture is not None):

@@ -46,6 +46,11 @@ class LimitError(EngineError):
     type_name = "LimitError"
 
 
+# The caller's check of its limits (time, memory): a function that raises LimitError, which
+# long loops of the engine (a backward pass, unbind) call every so often. None: no check.
+POLL = [None]
+
+
 # --- messages -----------------------------------------------------------------
 
 BACKWARD_TWICE = (

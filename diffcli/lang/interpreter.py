@@ -10,9 +10,7 @@ from __future__ import annotations
 import gc
 import math
 import operator
-import os
 import re
-import sys
 from types import BuiltinFunctionType, FunctionType, MethodType
 
 from .. import engine
@@ -22,69 +20,16 @@ from ..engine.node import Node
 from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
+from . import formatting, pybuiltins
 from .errors import ScriptError
 from .callerrors import explain_call_error
+from .limits import (_CATS, _SEQUENCES, _TUPLES, CHECK_EVERY, MEMORY_CHECK_ELEMENTS,
+                     Caps, Limits, _check_int_size, _length, growth_estimate)
 from .lookups import DEVICE_ATTRS, attribute_hint, attribute_position, names_in_reach
-from .shown import shown
 from .suggest import keyword_hint, name_hint
 from .values import (CPU, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS,
                      TENSOR_SETTABLE, TORCH, AnomalyMode, Device, ExceptionValue, Namespace, TypeValue,
-                     UserFunction, display, require_cpu, type_name, type_of)
-
-
-class Limits:
-    """Safety caps; each has a CLI option named in its error. `max_memory` is in MB."""
-
-    def __init__(self, max_elements=10_000_000, max_iterations=10_000_000,
-                 max_statements=1_000_000, max_depth=100, max_memory=4096):
-        self.max_elements = max_elements
-        self.max_iterations = max_iterations
-        self.max_statements = max_statements
-        self.max_depth = max_depth
-        self.max_memory = max_memory
-
-
-# --- memory (--max-memory) ------------------------------------------------------------------
-# The memory of the script's live tensors, measured cheaply as the growth of the process's
-# resident memory since the run started (numpy gives big arrays back to the system when
-# they die). It is read every MEMORY_EVERY statements and whenever a tensor of at least
-# MEMORY_CHECK_ELEMENTS elements is made.
-MEMORY_EVERY = 1024                # a power of two (a mask picks the statements)
-MEMORY_CHECK_ELEMENTS = 1 << 16    # 512 KiB of float64
-_RSS = []                          # [reader]: () -> bytes or None, chosen on first use
-
-
-def resident_memory():
-    """The process's resident memory in bytes: /proc/self/statm where there is one, else
-    the peak from getrusage (an upper bound of the current); None where neither exists."""
-    if not _RSS:
-        _RSS.append(_rss_reader())
-    return _RSS[0]()
-
-
-def _rss_reader():
-    try:
-        page = os.sysconf("SC_PAGE_SIZE")
-
-        def statm():
-            with open("/proc/self/statm", "rb") as f:
-                return int(f.read().split()[1]) * page
-        statm()
-        return statm
-    except (OSError, ValueError, IndexError, AttributeError):
-        pass
-    try:
-        import resource
-    except ImportError:
-        return lambda: None
-    scale = 1 if sys.platform == "darwin" else 1024      # ru_maxrss: bytes on macOS, KiB elsewhere
-
-    def peak():
-        try:
-            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
-        except (OSError, ValueError):
-            return None
-    return peak
+                     TextBudget, UserFunction, display, require_cpu, type_name, type_of)
 
 
 class _Break(Exception):
@@ -210,7 +155,7 @@ class RunResult:
         self.sets_used = interp.sets_used
 
 
-class Interpreter:
+class Interpreter(Caps):
     def __init__(self, *, sets=None, write=print, warn=None, limits=None, wrt=(), trace=False):
         self.sets = dict(sets or {})
         self.sets_used = set()         # the --set names the script read or assigned
@@ -229,7 +174,6 @@ class Interpreter:
         self.statements = 0
         self.depth = 0
         self.line = 0
-        self._memory_base = None       # resident bytes when the run started
         self.trace = [] if trace else None
         self._warned = set()
         self._fields = {}              # f-string field text -> parsed expression
@@ -244,7 +188,6 @@ class Interpreter:
     # --- entry -------------------------------------------------------------------
     def run(self, script: A.Script) -> RunResult:
         creation.MAX_ELEMENTS[0] = self.limits.max_elements
-        self._memory_base = resident_memory()
         creation.manual_seed(0)            # reproducible unless the script seeds itself
         engine.grad_mode._state[0] = True  # every run starts in grad mode
         prev_sink = engine_errors.set_warning_sink(self._on_warning)
@@ -256,7 +199,8 @@ class Interpreter:
         prev_gc = gc.get_threshold()
         gc.set_threshold(200_000, 50, 1000)
         try:
-            self.exec_block(script.body, self.env)
+            with self.limits.watching():   # starts the clock; backward passes poll the limits
+                self.exec_block(script.body, self.env)
         except _Return:
             raise ScriptError("SyntaxError", "'return' outside function", self.line, 1)
         except (_Break, _Continue):
@@ -266,6 +210,12 @@ class Interpreter:
             engine_errors.set_warning_sink(prev_sink)
             engine_function.TRACE[0] = prev_trace
         return RunResult(self)
+
+    def close(self):
+        """Drop the tables that refer back to the interpreter (the builtins' closures, bound
+        methods), so that it, and what its run made, is freed as soon as the caller lets go
+        of the result (`check` runs a script thousands of times)."""
+        self.builtins = self._plain = self._statements = self._expressions = None
 
     def _on_warning(self, category, message):
         # Python's default filter: each warning once per source line
@@ -286,8 +236,8 @@ class Interpreter:
                 raise ScriptError("LimitError",
                                   f"more than {self.limits.max_statements} statements executed "
                                   "(raise the cap with --max-statements)", stmt.line, stmt.column)
-            if not n & (MEMORY_EVERY - 1):
-                self.check_memory(stmt)
+            if not n & (CHECK_EVERY - 1):
+                self.checkpoint(stmt)
             self.line = stmt.line
             try:
                 if stmt.__class__ is _Assign:
@@ -408,7 +358,8 @@ class Interpreter:
 
     def exec_assert(self, s, scope):
         if not self.truth(self.eval(s.test, scope), s.test):
-            message = "" if s.msg is None else display(self.eval(s.msg, scope), self.builtin_names)
+            message = "" if s.msg is None else self.guard(s.msg, lambda: display(
+                self.eval(s.msg, scope), self.builtin_names, TextBudget(self.limits.max_elements)))
             raise ScriptError("AssertionError", message, s.test.line, s.test.column)
 
     def exec_break(self, s, scope):
@@ -433,19 +384,6 @@ class Interpreter:
             found = self._leaves_early[id(loop)] = _has_break_or_return(loop.body)
         return found
 
-    def check_iterations(self, n, node):
-        """A loop that will certainly run past --max-iterations fails before it starts."""
-        if self.iterations + n > self.limits.max_iterations:
-            raise ScriptError("LimitError", f"a loop of {n} iterations exceeds the limit of "
-                              f"{self.limits.max_iterations} loop iterations (raise the cap with "
-                              "--max-iterations)", node.line, node.column)
-
-    def tick(self, node):
-        self.iterations += 1
-        if self.iterations > self.limits.max_iterations:
-            raise ScriptError("LimitError", f"more than {self.limits.max_iterations} loop iterations "
-                              "(raise the cap with --max-iterations)", node.line, node.column)
-
     def exec_with(self, s, scope):
         managers = []
         try:
@@ -466,7 +404,7 @@ class Interpreter:
 
     def exec_for(self, s, scope):
         it = self.eval(s.iter, scope)
-        if isinstance(it, range) and not self.can_leave_early(s):
+        if (it.__class__ is range or it.__class__ is Tensor and it.data_.ndim) and not self.can_leave_early(s):
             self.check_iterations(_length(it), s.iter)
         for v in self.iterate(it, s.iter):
             self.tick(s)
@@ -561,15 +499,20 @@ class Interpreter:
             if not isinstance(value, (Tensor, list, tuple, range, Size, str, zip, enumerate)):
                 raise ScriptError("TypeError", f"cannot unpack non-iterable {type_name(value)} object",
                                   target.line, target.column)
-            values = []
-            for v in self.iterate(value, target):   # at most one more than wanted: no huge lists
-                values.append(v)
-                if len(values) > want:
-                    break
-            if len(values) != want:
-                raise ScriptError("ValueError", f"too many values to unpack (expected {len(target.items)})"
-                                  if len(values) > len(target.items) else
-                                  f"not enough values to unpack (expected {len(target.items)}, got {len(values)})",
+            if isinstance(value, Tensor) and not value.data_.ndim:
+                raise ScriptError("TypeError", "iteration over a 0-d tensor", target.line, target.column)
+            if isinstance(value, (Tensor, list, tuple, range, Size, str)) and _length(value) != want:
+                values, got = (), _length(value)    # said before any row of a tensor is made
+            else:
+                values = []
+                for v in self.iterate(value, target):   # at most one more than wanted: no huge lists
+                    values.append(v)
+                    if len(values) > want:
+                        break
+                got = len(values)
+            if got != want:
+                raise ScriptError("ValueError", f"too many values to unpack (expected {want})" if got > want
+                                  else f"not enough values to unpack (expected {want}, got {got})",
                                   target.line, target.column)
             for t, v in zip(target.items, values):
                 self.assign(t, v, scope)
@@ -579,6 +522,8 @@ class Interpreter:
             if isinstance(obj, Tensor):
                 self.guard(target, lambda: obj.__setitem__(key, value))
             elif isinstance(obj, list):
+                if isinstance(key, slice) and isinstance(value, (list, tuple, str, range, Size)):
+                    self.check_sequence(len(obj) + _length(value), list, target)
                 self.guard(target, lambda: obj.__setitem__(key, value))
             else:
                 raise ScriptError("TypeError", f"'{type_name(obj)}' object does not support item assignment",
@@ -730,12 +675,13 @@ class Interpreter:
             expr = self._fields.get(part.expr)
             if expr is None:
                 expr = self._fields[part.expr] = self._parse_field(part)
-            value = shown(self.eval(expr, scope), self.builtin_names)
-            if part.conversion:
-                conv = {"r": repr, "s": str, "a": ascii}[part.conversion]
-                value = self.guard(part, lambda: conv(value))
-            out.append(self.guard(part, lambda: format(value, part.spec or "")))
-        return "".join(out)
+            value = self.eval(expr, scope)
+            out.append(self.guard(part, lambda: formatting.format_field(
+                value, part.conversion, part.spec or "", self.builtin_names, self.limits.max_elements)))
+        text = self.guard(e, lambda: formatting.joined(out, self.limits.max_elements))
+        if len(text) >= MEMORY_CHECK_ELEMENTS:
+            self.checkpoint(e)
+        return text
 
     def _parse_field(self, part):
         from .parse import ScriptSyntaxError, parse
@@ -796,9 +742,15 @@ class Interpreter:
             _check_int_size(op, left, right, node)
         elif op == "*" and (lt in _SEQUENCES and rt in (int, bool) or rt in _SEQUENCES and lt in (int, bool)):
             seq, n = (left, right) if lt in _SEQUENCES else (right, left)
-            self.check_length(len(seq) * max(n, 0), _SEQUENCE_NAMES[type(seq)], node)
+            self.check_sequence(len(seq) * max(n, 0), seq.__class__, node, _item_bytes(seq))
         elif op == "+" and lt in _SEQUENCES and (rt is lt or lt in _TUPLES and rt in _TUPLES):
-            self.check_length(len(left) + len(right), _SEQUENCE_NAMES[lt], node)
+            self.check_sequence(len(left) + len(right), lt, node, max(_item_bytes(left), _item_bytes(right)))
+        elif op == "%" and lt is str:
+            text = self.guard(node, lambda: formatting.percent(left, right, self.builtin_names,
+                                                               self.limits.max_elements))
+            if len(text) >= MEMORY_CHECK_ELEMENTS:
+                self.checkpoint(node)
+            return text
         try:
             result = _BINOPS[op](left, right)
         except Exception as err:
@@ -819,7 +771,7 @@ class Interpreter:
         if op == "is not":
             return left is not right
         if op in ("in", "not in"):
-            r = self.guard(e, lambda: left in right)
+            r = self.guard(e, lambda: pybuiltins.contains(self, right, left))
             return r if op == "in" else not r
         if type(left) is Tensor or type(right) is Tensor:
             self.check_size(growth_estimate("eq", None, (left, right), {}, self.limits.max_elements), e)
@@ -828,10 +780,13 @@ class Interpreter:
     def listcomp(self, e, scope):
         local = dict(scope) if scope is not self.env else {}
         out = []
+        cap = self.limits.max_elements
 
         def gen(i):
             if i == len(e.generators):
                 out.append(self.eval(e.element, _Chain(local, scope)))
+                if len(out) > cap:
+                    self.check_length(len(out), "list", e)
                 return
             g = e.generators[i]
             it = self.eval(g.iter, _Chain(local, scope))
@@ -902,25 +857,13 @@ class Interpreter:
                           + attribute_hint(obj, name), *attribute_position(e))
 
     def _str_format(self, template, e):
-        """`"...".format(...)` with plain fields only (`{}`, `{0}`, `{name}`, with !r/!s/!a
-        and a format spec): a field that reads an attribute or an item (`{0.x}`, `{0[1]}`)
-        or a nested field is refused, so a format string cannot reach into host objects."""
-        import string
-
+        """`"...".format(...)` with plain fields only (see formatting.plain_fields)."""
         def format_(*args, **kwargs):
             try:
-                fields = list(string.Formatter().parse(template))
+                fields = formatting.plain_fields(template)
             except ValueError as err:
                 raise ScriptError("ValueError", str(err), e.line, e.column) from None
-            for _, field, spec, _ in fields:
-                if field is None:
-                    continue
-                if not (field == "" or field.isdigit() or field.isidentifier()) or "{" in (spec or ""):
-                    raise ScriptError("ValueError", f"diffcli formats plain fields only ('{{}}', "
-                                      f"'{{0}}', '{{name}}'), not '{{{field}}}'", e.line, e.column)
-            names = self.builtin_names
-            return template.format(*[shown(a, names) for a in args],
-                                   **{k: shown(v, names) for k, v in kwargs.items()})
+            return formatting.str_format(fields, args, kwargs, self.builtin_names, self.limits.max_elements)
         def format(_str, *args, **kwargs):
             return format_(*args, **kwargs)
         return MethodType(format, template)    # (bound: it prints as the string's method)
@@ -959,6 +902,9 @@ class Interpreter:
                 iterable = args[0]
                 if not isinstance(iterable, (list, tuple, range, Size, str, Tensor, zip, enumerate)):
                     raise TypeError(f"'{type_name(iterable)}' object is not iterable")
+                if isinstance(iterable, (list, tuple, range, Size, str)):
+                    self.check_room(len(items) + _length(iterable), list, node,
+                                    40 if iterable.__class__ is range else 8)   # (new ints)
                 for v in self.iterate(iterable, node):
                     items.append(v)
                     self.check_length(len(items), "list", node)
@@ -994,7 +940,7 @@ class Interpreter:
         else:
             callee = self._prepare_call(fn, args, kwargs, e)
             if fn is list or fn is tuple:
-                fn = self._sequence_builtin(fn, e)
+                fn = pybuiltins.sequence(self, fn, e)
             else:
                 self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
                                                 self.limits.max_elements), e)
@@ -1007,6 +953,8 @@ class Interpreter:
             raise explain_call_error(translated, err, fn, callee, args, kwargs) from None
         if isinstance(result, Tensor):
             self.check_size(result.data_.size, e)
+        elif result.__class__ in _SEQUENCES and len(result) >= MEMORY_CHECK_ELEMENTS:
+            self.checkpoint(e)         # a big list or text (str(), format): memory and time
         elif self.called_backward and callee in ("backward", "grad"):
             self.check_memory(e)       # a backward pass can allocate as much as the forward
         return result
@@ -1030,50 +978,6 @@ class Interpreter:
             if name is not None and all(t is not r for _, r in self.retained):
                 self.retained.append((name, t))
         return _callee_name(e.func)
-
-    def check_size(self, n, node):
-        """The --max-elements cap, checked before an op that would make a huge tensor (and
-        after it, on its result); a big tensor is also the moment to check --max-memory."""
-        if n is not None:
-            if n > self.limits.max_elements:
-                raise ScriptError("LimitError", f"tensor of {n} elements exceeds the limit of "
-                                  f"{self.limits.max_elements} elements (raise it with --max-elements)",
-                                  node.line, node.column)
-            if n >= MEMORY_CHECK_ELEMENTS:
-                self.check_memory(node)
-
-    def check_memory(self, node):
-        """The --max-memory cap: the memory the run's tensors hold (the growth of the
-        process's resident memory since the run started), in MB."""
-        if self._memory_base is None:
-            return
-        now = resident_memory()
-        if now is None:
-            return
-        used = (now - self._memory_base) / (1 << 20)
-        if used > self.limits.max_memory:
-            raise ScriptError("LimitError", f"the script's tensors use {used:.0f} MB of memory, more than "
-                              f"the limit of {self.limits.max_memory} MB (raise it with --max-memory)",
-                              node.line, node.column)
-
-    def check_length(self, n, what, node):
-        if n > self.limits.max_elements:
-            raise ScriptError("LimitError", f"{what} of {n} elements exceeds the limit of "
-                              f"{self.limits.max_elements} elements (raise it with --max-elements)",
-                              node.line, node.column)
-
-    def _sequence_builtin(self, kind, node):
-        """`list(...)`/`tuple(...)` that stop at --max-elements instead of eating memory."""
-        def make(it=()):
-            if isinstance(it, (range, list, tuple, str, Size)):
-                self.check_length(_length(it), kind.__name__, node)
-                return kind(it)
-            out = []
-            for v in it:
-                out.append(v)
-                self.check_length(len(out), kind.__name__, node)
-            return kind(out)
-        return make
 
     def call_user(self, fn, args, kwargs, e):
         node = fn.node
@@ -1116,11 +1020,8 @@ class Interpreter:
     # --- builtins --------------------------------------------------------------------
     def _builtins(self):
         names = self.builtin_names = {}    # id(builtin) -> its script name, for printing
-        def _print(*args, sep=" ", end="\n"):
-            self.write(display(sep, names).join(display(a, names) for a in args) + display(end, names))
-
-        def _str(value=""):
-            return display(value, names)
+        capped = pybuiltins.make(self, lambda text: self.write(text), names)
+        _print, _str = capped["print"], capped["str"]
 
         def _range(*args):
             return range(*[int(a) for a in args])
@@ -1158,9 +1059,10 @@ class Interpreter:
             "enable_grad": engine.enable_grad, "set_grad_enabled": engine.set_grad_enabled,
             "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
         }
-        for name, builtin in (("abs", abs), ("max", max), ("min", min), ("sum", sum), ("round", round)):
+        for name, builtin in (("abs", abs), ("max", capped["max"]), ("min", capped["min"]),
+                              ("sum", capped["sum"]), ("round", round)):
             b[name] = _builtin_or_op(name, builtin)
-        b["any"], b["all"] = any, all   # Python's (not SPEC functions): iterate and bool()
+        b["any"], b["all"] = capped["any"], capped["all"]   # Python's (not SPEC functions)
         del b["isinstance"]
         self._plain = _plain_callables((_print, _str, _range, _type, _hasattr))
         for k, v in engine.FUNCTIONS.items():
@@ -1187,21 +1089,14 @@ class _Chain(dict):
 # --- caps on what one operation may build ------------------------------------------------
 
 _QUALIFIED_CALL = re.compile(r"^[\w.]*<locals>\.\w+\(\)")
-_SEQUENCES = (list, tuple, str, Size)
-_SEQUENCE_NAMES = {list: "list", tuple: "tuple", str: "string", Size: "torch.Size"}
-_TUPLES = (tuple, Size)
-MAX_INT_BITS = 1 << 16
-
-
-def _length(seq):
-    """len(), also of a range too long for a C ssize_t (`range(10**30)`)."""
-    try:
-        return len(seq)
-    except OverflowError:
-        return (seq.stop - seq.start + seq.step - (1 if seq.step > 0 else -1)) // seq.step
-
-
 _DEVICE_ATTRS = DEVICE_ATTRS
+
+
+def _item_bytes(seq):
+    """The memory one element of `seq` takes in a list, tuple or string made from it."""
+    if seq.__class__ is str:
+        return 1 if seq.isascii() else 4
+    return 8
 
 
 def _cpu(self, memory_format=None):
@@ -1220,95 +1115,6 @@ def _callee_name(func):
     if isinstance(func, A.Attribute):
         return func.name
     return None
-
-
-def _check_int_size(op, left, right, node):
-    """Exact integers stay below MAX_INT_BITS: `10**10**10` or repeated squaring would
-    otherwise eat the host's memory and time."""
-    if op == "**" and right > 0 and abs(left) > 1:
-        bits = (abs(left).bit_length() - 1) * right
-    elif op == "*":
-        bits = abs(left).bit_length() + abs(right).bit_length() - 1
-    else:
-        return
-    if bits > MAX_INT_BITS:
-        raise ScriptError("OverflowError", f"integer result of '{op}' too large (more than "
-                          f"{MAX_INT_BITS} bits; write a float such as 10.0 for huge numbers)",
-                          node.line, node.column)
-
-
-def _numel(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
-
-
-def _broadcast(shapes):
-    """numpy's broadcast shape, or None if the shapes do not broadcast (the engine then
-    raises PyTorch's error)."""
-    ndim = max(len(s) for s in shapes)
-    out = []
-    for axis in range(1, ndim + 1):
-        dim = 1
-        for s in shapes:
-            d = s[-axis] if axis <= len(s) else 1
-            if d != 1:
-                if dim != 1 and d != dim:
-                    return None
-                dim = d
-        out.append(dim)
-    return out
-
-
-_MATMULS = {"matmul", "mm", "bmm", "mv", "dot"}
-_CATS = {"cat", "concat", "concatenate", "stack"}
-
-
-def growth_estimate(name, owner, args, kwargs, cap):
-    """How many elements the op `name` (a function, or a method of the tensor `owner`)
-    would produce, for the ops that can make a tensor larger than their inputs:
-    broadcasting, matrix products, outer, cat/stack, expand, repeat. None if unknown or
-    surely within `cap` (the common case, decided without working out shapes)."""
-    if name in _CATS:
-        seq = args[0] if args else kwargs.get("tensors")
-        if isinstance(seq, (list, tuple)):
-            return sum(t.data_.size for t in seq if isinstance(t, Tensor))
-        return None
-    if isinstance(owner, Tensor) and name in ("expand", "repeat"):
-        sizes = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
-        if not all(type(s) is int for s in sizes):
-            return None
-        if name == "repeat":
-            return owner.data_.size * _numel(max(s, 0) for s in sizes)
-        shape = owner.data_.shape
-        dims = [shape[i - len(sizes) + len(shape)] if s == -1 and i - len(sizes) + len(shape) >= 0
-                else max(s, 0) for i, s in enumerate(sizes)]
-        return _numel(dims)
-    # the result of a broadcast, outer or matrix product has at most the product of the
-    # operands' sizes: below the cap, nothing more to work out
-    bound, count = 1, 0
-    for t in (owner, *args, *kwargs.values()) if kwargs else (owner, *args):
-        if type(t) is Tensor:
-            bound *= t.data_.size
-            count += 1
-    if count < 2 or 0 < bound <= cap:     # (an empty operand of a matrix product does not
-        return None                       # bound its result: (n, 0) @ (0, m) is n x m)
-    tensors = [owner] if isinstance(owner, Tensor) else []
-    tensors += [a for a in args if isinstance(a, Tensor)]
-    tensors += [v for v in kwargs.values() if isinstance(v, Tensor)]
-    if name == "outer":
-        return tensors[0].data_.size * tensors[1].data_.size
-    if name in _MATMULS:
-        sa, sb = tensors[0].data_.shape, tensors[1].data_.shape
-        if not sa or not sb:
-            return None
-        batch = _broadcast([sa[:-2], sb[:-2]]) if len(sa) > 2 or len(sb) > 2 else []
-        if batch is None:
-            return None
-        return _numel(batch) * (sa[-2] if len(sa) >= 2 else 1) * (sb[-1] if len(sb) >= 2 else 1)
-    shape = _broadcast([t.data_.shape for t in tensors])
-    return None if shape is None else _numel(shape)
 
 
 def _has_break_or_return(body):

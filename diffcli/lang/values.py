@@ -7,10 +7,11 @@ listed here, so a script cannot reach Python internals (`x.__class__`, `__import
 from __future__ import annotations
 
 import math
+import sys
 from types import FunctionType, MethodType
 
 from .. import engine
-from ..engine import dtypes
+from ..engine import dtypes, errors
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
@@ -272,30 +273,115 @@ def type_name(value) -> str:
 _FUNCTION_NAMES = {id(f): n for n, f in engine.FUNCTIONS.items()}
 
 
-def display(value, builtin_names=None) -> str:
-    """`str(value)` as a script sees it."""
+class TextBudget:
+    """The room left for the text one operation builds (`str()`, `print`, a format):
+    the --max-elements cap, charged piece by piece as the text is made, so an oversized
+    text stops as soon as it passes the cap instead of after it was built."""
+
+    def __init__(self, cap):
+        self.cap = cap
+        self.room = cap
+
+    def take(self, n):
+        self.room -= n
+        if self.room < 0:
+            raise errors.LimitError(f"string longer than the limit of {self.cap} elements "
+                                    "(raise it with --max-elements)")
+
+
+def display(value, builtin_names=None, budget=None) -> str:
+    """`str(value)` as a script sees it (within `budget`, a TextBudget, if given)."""
     if isinstance(value, (str, ExceptionValue, Device)):
-        return str(value)
-    return show(value, builtin_names)
+        text = str(value)
+        if budget is not None:
+            budget.take(len(text))
+        return text
+    return show(value, builtin_names, budget)
 
 
-def show(value, builtin_names=None) -> str:
-    """`repr(value)` as a script sees it: no addresses, no diffcli internals."""
+def show(value, builtin_names=None, budget=None) -> str:
+    """`repr(value)` as a script sees it: no addresses, no diffcli internals. With a
+    `budget`, the text is charged to it as it is made (Python's own repr of a list
+    builds all of it first: `[[0] * 10**6] * 10**6` would be 3 TB)."""
+    out = []
+    _show(value, builtin_names, out, budget or TextBudget(sys.maxsize), set(), {})
+    return "".join(out)
+
+
+_LEAVES = (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue, ExceptionValue,
+           UserFunction, int, float, bool, complex, type(None), range, Device, AnomalyMode)
+_NUMBERS = frozenset((int, float, bool, type(None)))   # reprs of bounded size: printed by slices
+_SLICE = 1024
+
+
+def _show(value, names, out, budget, active, memo):
+    if isinstance(value, str):
+        budget.take(len(value) + 2)             # (escapes make the repr longer, at most 10x)
+        text = repr(value)
+        budget.take(len(text) - len(value) - 2)
+        out.append(text)
+        return
+    if isinstance(value, _LEAVES):
+        text = memo.get(id(value)) if isinstance(value, Tensor) else None
+        if text is None:
+            text = repr(value)
+            if isinstance(value, Tensor):       # (one tensor listed a million times prints once)
+                memo[id(value)] = text
+        budget.take(len(text))
+        out.append(text)
+        return
+    if isinstance(value, (list, tuple)):
+        opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
+        if id(value) in active:                 # a list that holds itself: [[...]]
+            budget.take(5)
+            out.append(opening + "..." + closing)
+            return
+        active.add(id(value))
+        budget.take(2)
+        out.append(opening)
+        n = len(value)
+        i = 0
+        while i < n:
+            if i:
+                budget.take(2)
+                out.append(", ")
+            part = value[i:i + _SLICE]
+            if set(map(type, part)) <= _NUMBERS:
+                text = repr(list(part))[1:-1]
+                budget.take(len(text))
+                out.append(text)
+                i += len(part)
+                continue
+            _show(value[i], names, out, budget, active, memo)
+            i += 1
+        if n == 1 and closing == ")":
+            budget.take(1)
+            out.append(",")
+        out.append(closing)
+        active.discard(id(value))
+        return
+    if isinstance(value, dict):
+        budget.take(2)
+        out.append("{")
+        for i, (k, v) in enumerate(value.items()):
+            if i:
+                budget.take(2)
+                out.append(", ")
+            _show(k, names, out, budget, active, memo)
+            budget.take(2)
+            out.append(": ")
+            _show(v, names, out, budget, active, memo)
+        out.append("}")
+        return
+    text = _other(value, names)
+    budget.take(len(text))
+    out.append(text)
+
+
+def _other(value, builtin_names):
     import types
-    if isinstance(value, (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue,
-                          ExceptionValue, UserFunction, str, int, float, bool, type(None),
-                          range, Device, AnomalyMode)):
-        return repr(value)
     if isinstance(value, Node):
         return f"<{value.name()} object>"
-    if isinstance(value, tuple):
-        inner = ", ".join(show(v, builtin_names) for v in value)
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if isinstance(value, list):
-        return "[" + ", ".join(show(v, builtin_names) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{show(k, builtin_names)}: {show(v, builtin_names)}"
-                               for k, v in value.items()) + "}"
     if isinstance(value, type):
         return "<class 'torch.Size'>" if value is Size else f"<class '{value.__name__}'>"
     if isinstance(value, types.MethodType):

@@ -48,7 +48,9 @@ def _is_sequence(v) -> bool:
 
 
 def _compute_sizes(values) -> tuple:
-    """PyTorch's compute_sizes: the shape, read along the first element of each level."""
+    """PyTorch's compute_sizes: the shape, read along the first element of each level. The
+    element cap is checked on it, before any element is read (`tensor([[x] * 1000] * 1000)`
+    is refused at once, not after a million conversions)."""
     sizes = []
     seq = values
     while _is_sequence(seq):
@@ -60,6 +62,10 @@ def _compute_sizes(values) -> tuple:
         seq = seq[0]
     if len(sizes) > _NP_MAX_DIMS:
         raise errors.LimitError(f"tensors of more than {_NP_MAX_DIMS} dimensions are not supported")
+    n = 1
+    for s in sizes:
+        n *= s
+    _check_size(n)
     return tuple(sizes)
 
 

@@ -61,7 +61,10 @@ def unbind(a, dim=0):
         raise errors.TorchTypeError("iteration over a 0-d tensor")
     d = _wrap_dim(dim, x.ndim)
     views = []
+    poll = errors.POLL[0]               # a million views hold a gigabyte: the memory cap
     for i in range(x.shape[d]):
+        if poll is not None and not (i + 1) & 4095:
+            poll()
         key = (slice(None),) * d + (i,)
         views.append(S._view_of(record("UnbindBackward0", x[key + (Ellipsis,)], (a,),
                                        _index_put_backward(x.shape, key)), a))
