@@ -15,7 +15,7 @@ import string
 
 from ..engine import errors
 from ..engine.tensor import Tensor
-from .values import TextBudget, display, show
+from .values import TextBudget, display, show, type_name
 
 _FORMATS = (str, int, float, bool, complex, Tensor)   # values whose own __format__ reads a spec
 _DIGITS = re.compile(r"\d+")
@@ -74,7 +74,8 @@ def format_field(value, conversion, spec, names, cap):
     elif not isinstance(value, _FORMATS):
         if not spec:                           # format(x, "") is str(x)
             return display(value, names, TextBudget(cap))
-        return format(value, spec)             # Python's TypeError: no spec for these
+        # Python's object.__format__ refuses a spec; its message names the script's type
+        raise TypeError(f"unsupported format string passed to {type_name(value)}.__format__")
     if spec:
         n = _spec_size(spec, value)
         if n > cap:
