@@ -8,7 +8,7 @@ import sys
 import numpy as np
 
 from . import engine
-from .engine import autograd, errors as engine_errors
+from .engine import autograd, dtypes, errors as engine_errors
 from .engine.node import AccumulateGrad
 from .engine.tensor import Tensor
 from .lang import ast as A
@@ -17,13 +17,15 @@ from .lang.interpreter import Interpreter, Limits, is_literal, literal_value
 
 
 class Options:
-    """What every command shares: --set values, --wrt, limits."""
+    """What every command shares: --set values, --wrt, limits; `default_dtype` (a numpy
+    float dtype, or None for the flavour's) overrides the script's default dtype."""
 
-    def __init__(self, sets=None, wrt=(), limits=None, trace=False):
+    def __init__(self, sets=None, wrt=(), limits=None, trace=False, default_dtype=None):
         self.sets = sets or {}
         self.wrt = tuple(wrt)
         self.limits = limits or Limits()
         self.trace = trace
+        self.default_dtype = default_dtype
 
 
 class Warning_:
@@ -53,7 +55,13 @@ def parse_literal(text: str, what: str):
 
 
 class Run:
-    """A finished forward run: the interpreter's state plus what was printed/warned."""
+    """A finished forward run: the interpreter's state plus what was printed/warned.
+
+    A command is one run, as a PyTorch program is one process: `execute` leaves the run's
+    dtype settings (its flavour's default dtype, or what `torch.set_default_dtype` made it)
+    in force for what the command then does with the run's tensors: the backward it adds,
+    --grad-tensors, printing them. (The CLI puts the previous settings back when the
+    command ends.)"""
 
     def __init__(self, result, warnings):
         self.result = result
@@ -96,8 +104,10 @@ def execute(source, options: Options, write=None, on_warning=None) -> Run:
         if on_warning is not None:
             on_warning(w)
     interp = Interpreter(sets=options.sets, write=write or sys.stdout.write, warn=warn,
-                         limits=options.limits, wrt=options.wrt, trace=options.trace)
+                         limits=options.limits, wrt=options.wrt, trace=options.trace,
+                         default_dtype=options.default_dtype)
     result = interp.run(script)
+    dtypes.use_defaults(result.defaults)
     return Run(result, warnings)
 
 
@@ -130,7 +140,7 @@ def run_backward(run: Run, target_name, grad_tensors=None, retain_graph=False,
 def grad_tensors_value(text, run: Run, options: Options):
     """--grad-tensors: a literal, or an expression evaluated in the script's variables."""
     try:
-        return Tensor(np.asarray(parse_literal(text, "--grad-tensors"), dtype=np.float64))
+        return Tensor(np.asarray(parse_literal(text, "--grad-tensors"), dtype=dtypes.default_float()))
     except ValueError:
         pass
     from .lang.parse import ScriptSyntaxError, parse
@@ -140,7 +150,7 @@ def grad_tensors_value(text, run: Run, options: Options):
         raise ScriptError(e.type_name, f"--grad-tensors: {e.message}", 0, 0) from None
     if len(script.body) != 1 or not isinstance(script.body[0], A.ExprStmt):
         raise ScriptError("SyntaxError", "--grad-tensors: expected one expression", 0, 0)
-    interp = Interpreter(sets=options.sets, limits=options.limits)
+    interp = Interpreter(sets=options.sets, limits=options.limits, flavour=run.result.flavour)
     interp.env.update(run.env)
     try:
         with engine.no_grad():
@@ -148,7 +158,7 @@ def grad_tensors_value(text, run: Run, options: Options):
     except ScriptError as e:
         raise ScriptError(e.type_name, f"--grad-tensors: {e.message}", 0, 0) from None
     if not isinstance(v, Tensor):
-        v = Tensor(np.asarray(v, dtype=np.float64))
+        v = Tensor(np.asarray(v, dtype=dtypes.default_float()))
     return v
 
 
@@ -299,8 +309,12 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
           write=None, on_warning=None):
     """Analytic gradients (and second derivatives) of the target vs central differences.
     The script's prints and warnings go to `write`/`on_warning` once, from the first run;
-    the re-runs for the differences are silent."""
+    the re-runs for the differences are silent. Every run is in float64, whatever the
+    script's flavour (as torch.autograd.gradcheck asks for double precision: differences
+    of float32 values would be rounding noise); random constructors still draw the
+    numbers of the flavour's default dtype, and tensors the script makes float32 stay so."""
     sink = lambda s: None  # noqa: E731
+    options = Options(options.sets, options.wrt, options.limits, options.trace, np.dtype(np.float64))
     base = execute(source, options, write=write or sink, on_warning=on_warning)
     source = parse_source(source)
     name = target_name or base.result.last_assigned
@@ -395,8 +409,10 @@ def execute_with(source, options, overrides, write, leaf_index=None):
     from .lang.interpreter import Interpreter
     script = source if isinstance(source, A.Script) else parse_source(source)
     interp = Interpreter(sets=options.sets, write=write, warn=lambda *a: None,
-                         limits=options.limits, wrt=options.wrt)
+                         limits=options.limits, wrt=options.wrt, default_dtype=options.default_dtype)
     leaf_index = leaf_index or {}
     interp.overrides = {n: (leaf_index.get(n, 0), v) for n, v in overrides.items()}
     interp.retain_graphs = True    # the script's own backward() must not free what check differentiates
-    return Run(interp.run(script), [])
+    result = interp.run(script)
+    dtypes.use_defaults(result.defaults)
+    return Run(result, [])

@@ -16,12 +16,14 @@ import sys
 from types import BuiltinFunctionType, FunctionType
 
 from .. import engine
+from ..engine import dtypes
 from ..engine import errors as engine_errors
 from ..engine import function as engine_function
 from ..engine.node import Node
 from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
+from . import flavour as flavours
 from .errors import ScriptError
 from .values import (CPU, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS,
                      TENSOR_SETTABLE, TORCH, AnomalyMode, Device, ExceptionValue, Namespace, TypeValue,
@@ -162,7 +164,8 @@ _INPLACE = {"+": "__iadd__", "-": "__isub__", "*": "__imul__", "/": "__itruediv_
 
 
 def is_literal(node) -> bool:
-    """A bare number or (nested) list of numbers: what makes a name a variable."""
+    """A bare number or (nested) list of numbers: what makes a name a variable in the math
+    flavour (and what --set may give)."""
     if isinstance(node, A.Num):
         return True
     if isinstance(node, A.UnaryOp) and node.op in "+-":
@@ -182,7 +185,7 @@ def literal_value(node):
 
 
 def variable(value) -> Tensor:
-    """A script variable: a float64 leaf that requires grad."""
+    """A script variable: a leaf of the default float dtype that requires grad."""
     return creation.tensor(_floats(value), requires_grad=True)
 
 
@@ -202,11 +205,21 @@ class RunResult:
         self.retained = [(n, t) for n, t in interp.retained]
         self.trace = interp.trace
         self.leaf_index = dict(interp.leaf_index)
+        self.flavour = interp.flavour
+        self.defaults = interp.defaults    # the dtype settings in force when the run ended
 
 
 class Interpreter:
-    def __init__(self, *, sets=None, write=print, warn=None, limits=None, wrt=(), trace=False):
+    def __init__(self, *, sets=None, write=print, warn=None, limits=None, wrt=(), trace=False,
+                 flavour=None, default_dtype=None):
         self.sets = dict(sets or {})
+        # flavours.PYTORCH or MATH; None: the script's own (decided when it runs).
+        # `default_dtype` (a numpy float dtype) overrides the flavour's default dtype (check
+        # runs in float64); random constructors still draw the flavour's numbers
+        self.flavour = flavour
+        self.default_dtype = default_dtype
+        self.defaults = dtypes.defaults()
+        self.literal_variables = flavour != flavours.PYTORCH   # `a = 1.5` makes a variable
         self.write = write
         self.warn = warn
         self.limits = limits or Limits()
@@ -236,6 +249,8 @@ class Interpreter:
 
     # --- entry -------------------------------------------------------------------
     def run(self, script: A.Script) -> RunResult:
+        self.flavour = self.flavour or flavours.of(script)
+        self.literal_variables = self.flavour == flavours.MATH
         creation.MAX_ELEMENTS[0] = self.limits.max_elements
         self._memory_base = resident_memory()
         creation.manual_seed(0)            # reproducible unless the script seeds itself
@@ -248,6 +263,7 @@ class Interpreter:
         # Collect rarely while the script runs; cycles (create_graph) are still freed.
         prev_gc = gc.get_threshold()
         gc.set_threshold(200_000, 50, 1000)
+        prev_defaults = dtypes.use_defaults(flavours.defaults(self.flavour, self.default_dtype))
         try:
             self.exec_block(script.body, self.env)
         except _Return:
@@ -255,6 +271,7 @@ class Interpreter:
         except (_Break, _Continue):
             raise ScriptError("SyntaxError", "'break' outside loop", self.line, 1)
         finally:
+            self.defaults = dtypes.use_defaults(prev_defaults)
             gc.set_threshold(*prev_gc)
             engine_errors.set_warning_sink(prev_sink)
             engine_function.TRACE[0] = prev_trace
@@ -329,7 +346,7 @@ class Interpreter:
                     result = self.eval_binop(value, scope)
             elif kind is _Call:
                 result = self.call(value, scope)
-            elif scope is self.env and is_literal(value):
+            elif scope is self.env and (self.literal_variables or name in self.sets) and is_literal(value):
                 value = self.sets[name] if name in self.sets else literal_value(value)
                 try:
                     self.bind(name, variable(value), scope)

@@ -346,7 +346,7 @@ def _make(name):
         if name in _NO_KERNEL:
             _check_kernel(name, x)
         if x.dtype.kind != "f" and name not in _KEEP_DTYPE:
-            x = x.astype(dtypes.DEFAULT_FLOAT)
+            x = x.astype(dtypes.default_float())
         out = forward(x)  # numpy errors are ignored engine-wide (engine/__init__.py)
         if out.dtype != x.dtype:
             out = out.astype(x.dtype)
