@@ -18,8 +18,11 @@ _SQRT_2_PI = math.sqrt(2.0 / math.pi)
 
 
 def _erf(x):
+    """erf elementwise in x's dtype (each value rounded to it), so that the arithmetic
+    around it stays in x's dtype: float32 computed in float32, as PyTorch does."""
     v = np.vectorize(math.erf, otypes=[np.float64])
-    return v(x)
+    x = np.asarray(x)
+    return v(x).astype(x.dtype if x.dtype.kind == "f" else np.float64, copy=False)
 
 
 _SQRT1_2 = math.sqrt(0.5)
