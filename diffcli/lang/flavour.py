@@ -22,22 +22,30 @@ def _is_torch(module: str) -> bool:
     return module == "torch" or module.startswith("torch.")
 
 
+# statements that hold no other statements: skipped at the cost of one set lookup
+_SIMPLE = frozenset((A.Assign, A.AugAssign, A.ExprStmt, A.Return, A.Assert, A.Pass, A.Break,
+                     A.Continue))
+
+
 def imports_torch(script: A.Script) -> bool:
     """Whether any import statement of the script (at any depth) imports torch."""
-    stack = list(script.body)
+    stack = [script.body]
     while stack:                            # iterative: blocks may nest deeply
-        node = stack.pop()
-        if node.__class__ is A.Import:
-            if any(_is_torch(alias.name) for alias in node.names):
-                return True
-        elif node.__class__ is A.FromImport:
-            if _is_torch(node.module):
-                return True
-        else:
-            for field in node.__class__._fields:    # the bodies of blocks (not expressions)
-                value = getattr(node, field)
-                if value.__class__ is list:
-                    stack.extend(v for v in value if isinstance(v, (A.Stmt, A.ExceptHandler)))
+        for node in stack.pop():
+            cls = node.__class__
+            if cls in _SIMPLE:
+                continue
+            if cls is A.Import:
+                if any(_is_torch(alias.name) for alias in node.names):
+                    return True
+            elif cls is A.FromImport:
+                if _is_torch(node.module):
+                    return True
+            else:                           # a block: its bodies (handlers, orelse...)
+                for field in cls._fields:
+                    value = getattr(node, field)
+                    if value.__class__ is list:
+                        stack.append([v for v in value if isinstance(v, (A.Stmt, A.ExceptHandler))])
     return False
 
 
