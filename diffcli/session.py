@@ -3,6 +3,7 @@ user asked for, build the graph, compare with finite differences. Results are pl
 objects that `render/` turns into tables, JSON, DOT, Mermaid or text."""
 from __future__ import annotations
 
+import copy
 import sys
 
 import numpy as np
@@ -314,7 +315,8 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
     of float32 values would be rounding noise); random constructors still draw the
     numbers of the flavour's default dtype, and tensors the script makes float32 stay so."""
     sink = lambda s: None  # noqa: E731
-    options = Options(options.sets, options.wrt, options.limits, options.trace, np.dtype(np.float64))
+    options = copy.copy(options)
+    options.default_dtype = np.dtype(np.float64)
     base = execute(source, options, write=write or sink, on_warning=on_warning)
     source = parse_source(source)
     name = target_name or base.result.last_assigned
