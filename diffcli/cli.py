@@ -158,7 +158,7 @@ def _run_command(fmt, body):
     """Run `body()`, rendering any failure on stderr; the exit status."""
     import warnings
 
-    from .engine import errors as engine_errors
+    from .engine import dtypes, errors as engine_errors
     from .lang.errors import ScriptError
     from .source import SourceError
     status = ExitStatus.OK
@@ -166,7 +166,9 @@ def _run_command(fmt, body):
     sys.setrecursionlimit(max(recursion_limit, 20000))
     engine_errors.reset_warn_once()          # each command is one "process" for warn-once
     try:
-        with warnings.catch_warnings():
+        # the run's dtype settings hold until the command ends (session.Run), then the
+        # previous ones are back
+        with warnings.catch_warnings(), dtypes.using(dtypes.defaults()):
             warnings.simplefilter("ignore")  # library warnings are not the script's warnings
             status = body()
     except SourceError as e:

@@ -3,12 +3,13 @@ user asked for, build the graph, compare with finite differences. Results are pl
 objects that `render/` turns into tables, JSON, DOT, Mermaid or text."""
 from __future__ import annotations
 
+import copy
 import sys
 
 import numpy as np
 
 from . import engine
-from .engine import autograd, errors as engine_errors
+from .engine import autograd, dtypes, errors as engine_errors
 from .engine.node import AccumulateGrad
 from .engine.tensor import Tensor
 from .lang import ast as A
@@ -20,14 +21,17 @@ from .lang.limits import Limits
 class Options:
     """What every command shares: --set values, --wrt, limits. `retain_graphs`: the
     script's own backward()/grad() calls keep the graph (`grad --retain-graph`), so a
-    backward that the command adds afterwards can run through it again."""
+    backward that the command adds afterwards can run through it again. `default_dtype`
+    (a numpy float dtype, or None for the flavour's) overrides the script's default dtype."""
 
-    def __init__(self, sets=None, wrt=(), limits=None, trace=False, retain_graphs=False):
+    def __init__(self, sets=None, wrt=(), limits=None, trace=False, retain_graphs=False,
+                 default_dtype=None):
         self.sets = sets or {}
         self.wrt = tuple(wrt)
         self.limits = limits or Limits()
         self.trace = trace
         self.retain_graphs = retain_graphs
+        self.default_dtype = default_dtype
 
 
 class Warning_:
@@ -57,7 +61,13 @@ def parse_literal(text: str, what: str):
 
 
 class Run:
-    """A finished forward run: the interpreter's state plus what was printed/warned."""
+    """A finished forward run: the interpreter's state plus what was printed/warned.
+
+    A command is one run, as a PyTorch program is one process: `execute` leaves the run's
+    dtype settings (its flavour's default dtype, or what `torch.set_default_dtype` made it)
+    in force for what the command then does with the run's tensors: the backward it adds,
+    --grad-tensors, printing them. (The CLI puts the previous settings back when the
+    command ends.)"""
 
     def __init__(self, result, warnings, limits=None):
         self.result = result
@@ -101,12 +111,14 @@ def execute(source, options: Options, write=None, on_warning=None) -> Run:
         if on_warning is not None:
             on_warning(w)
     interp = Interpreter(sets=options.sets, write=write or sys.stdout.write, warn=warn,
-                         limits=options.limits, wrt=options.wrt, trace=options.trace)
+                         limits=options.limits, wrt=options.wrt, trace=options.trace,
+                         default_dtype=options.default_dtype)
     interp.retain_graphs = options.retain_graphs
     try:
         result = interp.run(script)
     finally:
         interp.close()
+    dtypes.use_defaults(result.defaults)
     return Run(result, warnings, options.limits)
 
 
@@ -162,7 +174,7 @@ def grad_tensors_value(text, run: Run, options: Options, write=None, on_warning=
     prints and warnings go where the script's own went (`write`, `on_warning`): standard
     output carries only the command's result."""
     try:
-        return Tensor(np.asarray(parse_literal(text, "--grad-tensors"), dtype=np.float64))
+        return Tensor(np.asarray(parse_literal(text, "--grad-tensors"), dtype=dtypes.default_float()))
     except ValueError:
         pass
     from .lang.parse import ScriptSyntaxError, parse
@@ -176,7 +188,7 @@ def grad_tensors_value(text, run: Run, options: Options, write=None, on_warning=
         if on_warning is not None:
             on_warning(Warning_(category, message, 0))
     interp = Interpreter(sets=options.sets, limits=options.limits, write=write or (lambda s: None),
-                         warn=warn)
+                         warn=warn, flavour=run.result.flavour)
     interp.env.update(run.env)
     try:
         with engine.no_grad():
@@ -191,7 +203,7 @@ def grad_tensors_value(text, run: Run, options: Options, write=None, on_warning=
         if v is None:
             return None
         try:
-            v = Tensor(np.asarray(v, dtype=np.float64))
+            v = Tensor(np.asarray(v, dtype=dtypes.default_float()))
         except (TypeError, ValueError):
             raise ScriptError("TypeError", "--grad-tensors: expected a tensor, a number or a list "
                               "of numbers", 0, 0) from None
@@ -346,8 +358,13 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
     """Analytic gradients (and second derivatives) of the target vs central differences.
     The script's prints and warnings go to `write`/`on_warning` once, from the first run;
     the re-runs for the differences are silent. `known(run)` checks the first run (the
-    CLI's --of/--wrt names)."""
+    CLI's --of/--wrt names). Every run is in float64, whatever the script's flavour (as
+    torch.autograd.gradcheck asks for double precision: differences of float32 values
+    would be rounding noise); random constructors still draw the numbers of the flavour's
+    default dtype, and tensors the script makes float32 stay so."""
     sink = lambda s: None  # noqa: E731
+    options = copy.copy(options)
+    options.default_dtype = np.dtype(np.float64)
     base = execute(source, options, write=write or sink, on_warning=on_warning)
     if known is not None:
         known(base)
@@ -451,11 +468,13 @@ def execute_with(source, options, overrides, write, leaf_index=None):
     script = source if isinstance(source, A.Script) else parse_source(source)
     _engine_call(options.limits.poll)      # each run counts against the command's time and memory
     interp = Interpreter(sets=options.sets, write=write, warn=lambda *a: None,
-                         limits=options.limits, wrt=options.wrt)
+                         limits=options.limits, wrt=options.wrt, default_dtype=options.default_dtype)
     leaf_index = leaf_index or {}
     interp.overrides = {n: (leaf_index.get(n, 0), v) for n, v in overrides.items()}
     interp.retain_graphs = True    # the script's own backward() must not free what check differentiates
     try:
-        return Run(interp.run(script), [], options.limits)
+        result = interp.run(script)
     finally:
         interp.close()
+    dtypes.use_defaults(result.defaults)
+    return Run(result, [], options.limits)

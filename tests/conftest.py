@@ -14,11 +14,21 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from diffcli.engine import FUNCTIONS, EngineError, Tensor, dtypes, errors
 from diffcli.engine import autograd as _autograd
 
 GOLDENS = Path(__file__).parent / "goldens"
+
+
+@pytest.fixture(autouse=True)
+def _engine_dtype_defaults():
+    """Each test starts with the engine's own dtype settings (float64): a session run
+    leaves its script's settings in force for the command's later work (session.Run)."""
+    prev = dtypes.use_defaults(dtypes.MATH)
+    yield
+    dtypes.use_defaults(prev)
 
 
 class _Namespace:

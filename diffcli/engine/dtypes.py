@@ -22,7 +22,79 @@ int64 = DType("int64", np.int64)
 int32 = DType("int32", np.int32)
 bool_ = DType("bool", np.bool_)
 
-DEFAULT_FLOAT = np.dtype(np.float64)
+
+# --- the default dtype: a setting of the run ------------------------------------------
+class Defaults:
+    """The dtype settings a run gives the engine: `float` is the default float dtype (what
+    `tensor(1.5)`, `zeros(2)` and a Python float next to an int tensor become), `drawn` the
+    dtype whose numbers a random constructor draws for it: the math flavour's float64
+    stands for PyTorch's default float32 (it draws PyTorch's float32 numbers, held in
+    float64), the PyTorch flavour draws in its own default dtype."""
+
+    __slots__ = ("float", "drawn")
+
+    def __init__(self, float_, drawn=None):
+        self.float = np.dtype(float_)
+        self.drawn = np.dtype(drawn) if drawn is not None else self.float
+
+    def __repr__(self):
+        return f"Defaults(float={self.float.name}, drawn={self.drawn.name})"
+
+
+MATH = Defaults(np.float64, np.float32)      # the math flavour's (and the engine's own)
+PYTORCH = Defaults(np.float32)               # PyTorch's: float32
+_defaults = [MATH]
+
+
+def defaults() -> Defaults:
+    """The settings in force."""
+    return _defaults[0]
+
+
+def use_defaults(settings: Defaults) -> Defaults:
+    """Put `settings` in force (a run does at its start); returns the previous ones, for
+    the caller to put back."""
+    prev = _defaults[0]
+    _defaults[0] = settings
+    return prev
+
+
+class using:
+    """`with dtypes.using(settings):` the engine works with `settings`, then with what was
+    in force before (for work on a finished run's tensors: its backward, its gradients)."""
+
+    __slots__ = ("settings", "prev")
+
+    def __init__(self, settings: Defaults):
+        self.settings = settings
+
+    def __enter__(self):
+        self.prev = use_defaults(self.settings)
+        return self.settings
+
+    def __exit__(self, *exc):
+        use_defaults(self.prev)
+        return False
+
+
+def default_float() -> np.dtype:
+    """The default float dtype in force (numpy's)."""
+    return _defaults[0].float
+
+
+def get_default_dtype() -> "DType":
+    """`torch.get_default_dtype()`."""
+    return of(_defaults[0].float)
+
+
+def set_default_dtype(d) -> None:
+    """`torch.set_default_dtype(d)`: float32 or float64 (PyTorch's wording otherwise); from
+    then on the run's default, random draws included."""
+    if not isinstance(d, DType):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _defaults[0] = Defaults(d.np)
 
 BY_NAME = {
     "float64": float64, "double": float64, "float32": float32, "float": float32,
@@ -84,7 +156,7 @@ def result_type(*operands) -> np.dtype:
         elif isinstance(x, int):
             groups[2].append(np.dtype(np.int64))
         elif isinstance(x, float):
-            groups[2].append(DEFAULT_FLOAT)
+            groups[2].append(_defaults[0].float)
     result = None
     for g in groups:
         if not g:

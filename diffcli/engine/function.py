@@ -165,7 +165,7 @@ def as_tensor(x, dtype=None) -> Tensor:
     elif isinstance(x, int):
         arr = np.array(x, dtype=dtype or np.int64)
     elif isinstance(x, float):
-        arr = np.array(x, dtype=dtype or dtypes.DEFAULT_FLOAT)
+        arr = np.array(x, dtype=dtype or dtypes.default_float())
     else:
         raise errors.TorchTypeError(f"expected Tensor as element 0 in argument 0, but got {type(x).__name__}")
     return Tensor(arr)

@@ -27,9 +27,11 @@ sci_mode None).  The rules it reproduces:
   that would make the last line longer than the linewidth goes on a new line,
   indented by 7.
 
-The one deliberate difference from PyTorch: our default float dtype is float64,
-so float64 (like int64 and bool) prints no dtype, while float32 prints
-``dtype=torch.float32``.  An empty tensor prints its dtype unless it is float64.
+As in PyTorch, the default float dtype is the run's (``dtypes.default_float()``):
+float32 in the PyTorch flavour, float64 in the math flavour, or what
+``torch.set_default_dtype`` made it.  A tensor of the default float dtype (like int64
+and bool) prints no dtype; any other float prints ``dtype=torch.X``.  An empty tensor
+prints its dtype unless it is the default float dtype.
 """
 
 from __future__ import annotations
@@ -39,14 +41,15 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from . import dtypes
+
 PRECISION = 4
 THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
 
 _PREFIX = "tensor("
-_DEFAULT_DTYPES = (np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.bool_))
-_EMPTY_DEFAULT_DTYPE = np.dtype(np.float64)
+_ALWAYS_DEFAULT = (np.dtype(np.int64), np.dtype(np.bool_))    # besides the default float
 
 __all__ = ["format_tensor", "format_scalar_item", "format_size", "dtype_name"]
 
@@ -169,11 +172,11 @@ def format_tensor(data: np.ndarray, *, suffixes: Sequence[str] = ()) -> str:
     if data.size == 0:
         if data.ndim != 1:
             own_suffixes.append(f"size={tuple(int(n) for n in data.shape)}")
-        if data.dtype != _EMPTY_DEFAULT_DTYPE:
+        if data.dtype != dtypes.default_float():
             own_suffixes.append("dtype=" + dtype_name(data.dtype))
         body = "[]"
     else:
-        if data.dtype not in _DEFAULT_DTYPES:
+        if data.dtype != dtypes.default_float() and data.dtype not in _ALWAYS_DEFAULT:
             own_suffixes.append("dtype=" + dtype_name(data.dtype))
         summarize = data.size > THRESHOLD
         fmt = _Formatter(_summarized_values(data) if summarize else data)

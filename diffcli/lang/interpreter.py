@@ -14,12 +14,14 @@ import re
 from types import BuiltinFunctionType, FunctionType, MethodType
 
 from .. import engine
+from ..engine import dtypes
 from ..engine import errors as engine_errors
 from ..engine import function as engine_function
 from ..engine.node import Node
 from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
+from . import flavour as flavours
 from . import formatting, pybuiltins
 from .errors import ScriptError
 from .callerrors import explain_call_error
@@ -112,7 +114,8 @@ _INPLACE = {"+": "__iadd__", "-": "__isub__", "*": "__imul__", "/": "__itruediv_
 
 
 def is_literal(node) -> bool:
-    """A bare number or (nested) list of numbers: what makes a name a variable."""
+    """A bare number or (nested) list of numbers: what makes a name a variable in the math
+    flavour (and what --set may give)."""
     if isinstance(node, A.Num):
         return True
     if isinstance(node, A.UnaryOp) and node.op in "+-":
@@ -132,7 +135,7 @@ def literal_value(node):
 
 
 def variable(value) -> Tensor:
-    """A script variable: a float64 leaf that requires grad."""
+    """A script variable: a leaf of the default float dtype that requires grad."""
     return creation.tensor(_floats(value), requires_grad=True)
 
 
@@ -153,12 +156,22 @@ class RunResult:
         self.trace = interp.trace
         self.leaf_index = dict(interp.leaf_index)
         self.sets_used = interp.sets_used
+        self.flavour = interp.flavour
+        self.defaults = interp.defaults    # the dtype settings in force when the run ended
 
 
 class Interpreter(Caps):
-    def __init__(self, *, sets=None, write=print, warn=None, limits=None, wrt=(), trace=False):
+    def __init__(self, *, sets=None, write=print, warn=None, limits=None, wrt=(), trace=False,
+                 flavour=None, default_dtype=None):
         self.sets = dict(sets or {})
         self.sets_used = set()         # the --set names the script read or assigned
+        # flavours.PYTORCH or MATH; None: the script's own (decided when it runs).
+        # `default_dtype` (a numpy float dtype) overrides the flavour's default dtype (check
+        # runs in float64); random constructors still draw the flavour's numbers
+        self.flavour = flavour
+        self.default_dtype = default_dtype
+        self.defaults = dtypes.defaults()
+        self.literal_variables = flavour != flavours.PYTORCH   # `a = 1.5` makes a variable
         self.write = write
         self.warn = warn
         self.limits = limits or Limits()
@@ -187,6 +200,8 @@ class Interpreter(Caps):
 
     # --- entry -------------------------------------------------------------------
     def run(self, script: A.Script) -> RunResult:
+        self.flavour = self.flavour or flavours.of(script)
+        self.literal_variables = self.flavour == flavours.MATH
         creation.MAX_ELEMENTS[0] = self.limits.max_elements
         creation.manual_seed(0)            # reproducible unless the script seeds itself
         engine.grad_mode._state[0] = True  # every run starts in grad mode
@@ -198,6 +213,7 @@ class Interpreter(Caps):
         # Collect rarely while the script runs; cycles (create_graph) are still freed.
         prev_gc = gc.get_threshold()
         gc.set_threshold(200_000, 50, 1000)
+        prev_defaults = dtypes.use_defaults(flavours.defaults(self.flavour, self.default_dtype))
         try:
             with self.limits.watching():   # starts the clock; backward passes poll the limits
                 self.exec_block(script.body, self.env)
@@ -206,6 +222,7 @@ class Interpreter(Caps):
         except (_Break, _Continue):
             raise ScriptError("SyntaxError", "'break' outside loop", self.line, 1)
         finally:
+            self.defaults = dtypes.use_defaults(prev_defaults)
             gc.set_threshold(*prev_gc)
             engine_errors.set_warning_sink(prev_sink)
             engine_function.TRACE[0] = prev_trace
@@ -286,7 +303,7 @@ class Interpreter(Caps):
                     result = self.eval_binop(value, scope)
             elif kind is _Call:
                 result = self.call(value, scope)
-            elif scope is self.env and is_literal(value):
+            elif scope is self.env and (self.literal_variables or name in self.sets) and is_literal(value):
                 if name in self.sets:
                     self.sets_used.add(name)
                     value = self.sets[name]

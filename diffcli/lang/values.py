@@ -202,6 +202,7 @@ TORCH = Namespace("torch", {
     **_autograd_members(),
     "autograd": _AUTOGRAD, "nn": _NN, "is_grad_enabled": engine.is_grad_enabled,
     "cuda": _CUDA, "backends": _BACKENDS, "device": device,
+    "set_default_dtype": dtypes.set_default_dtype, "get_default_dtype": dtypes.get_default_dtype,
     "float64": dtypes.float64, "double": dtypes.float64, "float32": dtypes.float32,
     "float": dtypes.float32, "int64": dtypes.int64, "long": dtypes.int64, "bool": dtypes.bool_,
     "int32": dtypes.int32, "int": dtypes.int32,

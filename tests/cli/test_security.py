@@ -228,7 +228,7 @@ def test_every_builtin_and_namespace_member_is_an_allowed_value():
 
 def _sample_values():
     interp = Interpreter(write=lambda s: None)
-    interp.run(parse("import torch\nx = 1.0\nv = tensor([1.0, 2.0], requires_grad=True)\ny = x * 2\n"
+    interp.run(parse("import torch\nx = torch.tensor(1.0, requires_grad=True)\nv = tensor([1.0, 2.0], requires_grad=True)\ny = x * 2\n"
                      "m = v.max(0)\ns = v.shape\nd = v.dtype\nt = type(v)\nn = torch.no_grad()\n"
                      "def f(a):\n    return a\n"
                      "try:\n    z = 1 / 0\nexcept Exception as e:\n    err = e\n"

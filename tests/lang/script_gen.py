@@ -3,14 +3,20 @@
 `programs()` is a hypothesis strategy drawing a `Program`: one random structure (leaves,
 statements, a target and a backward plan) rendered three ways:
 
-  script          the diffcli script, in one flavour: "math" (`a = 1.5`, `sin(x)`,
-                  `x^2`, bare names, no imports), "torch" (`import torch`,
-                  `torch.tensor(..., requires_grad=True)`, `torch.sin(x)`, `x.sin()`,
-                  `F.gelu(x)`) or "mixed" (both, chosen node by node);
-  torch_program   the same program as Python + torch (run with the default dtype set to
-                  float64: a bare literal assignment `a = 1.5` is
-                  `torch.tensor(1.5, requires_grad=True)`), line for line: line N of the
-                  script and line N of the program are the same statement;
+  script          the diffcli script, in one of diffcli's two flavours (SPEC §1): "math"
+                  (`a = 1.5`, `sin(x)`, `x^2`, bare names, no imports: float64, and a
+                  name bound to a bare literal is a variable), or the PyTorch flavour
+                  (`import torch`: float32 default dtype, leaves made by
+                  `torch.tensor(..., requires_grad=True)`), written "torch"
+                  (`torch.sin(x)`, `x.sin()`, `F.gelu(x)`) or "mixed" (the math
+                  flavour's spellings `sin(x)`, `x^2` too, chosen node by node);
+  torch_program   the same program as Python + torch, line for line: line N of the script
+                  and line N of the program are the same statement (a math-flavour bare
+                  literal assignment `a = 1.5` is `torch.tensor(1.5, requires_grad=True)`);
+  dtype           the default dtype both run with: "float64" for the math flavour (the
+                  program is run after `torch.set_default_dtype(torch.float64)`), PyTorch's
+                  "float32" for the other two, or now and then "float64" there too, set
+                  by the script's first line (`import torch; torch.set_default_dtype(...)`);
   forward_script  the script up to and including the target's assignment (for finite
                   differences: re-run with perturbed leaves).
 
@@ -387,9 +393,10 @@ class Program:
     fd: dict                 # what finite differences can check (see the module docstring)
     plan: str
     expect_error: bool
+    dtype: str = "float64"   # the default dtype: "float32" or "float64"
 
     def __str__(self):
-        return (f"--- diffcli script ({self.flavour}, plan {self.plan}) ---\n{self.script}\n"
+        return (f"--- diffcli script ({self.flavour}, {self.dtype}, plan {self.plan}) ---\n{self.script}\n"
                 f"--- torch program ---\n{self.torch_program}")
 
 
@@ -1217,9 +1224,12 @@ smooth_values_st = st.integers(-300, 300).map(lambda k: k / 100 + 0.003)
 
 
 @st.composite
-def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), values=None, focus=None):
+def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), values=None, focus=None,
+             dtype=None):
     """A random Program (see the module docstring). `values` draws leaf values (default
-    `values_st`). `focus` names an op (of FAMILY_OF, an alias, or "manual_seed") that the
+    `values_st`). `dtype` ("float32", "float64") asks for that default dtype (a math-flavour
+    program is float64 whatever is asked: then the flavour is one of the other two when
+    float32 is asked). `focus` names an op (of FAMILY_OF, an alias, or "manual_seed") that the
     first statement uses. `errors=False` leaves out the plans and statements meant to
     fail; `fd_safe=True` also leaves out what finite differences cannot check (in-place
     ops on intermediates, `detach()` inside expressions). `avoid` names known divergences
@@ -1229,18 +1239,23 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                        (PyTorch says it requires grad too)
     """
     canonical = CANONICAL.get(focus, focus)
-    if canonical in ("view", "expand"):          # tensor methods only
+    if canonical in ("view", "expand") or dtype == "float32":   # tensor methods only; float32
         flavour = flavour or draw(st.sampled_from(["torch", "mixed"]))
     flavour = flavour or draw(st.sampled_from(["math", "torch", "mixed"]))
+    if flavour == "math":
+        dtype = "float64"
+    elif dtype is None:
+        dtype = "float64" if draw(st.integers(0, 4)) == 0 else "float32"
     values_st_ = values if values is not None else values_st
     g = _Gen(draw, flavour, errors, fd_safe, frozenset(avoid))
     L = g.lines = _Lines()
-    # header: line 1-2 (kept as comments in the math flavour so lines stay aligned)
+    # header: line 1-2 (kept as comments in the math flavour so lines stay aligned; its
+    # program is run in float64)
     if flavour == "math":
         L.add("# math flavour", "import torch")
         L.add("# (no imports)", "import torch.nn.functional as F")
     else:
-        L.add("import torch")
+        L.add("import torch" if dtype == "float32" else "import torch; torch.set_default_dtype(torch.float64)")
         L.add("import torch.nn.functional as F")
 
     leaves = []
@@ -1252,11 +1267,13 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         leaves.append(Leaf(name, shape, value))
         lit = _nested(value)
         prog = f"{name} = torch.tensor({lit}, requires_grad=True)"
-        if flavour == "math" or (flavour == "mixed" and g.chance(5)) or (flavour == "torch" and g.chance(2)):
-            if flavour == "math" and g.chance(5):   # whole numbers without the point
+        if flavour == "math":                    # a bare literal: a variable (math flavour only)
+            if g.chance(5):                      # whole numbers without the point
                 lit = _nested(value).replace(".0,", ",").replace(".0]", "]")
                 lit = lit[:-2] if lit.endswith(".0") else lit
             L.add(f"{name} = {lit}", prog)
+        elif g.chance(4):
+            L.add(prog)
         else:
             extra = ", dtype=torch.float64" if g.chance(2) else ""
             L.add(f"{name} = torch.tensor({lit}{extra}, requires_grad=True)",
@@ -1592,4 +1609,4 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                    torch_program="\n".join(L.program) + "\n",
                    forward_script="\n".join(L.script[:forward]) + "\n",
                    leaves=leaves, pinned=pinned, target="out", gradient=gradient if gshape == out_shape else None,
-                   fd=fd, plan=plan, expect_error=expect_error)
+                   fd=fd, plan=plan, expect_error=expect_error, dtype=dtype)

@@ -1,12 +1,18 @@
 """Differential testing of whole scripts: random diffcli scripts (tests/lang/script_gen.py)
 run through the interpreter and, as the equivalent Python + torch program, through
-PyTorch (float64 default dtype).
+PyTorch, both with the script's default dtype: PyTorch-flavour scripts (they import
+torch) with PyTorch's float32 (or float64 where the script's first line sets it),
+math-flavour ones with float64.
 
 Compared, when torch is importable: everything the script prints (diffcli's print format
 is PyTorch's), the error (type, message and line) when either fails, the warnings, and
 every tensor the script names afterwards: value, shape, dtype, requires_grad, is_leaf,
 grad_fn name, and .grad (leaves and retain_grad() tensors) with its grad_fn, to 1e-9
-relative. Without torch, the same generator's scripts are checked against central finite
+relative in float64 programs and to TOLERANCE["float32"] in float32 ones (diffcli computes
+float32 in float32, but numpy's float32 transcendental functions and sums are not
+PyTorch's to the last bit). The finite-difference checks run their scripts in float64
+(the PyTorch-flavour ones set it on their first line). Without torch, the same
+generator's scripts are checked against central finite
 differences: the forward part is re-run with perturbed leaf values (what
 `diffcli check` does) and each leaf's .grad, each `torch.autograd.grad` result and the
 second derivatives of the create_graph plans must match.
@@ -64,7 +70,8 @@ FAST = settings(derandomize=True, **BASE)
 # the long run is reproducible too (the same scripts in CI every time), unless
 # DIFFCLI_DIFF_RANDOM=1 asks for new ones
 LONG = settings(derandomize=not os.environ.get("DIFFCLI_DIFF_RANDOM"), **BASE)
-RTOL, ATOL = 1e-9, 1e-12
+# (rtol, atol) of values and printed numbers, by the program's default dtype
+TOLERANCE = {"float64": (1e-9, 1e-12), "float32": (1e-4, 1e-5)}
 # every op of the op table (diffcli.engine.FUNCTIONS: test_every_op_is_generated checks),
 # its aliases, and the tensor methods view and expand
 ALL_OPS = sorted(set(FAMILY_OF) | set(UNARY) | set(CANONICAL) | {"manual_seed"})
@@ -92,13 +99,15 @@ def run_diffcli(text) -> Outcome:
     return Outcome("".join(out), error, warns, interp.env)
 
 
-def run_torch(text) -> Outcome:
+def run_torch(text, dtype="float32") -> Outcome:
+    """The program run by PyTorch starting with the default dtype `dtype` (float32 is
+    PyTorch's own; a program may set another)."""
     assert torch is not None
     ns: dict = {}
     buf = io.StringIO()
     error = None
     prev = torch.get_default_dtype()
-    torch.set_default_dtype(torch.float64)
+    torch.set_default_dtype(getattr(torch, dtype))
     try:
         with contextlib.redirect_stdout(buf), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -120,19 +129,20 @@ def run_torch(text) -> Outcome:
 
 # --- comparing ----------------------------------------------------------------------------
 
-def _close(got, want):
+def _close(got, want, tol):
     got = np.asarray(got, dtype=np.float64)
     want = np.asarray(want, dtype=np.float64)
     if got.shape != want.shape:
         return False
-    return bool(np.allclose(got, want, rtol=RTOL, atol=ATOL, equal_nan=True))
+    rtol, atol = tol
+    return bool(np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True))
 
 
 def _torch_fn_name(fn):
     return None if fn is None else type(fn).__name__
 
 
-def _tensor_diffs(name, ours, theirs):
+def _tensor_diffs(name, ours, theirs, tol):
     """What differs between a diffcli tensor and a torch tensor (empty: the same)."""
     if not isinstance(theirs, torch.Tensor):
         return [f"{name}: diffcli has a tensor, torch has {type(theirs).__name__}"]
@@ -142,7 +152,7 @@ def _tensor_diffs(name, ours, theirs):
         out.append(f"{name}.dtype: {ours.dtype.name} vs {want_dtype}")
     if tuple(ours.data_.shape) != tuple(theirs.shape):
         return out + [f"{name}.shape: {tuple(ours.data_.shape)} vs {tuple(theirs.shape)}"]
-    if not _close(ours.data_, theirs.detach().to(torch.float64).numpy(force=True)):
+    if not _close(ours.data_, theirs.detach().to(torch.float64).numpy(force=True), tol):
         out.append(f"{name} value: {ours.data_.tolist()} vs {theirs.tolist()}")
     for attr, a, b in (("requires_grad", ours.requires_grad_flag, theirs.requires_grad),
                        ("is_leaf", ours.grad_fn is None, theirs.is_leaf),
@@ -156,15 +166,15 @@ def _tensor_diffs(name, ours, theirs):
             out.append(f"{name}.grad: {None if g_ours is None else g_ours.data_.tolist()} vs "
                        f"{None if g_theirs is None else g_theirs.tolist()}")
         elif g_ours is not None:
-            out += _tensor_diffs(f"{name}.grad", g_ours, g_theirs)
+            out += _tensor_diffs(f"{name}.grad", g_ours, g_theirs, tol)
     return out
 
 
-def _value_diffs(name, ours, theirs):
+def _value_diffs(name, ours, theirs, tol):
     if isinstance(ours, Tensor):
-        return _tensor_diffs(name, ours, theirs)
+        return _tensor_diffs(name, ours, theirs, tol)
     if isinstance(ours, (tuple, list)) and isinstance(theirs, (tuple, list)) and len(ours) == len(theirs):
-        return [d for i, (a, b) in enumerate(zip(ours, theirs)) for d in _value_diffs(f"{name}[{i}]", a, b)]
+        return [d for i, (a, b) in enumerate(zip(ours, theirs)) for d in _value_diffs(f"{name}[{i}]", a, b, tol)]
     if isinstance(ours, (int, float, bool)) or ours is None:
         same = ours == theirs or (isinstance(ours, float) and math.isnan(ours) and math.isnan(theirs))
         return [] if same else [f"{name}: {ours!r} vs {theirs!r}"]
@@ -206,11 +216,12 @@ def _last_digit(token):
     return 10.0 ** (int(exponent or 0) - decimals) if decimals >= 4 else 0.0
 
 
-def _same_printed(ours, theirs):
+def _same_printed(ours, theirs, tol=TOLERANCE["float64"]):
     """The same text; or the same but for numbers that differ in their last bits (1.1102e-16
     where PyTorch's rounding gave 0., 0.1235 for 0.1234: one unit of the last digit; the
-    values themselves are compared to 1e-9 on the named tensors). The sign of a zero
-    still counts."""
+    values themselves are compared to `tol` (rtol, atol) on the named tensors). The sign of
+    a zero still counts."""
+    rtol, atol = tol
     if ours == theirs:
         return True
     a, b = _TOKEN.findall(ours), _TOKEN.findall(theirs)
@@ -225,19 +236,22 @@ def _same_printed(ours, theirs):
         if fx == fy == 0:
             if x.startswith("-") != y.startswith("-"):
                 return False
-        elif abs(fx - fy) > 1e-12 + max(1e-9 * max(abs(fx), abs(fy)), 1.01 * _last_digit(x), 1.01 * _last_digit(y)):
+        elif abs(fx - fy) > atol + max(rtol * max(abs(fx), abs(fy)), 1.01 * _last_digit(x), 1.01 * _last_digit(y)):
             return False
     return True
 
 
-def differences(ours: Outcome, theirs: Outcome, printed=lambda text: text, ignore=None, error_prefixes=()):
+def differences(ours: Outcome, theirs: Outcome, printed=lambda text: text, ignore=None, error_prefixes=(),
+                dtype="float64"):
     """What differs; `printed` normalizes both outputs first, `ignore` (a regex) drops
     differences of the env it matches, `error_prefixes` lets error messages that both
-    start with one of them differ after it (all for known divergences)."""
+    start with one of them differ after it (all for known divergences); numbers are
+    compared to the tolerance of the program's default `dtype`."""
+    tol = TOLERANCE[dtype]
     diffs = []
     if not _same_error(ours.error, theirs.error, error_prefixes):
         diffs.append(f"error: diffcli {ours.error!r}\n        torch   {theirs.error!r}")
-    if not _same_printed(printed(ours.printed), printed(theirs.printed)):
+    if not _same_printed(printed(ours.printed), printed(theirs.printed), tol):
         diffs.append(f"printed:\n--- diffcli\n{ours.printed}--- torch\n{theirs.printed}---")
     if _per_run(ours.warns) != _per_run(theirs.warns):
         diffs.append(f"warnings: diffcli {sorted(ours.warns)!r}\n          torch   {sorted(theirs.warns)!r}")
@@ -246,7 +260,8 @@ def differences(ours: Outcome, theirs: Outcome, printed=lambda text: text, ignor
             if isinstance(value, Tensor):
                 diffs.append(f"{name}: defined by diffcli only")
             continue
-        diffs += [d for d in _value_diffs(name, value, theirs.env[name]) if not (ignore and re.match(ignore, d))]
+        diffs += [d for d in _value_diffs(name, value, theirs.env[name], tol)
+                  if not (ignore and re.match(ignore, d))]
     return diffs
 
 
@@ -364,9 +379,9 @@ def _forgiven(prog):
 def check_against_torch(prog):
     note(str(prog))
     ours = run_diffcli(prog.script)
-    theirs = run_torch(prog.torch_program)
+    theirs = run_torch(prog.torch_program, prog.dtype)
     printed, ignore = _forgiven(prog)
-    diffs = differences(ours, theirs, printed, ignore, _ERROR_PREFIXES)
+    diffs = differences(ours, theirs, printed, ignore, _ERROR_PREFIXES, prog.dtype)
     assert not diffs, "\n".join(diffs) + f"\n\n{prog}"
     return ours, theirs
 
@@ -380,9 +395,9 @@ def check_cli_against_torch(prog):
     from diffcli.cli import app
     result = CliRunner().invoke(app, ["run", "-e", prog.script])
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    theirs = run_torch(prog.torch_program)
+    theirs = run_torch(prog.torch_program, prog.dtype)
     printed, _ = _forgiven(prog)
-    assert _same_printed(printed(result.stdout), printed(theirs.printed)), \
+    assert _same_printed(printed(result.stdout), printed(theirs.printed), TOLERANCE[prog.dtype]), \
         f"--- diffcli run\n{result.stdout}--- torch\n{theirs.printed}---\n{result.stderr}\n{prog}"
     if theirs.error is None:
         assert result.exit_code == 0, f"{result.stderr}\n{prog}"
@@ -588,7 +603,7 @@ def test_random_scripts_match_pytorch_long(prog):
 
 
 @settings(FAST, max_examples=200 if torch is None else 40)
-@given(programs(errors=False, fd_safe=True, avoid=AVOID, values=smooth_values_st))
+@given(programs(errors=False, fd_safe=True, avoid=AVOID, values=smooth_values_st, dtype="float64"))
 def test_random_scripts_match_finite_differences(prog):
     check_against_finite_differences(prog)
 
@@ -597,14 +612,15 @@ def test_random_scripts_match_finite_differences(prog):
 @settings(FAST, max_examples=1)
 @given(data=st.data())
 def test_every_op_in_random_scripts_matches_finite_differences(op, data):
-    prog = data.draw(programs(errors=False, fd_safe=True, avoid=AVOID, values=smooth_values_st, focus=op))
+    prog = data.draw(programs(errors=False, fd_safe=True, avoid=AVOID, values=smooth_values_st, focus=op,
+                             dtype="float64"))
     assert _uses(prog, op), f"the generator did not use {op}:\n{prog}"
     check_against_finite_differences(prog)
 
 
 @pytest.mark.slow
 @settings(LONG, max_examples=max(SLOW_EXAMPLES // 3, 1))
-@given(programs(errors=False, fd_safe=True, avoid=AVOID, values=smooth_values_st))
+@given(programs(errors=False, fd_safe=True, avoid=AVOID, values=smooth_values_st, dtype="float64"))
 def test_random_scripts_match_finite_differences_long(prog):
     check_against_finite_differences(prog)
 
@@ -613,7 +629,7 @@ def test_random_scripts_match_finite_differences_long(prog):
 @pytest.mark.parametrize("key", sorted(KNOWN))
 def test_known_divergence_is_still_there(key):
     entry = KNOWN[key]
-    diffs = differences(run_diffcli(entry["script"]), run_torch(entry["script"]))
+    diffs = differences(run_diffcli(entry["script"]), run_torch(entry["script"]), dtype="float32")
     if not diffs:
         pytest.fail(f"known divergence {key!r} is fixed: delete it from KNOWN in {__file__} (and, "
                     "for an `avoid` entry, its handling in script_gen.py)")

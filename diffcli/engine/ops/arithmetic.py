@@ -240,7 +240,7 @@ def div(a, b, rounding_mode=None):
                              _fdiv, (p, q))
     x, y, rd = _operands(a, b)
     if rd.kind != "f" and rounding_mode is None:
-        rd = dtypes.DEFAULT_FLOAT
+        rd = dtypes.default_float()
     if rounding_mode is not None:
         fn = np.floor_divide if rounding_mode == "floor" else (lambda p, q: np.trunc(p / q))
         out = _broadcast_check(fn, x, y, rd)
@@ -441,7 +441,7 @@ def minimum_method(self, other):
 def atan2(a, b):
     x, y, rd = _operands(a, b)
     if rd.kind != "f":
-        rd = dtypes.DEFAULT_FLOAT
+        rd = dtypes.default_float()
     out = _broadcast_check(np.arctan2, x, y, rd)
 
     def backward(g, p, q):

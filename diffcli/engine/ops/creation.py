@@ -73,7 +73,7 @@ def _infer_dtype(v) -> np.dtype:
     """PyTorch's infer_scalar_type: the promoted dtype of every element (an empty list
     counts as the default float)."""
     if isinstance(v, (float, np.floating)):
-        return dtypes.DEFAULT_FLOAT
+        return dtypes.default_float()
     if isinstance(v, (bool, np.bool_)):
         return np.dtype(np.bool_)
     if isinstance(v, (int, np.integer)):
@@ -84,7 +84,7 @@ def _infer_dtype(v) -> np.dtype:
         raise errors.TorchTypeError(f"new(): invalid data type '{type(v).__name__}'")
     if isinstance(v, (list, tuple)):
         if not v:
-            return dtypes.DEFAULT_FLOAT
+            return dtypes.default_float()
         d = None
         for e in v:
             d = _infer_dtype(e) if d is None else dtypes.promote(d, _infer_dtype(e))
@@ -194,16 +194,16 @@ def Tensor_(*args, requires_grad=False):
     if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)):
         v = args[0]
         if isinstance(v, Tensor):
-            arr = v.data_.astype(dtypes.DEFAULT_FLOAT)
+            arr = v.data_.astype(dtypes.default_float())
         else:
-            arr = _to_array(v, dtypes.DEFAULT_FLOAT, _compute_sizes(v))
+            arr = _to_array(v, dtypes.default_float(), _compute_sizes(v))
     elif len(args) == 1 and isinstance(args[0], float):
         raise errors.TorchTypeError(
             "new(): data must be a sequence (got float)")
     elif not args:
-        arr = np.zeros((0,), dtype=dtypes.DEFAULT_FLOAT)
+        arr = np.zeros((0,), dtype=dtypes.default_float())
     else:
-        arr = np.zeros(_size(args), dtype=dtypes.DEFAULT_FLOAT)
+        arr = np.zeros(_size(args), dtype=dtypes.default_float())
     return _leaf(arr, requires_grad)
 
 
@@ -229,7 +229,7 @@ def _size(size):
 
 
 def _float(dtype):
-    return dtypes.to_np(dtype) or dtypes.DEFAULT_FLOAT
+    return dtypes.to_np(dtype) or dtypes.default_float()
 
 
 def zeros(*size, dtype=None, requires_grad=False):
@@ -338,7 +338,7 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False):
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if dtype is None:
-        dtype = dtypes.DEFAULT_FLOAT if any(isinstance(v, float) for v in vals) else np.int64
+        dtype = dtypes.default_float() if any(isinstance(v, float) for v in vals) else np.int64
     d = dtypes.to_np(dtype)
     if d.kind == "f":
         xs, xe, xst = (float(v) for v in vals)
@@ -406,14 +406,15 @@ def linspace(start, end, steps, dtype=None, requires_grad=False):
 
 
 def _random_dtypes(dtype, like=None):
-    """(the dtype PyTorch draws in, the result's dtype) of a random constructor. The
-    engine's default float (float64) stands for PyTorch's default dtype, float32: with no
-    dtype asked for (or a *_like of a default-float tensor), values are drawn as
-    PyTorch's float32 ones, then held in the default dtype."""
+    """(the dtype PyTorch draws in, the result's dtype) of a random constructor. With no
+    dtype asked for (or a *_like of a default-float tensor), values are drawn in the dtype
+    the run's default stands for (`dtypes.Defaults.drawn`: the math flavour's float64
+    draws PyTorch's default float32 numbers), then held in the default dtype."""
     out = dtypes.to_np(dtype)
     if out is None:
-        out = like if like is not None else dtypes.DEFAULT_FLOAT
-        draw = np.dtype(np.float32) if out == dtypes.DEFAULT_FLOAT else out
+        settings = dtypes.defaults()
+        out = like if like is not None else settings.float
+        draw = settings.drawn if out == settings.float else out
     else:
         draw = out
     return draw, out

@@ -453,7 +453,7 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
 
 def logsumexp(a, dim, keepdim=False):
     a = as_tensor(a)
-    x = a.data_.astype(dtypes.DEFAULT_FLOAT) if a.data_.dtype.kind != "f" else a.data_
+    x = a.data_.astype(dtypes.default_float()) if a.data_.dtype.kind != "f" else a.data_
     dims = _dims(dim, x.ndim)
     axes = _axes(dims, x.ndim)
     with np.errstate(all="ignore"):
@@ -657,7 +657,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False, _method=False):
             close = close | (np.isnan(x) & np.isnan(y))
         if rtol != 0 or atol != 0:
             if x.dtype.kind != "f":
-                x, y = x.astype(dtypes.DEFAULT_FLOAT), y.astype(dtypes.DEFAULT_FLOAT)
+                x, y = x.astype(dtypes.default_float()), y.astype(dtypes.default_float())
             allowed = atol + np.abs(rtol * y)
             actual = np.abs(x - y)
             close = close | (np.isfinite(actual) & (actual <= allowed))

@@ -18,8 +18,11 @@ _SQRT_2_PI = math.sqrt(2.0 / math.pi)
 
 
 def _erf(x):
+    """erf elementwise in x's dtype (each value rounded to it), so that the arithmetic
+    around it stays in x's dtype: float32 computed in float32, as PyTorch does."""
     v = np.vectorize(math.erf, otypes=[np.float64])
-    return v(x)
+    x = np.asarray(x)
+    return v(x).astype(x.dtype if x.dtype.kind == "f" else np.float64, copy=False)
 
 
 _SQRT1_2 = math.sqrt(0.5)
@@ -346,7 +349,7 @@ def _make(name):
         if name in _NO_KERNEL:
             _check_kernel(name, x)
         if x.dtype.kind != "f" and name not in _KEEP_DTYPE:
-            x = x.astype(dtypes.DEFAULT_FLOAT)
+            x = x.astype(dtypes.default_float())
         out = forward(x)  # numpy errors are ignored engine-wide (engine/__init__.py)
         if out.dtype != x.dtype:
             out = out.astype(x.dtype)
