@@ -2,13 +2,13 @@
 
 It runs the very tables Lark builds from ``grammar/diffscript.lark`` (its parse table,
 its lexer's terminal regex and keyword map) and the very callbacks (`builder.Builder`),
-but without Lark's per-token machinery, and without Lark at all once the tables are
-cached:
+but without Lark's per-token machinery, and without Lark at all, as the tables ship
+with the package:
 
 - `plan` reads the tables out of a Lark parser into plain data (dicts, lists, tuples,
-  strings, ints), which `load` keeps with `marshal` in the user's cache folder, keyed by
-  the grammar text and the installed Lark; a later process builds its `FastParser` from
-  that file and never imports Lark while scripts parse;
+  strings, ints), which `parsetables` ships as JSON inside the package, keyed by the
+  grammar text; a process builds its `FastParser` from that file and never imports
+  Lark while scripts parse;
 - the lexer is one anchored scan over the text with Lark's own terminal regex, and
   does the work of `larkparse._Indenter` (indentation, bracket matching) as it goes, so
   a change to `_Indenter` needs the same change in `FastParser.tokens`;
@@ -23,17 +23,15 @@ script that parses, which the tests check (`tests/lang/test_fastparse.py`).
 """
 from __future__ import annotations
 
-import marshal
-import os
 import re
-import zlib
 from functools import partial
 
 from diffcli.lang.builder import Token
 
-__all__ = ["FastParser", "GiveUp", "build", "load", "plan"]
+__all__ = ["FastParser", "GiveUp", "build", "plan"]
 
-# Bump when `plan`'s output or its meaning changes: older cache files are then ignored.
+# Bump when `plan`'s output or its meaning changes: tables shipped for an older format
+# (`parsetables`) are then ignored until regenerated.
 PLAN_FORMAT = 1
 
 # What the lexer does with a terminal, as bit flags.
@@ -135,26 +133,39 @@ def _table_plan(lark) -> dict:
     table = lark.parser.parser.parser.parse_table
     _require(len(table.start_states) == 1)
     (start,) = table.start_states
-    _require(sorted(table.states) == list(range(len(table.states))))
     builder = lark.options.transformer
     _require(getattr(builder, "__default__", None) is None)
+
+    # Lark numbers its states (and meets its rules) in an order that changes from one
+    # process to the next; number them in a canonical order instead, breadth first from
+    # the start state over sorted symbols, so `plan` builds the same tables every time.
+    old_start, old_end = table.start_states[start], table.end_states[start]
+    number = {old_start: 0}
+    order = [old_start]
+    for state in order:  # grows while it is walked
+        for symbol in sorted(table.states[state]):
+            action, arg = table.states[state][symbol]
+            if action is Shift and arg not in number:
+                number[arg] = len(order)
+                order.append(arg)
+    _require(len(order) == len(table.states) and old_end in number)
 
     rules: list = []
     index: dict = {}
     actions = []
-    for state in range(len(table.states)):
+    for state in order:
         row = {}
-        for symbol, (action, arg) in table.states[state].items():
+        for symbol in sorted(table.states[state]):
+            action, arg = table.states[state][symbol]
             if action is Shift:
-                row[symbol] = arg
+                row[symbol] = number[arg]
             else:
                 if arg not in index:
                     index[arg] = len(rules)
                     rules.append(_rule_plan(arg))
                 row[symbol] = ~index[arg]
         actions.append(row)
-    return {"start": table.start_states[start], "end": table.end_states[start],
-            "actions": actions, "rules": rules}
+    return {"start": 0, "end": number[old_end], "actions": actions, "rules": rules}
 
 
 def _rule_plan(rule) -> tuple:
@@ -194,73 +205,6 @@ def _callback(builder, method_name: str, origin: str):
         return method
     from lark import Tree
     return partial(Tree, method_name)
-
-
-# --------------------------------------------------------------- the cache
-
-def load(grammar: str, path: str | bool, make_plan, builder):
-    """The FastParser for `grammar` with `builder`'s callbacks, or None if none can be built.
-
-    Its tables come from the cache file `path` when that was written for this grammar
-    text, this driver and the installed Lark; else from `make_plan()` (which imports Lark
-    and builds its parser), and are then written to `path` for the next process. The file
-    is plain data read with `marshal`, in the user's private cache folder, with a CRC of
-    the tables; a damaged or stale one is rebuilt."""
-    key = (PLAN_FORMAT, grammar, _lark_fingerprint())
-    if path:
-        tables = _read(path, key)
-        if tables is not None:
-            try:
-                return FastParser(tables, builder)
-            except Exception:  # damaged: build the tables afresh
-                pass
-    try:
-        tables = make_plan()
-        parser = FastParser(tables, builder)
-    except Exception:  # _Unsupported, or a Lark whose insides have moved: Lark alone
-        return None
-    if path:
-        _write(path, key, tables)
-    return parser
-
-
-def _lark_fingerprint():
-    """Which Lark is installed, told without importing it: its package file's path,
-    size and modification time."""
-    from importlib.machinery import PathFinder
-    try:
-        origin = PathFinder.find_spec("lark").origin
-        stat = os.stat(origin)
-    except Exception:
-        return None
-    return (origin, stat.st_size, stat.st_mtime_ns)
-
-
-def _read(path: str, key):
-    """The tables stored at `path` under `key`, or None."""
-    try:
-        with open(path, "rb") as f:
-            stored_key, crc, blob = marshal.load(f)
-        if stored_key != key or zlib.crc32(blob) != crc:
-            return None
-        return marshal.loads(blob)
-    except Exception:  # missing, unreadable, or not what _write writes
-        return None
-
-
-def _write(path: str, key, tables) -> None:
-    blob = marshal.dumps(tables)
-    temporary = f"{path}.{os.getpid()}.tmp"
-    try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            marshal.dump((key, zlib.crc32(blob), blob), f)
-        os.replace(temporary, path)  # readers see the old file or the whole new one
-    except (OSError, ValueError):
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
 
 
 def build(lark, max_depth: int):

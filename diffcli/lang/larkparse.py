@@ -2,9 +2,10 @@
 postlexer, and the words for every syntax error.
 
 `diffcli.lang.parse` runs the lean driver (`fastparse`) first; this module is imported
-only when that driver gives up (a syntax error, or no driver could be built), and on
-the first run, to build the tables the driver then keeps in its cache. So every error
-message comes from here, worded for a beginner by the helpers at the end.
+only when that driver gives up (a syntax error, or no driver could be built), or when
+the shipped tables are stale and must be built in memory. So every error message comes
+from here, worded for a beginner by the helpers at the end. Lark is built from the
+grammar in memory, never from a cache file.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from lark.indenter import Indenter
 
 from diffcli.lang import ast
 from diffcli.lang.builder import Builder, ScriptSyntaxError, _error_at
-from diffcli.lang.parse import MAX_BRACKET_DEPTH, cache_file, grammar_text
+from diffcli.lang.parse import MAX_BRACKET_DEPTH, grammar_text
 
 # ------------------------------------------------------------------ postlexer
 
@@ -95,7 +96,7 @@ class _Parser:
         self.indenter = _Indenter()
         self.lark = Lark(grammar_text(), parser="lalr", lexer="basic", postlex=self.indenter,
                          transformer=Builder(), keep_all_tokens=True,
-                         maybe_placeholders=False, cache=cache_file("diffscript-lalr.cache"))
+                         maybe_placeholders=False)  # no cache=: Lark's cache file is a pickle
         self.symbols = {t.name: t.pattern.value for t in self.lark.terminals
                         if t.pattern.type == "str"}
 

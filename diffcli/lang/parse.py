@@ -6,16 +6,18 @@ receive. Every failure, whatever its source, leaves `parse` as a `ScriptSyntaxEr
 worded for a beginner.
 
 Two drivers run the same tables and callbacks. Every text first goes to the lean one,
-`fastparse.FastParser`, whose tables are cached as plain data, so a script that parses
-needs no Lark import at all (a command starts sooner). Anything it cannot parse cleanly
-goes on to Lark's own parser (`larkparse`), so errors always come from the Lark path.
+`fastparse.FastParser`, whose tables ship inside the package as plain data
+(`parsetables`), so a script that parses needs no Lark import at all (a command starts
+sooner). Anything it cannot parse cleanly goes on to Lark's own parser (`larkparse`),
+built in memory, so errors always come from the Lark path. Nothing is read from or
+written to a cache folder.
 """
 from __future__ import annotations
 
 import gc
 import os
 
-from diffcli.lang import ast, fastparse
+from diffcli.lang import ast, fastparse, parsetables
 from diffcli.lang.builder import Builder, ScriptSyntaxError, _error_at
 
 __all__ = ["ScriptSyntaxError", "parse"]
@@ -36,33 +38,29 @@ def grammar_text() -> str:
         return f.read()
 
 
-def cache_file(name: str) -> str | bool:
-    """Where to keep the built tables: a private per-user file, never a shared /tmp one;
-    False when there is no such place (or DIFFCLI_NO_CACHE is set)."""
-    if os.environ.get("DIFFCLI_NO_CACHE"):
-        return False
-    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(root):  # no usable home directory
-        return False
-    folder = os.path.join(root, "diffcli")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
-        return False
-    if not os.access(folder, os.W_OK):
-        return False
-    return os.path.join(folder, name)
-
-
 _fast = None  # the FastParser, built on first use; False if none could be built
 
 
 def _fast_parser():
     global _fast
     if _fast is None:
-        _fast = fastparse.load(grammar_text(), cache_file("diffscript-fast.marshal"),
-                               _plan_from_lark, Builder()) or False
+        _fast = _new_fast_parser() or False
     return _fast or None
+
+
+def _new_fast_parser():
+    """The FastParser on the tables shipped in the package; on tables built from Lark in
+    memory when those are stale (the grammar was edited); None if neither works."""
+    tables = parsetables.load(grammar_text(), MAX_BRACKET_DEPTH)
+    if tables is not None:
+        try:
+            return fastparse.FastParser(tables, Builder())
+        except Exception:  # damaged: build them afresh, in memory
+            pass
+    try:
+        return fastparse.FastParser(_plan_from_lark(), Builder())
+    except Exception:  # _Unsupported, or a Lark whose insides have moved: Lark alone
+        return None
 
 
 def _plan_from_lark() -> dict:
