@@ -24,6 +24,7 @@ script that parses, which the tests check (`tests/lang/test_fastparse.py`).
 from __future__ import annotations
 
 import re
+import sys
 from functools import partial
 
 from diffcli.lang.builder import Token
@@ -57,6 +58,39 @@ class _Unsupported(Exception):
 
 class GiveUp(Exception):
     """The fast path stops here: Lark's parser takes the text over."""
+
+
+def without_possessive(pattern: str) -> str:
+    """`pattern` with its possessive quantifiers (``*+``, ``++``, ``?+``, ``{m,n}+``) made
+    greedy ones, for Pythons before 3.11, which do not know them. The grammar's patterns
+    are unambiguous, so both match the same text; only the memory differs."""
+    out = []
+    i, n = 0, len(pattern)
+    while i < n:
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if char == "[":  # a class: copy it to its closing bracket
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            out.append(pattern[i:j + 1])
+            i = j + 1
+            continue
+        out.append(char)
+        i += 1
+        if char in "*+?}" and i < n and pattern[i] == "+" and not (char == "?" and out[-2:-1] == ["("]):
+            i += 1  # the possessive mark
+    return "".join(out)
+
+
+_NEEDS_GREEDY = sys.version_info < (3, 11)
 
 
 def _require(condition: bool) -> None:
@@ -222,8 +256,10 @@ class FastParser:
     """Built once from a plan. `parse` keeps its state in locals; the one shared thing
     it writes is a memo of pure results, so threads may share a FastParser."""
 
-    def __init__(self, tables: dict, builder):
-        self._regex = re.compile(tables["regex"], tables["flags"])
+    def __init__(self, tables: dict, builder, statements=()):
+        pattern = tables["regex"]
+        self._regex = re.compile(without_possessive(pattern) if _NEEDS_GREEDY else pattern,
+                                 tables["flags"])
         self._kinds = tables["kinds"]
         self._keywords = tables["keywords"]
         self._pairs = tables["pairs"]
@@ -240,11 +276,16 @@ class FastParser:
             callback = None if kind == _SAME else _callback(builder, method_name, origin)
             rules.append((size, origin, kind, callback, include))
         self._rules = rules
+        # the rules that build a statement (their origin is in `statements`), which a
+        # budget counts (see `parse`)
+        self._statement_rules = [i for i, rule in enumerate(rules)
+                                 if rule[1] in statements and rule[3] is not None]
         self._chains: dict = {}  # see _same_chain
 
     # -------------------------------------------------------------- lexing
-    def tokens(self, text: str) -> list:
-        """The token stream the Indenter would hand the parser (without $END)."""
+    def tokens(self, text: str):
+        """The token stream the Indenter would hand the parser (without $END), made as
+        the parser asks for it: only the tokens the parser holds are alive at once."""
         kinds = self._kinds
         keywords = self._keywords
         pairs = self._pairs
@@ -252,8 +293,6 @@ class FastParser:
         max_depth = self._max_depth
         new = str.__new__
 
-        out = []
-        append = out.append
         line, line_start, pos = 1, 0, 0
         brackets: list = []
         indents = [0]
@@ -293,21 +332,21 @@ class FastParser:
                     first = False
                     if token.line == 1 and token.column > 1:
                         raise GiveUp("the first line is indented")
-                append(token)
+                yield token
                 continue
             if kind & _NEWLINE:
                 if brackets:
                     continue
-                append(token)
-                indent_str = value.rsplit("\n", 1)[1]
+                yield token
+                indent_str = value[value.rindex("\n") + 1:]  # no copy of the lines before
                 indent = indent_str.count(" ") + indent_str.count("\t") * tab_len
                 if indent > indents[-1]:
                     indents.append(indent)
-                    append(_borrow(self._indent_type, indent_str, token))
+                    yield _borrow(self._indent_type, indent_str, token)
                     continue
                 while indent < indents[-1]:
                     indents.pop()
-                    append(_borrow(self._dedent_type, indent_str, token))
+                    yield _borrow(self._dedent_type, indent_str, token)
                 if indent != indents[-1]:
                     raise GiveUp("unindent does not match any outer indentation level")
                 continue
@@ -322,20 +361,31 @@ class FastParser:
                 if len(brackets) >= max_depth:
                     raise GiveUp("brackets nested too deeply")
                 brackets.append(value)
-            append(token)
+            yield token
         if pos != len(text):
             raise GiveUp("no terminal matches here")
         while len(indents) > 1:
             indents.pop()
-            append(_borrow(self._dedent_type, "", last))
-        return out
+            yield _borrow(self._dedent_type, "", last)
 
     # ------------------------------------------------------------- parsing
-    def parse(self, text: str):
-        """The transformer's value for `text`; raises on anything but a clean parse."""
+    def parse(self, text: str, budget=None):
+        """The transformer's value for `text`; raises on anything but a clean parse.
+
+        A `budget` bounds the work as it goes: each statement rule's callback is
+        `budget.wrap(callback)` for this parse, and every `budget.every` tokens
+        `budget.check(depth, token)` sees the depth of the parser's stack; either may
+        raise, which ends the parse."""
         tokens = self.tokens(text)
         actions = self._actions
         rules = self._rules
+        countdown = every = 1 << 62
+        if budget is not None:
+            rules = list(rules)
+            for i in self._statement_rules:
+                size, origin, kind, callback, include = rules[i]
+                rules[i] = (size, origin, kind, budget.wrap(callback), include)
+            countdown = every = budget.every
         state = self._start
         states = [state]
         values: list = []
@@ -369,6 +419,10 @@ class FastParser:
             push_state(code)
             push_value(token)
             state = code
+            countdown -= 1
+            if not countdown:
+                countdown = every
+                budget.check(len(states), token)
         end = self._end
         while True:  # $END: reduce down to the start symbol
             code = actions[state]["$END"]

@@ -17,7 +17,7 @@ from lark.indenter import Indenter
 
 from diffcli.lang import ast
 from diffcli.lang.builder import Builder, ScriptSyntaxError, _error_at
-from diffcli.lang.parse import MAX_BRACKET_DEPTH, grammar_text
+from diffcli.lang.parse import MAX_BRACKET_DEPTH, lark_grammar
 
 # ------------------------------------------------------------------ postlexer
 
@@ -75,7 +75,7 @@ class _Indenter(Indenter):
 
     def handle_NL(self, token: Token):
         yield token
-        indent_str = token.rsplit("\n", 1)[1]
+        indent_str = token[token.rindex("\n") + 1:]  # no copy of the lines before
         indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
         if indent > self.indent_level[-1]:
             self.indent_level.append(indent)
@@ -94,7 +94,7 @@ class _Parser:
 
     def __init__(self):
         self.indenter = _Indenter()
-        self.lark = Lark(grammar_text(), parser="lalr", lexer="basic", postlex=self.indenter,
+        self.lark = Lark(lark_grammar(), parser="lalr", lexer="basic", postlex=self.indenter,
                          transformer=Builder(), keep_all_tokens=True,
                          maybe_placeholders=False)  # no cache=: Lark's cache file is a pickle
         self.symbols = {t.name: t.pattern.value for t in self.lark.terminals

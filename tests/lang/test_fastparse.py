@@ -242,6 +242,8 @@ def test_the_shipped_tables_are_what_plan_builds_now():
     if doc["lark_version"] != lark_package.__version__:
         pytest.skip(f"the tables were built with Lark {doc['lark_version']}, Lark "
                     f"{lark_package.__version__} is installed: its tables may be numbered differently")
+    if fastparse._NEEDS_GREEDY:
+        pytest.skip("before Python 3.11 Lark builds the greedy form of the grammar's possessive patterns")
     fresh = parsetables.document(larkparse._parser().lark, parse_module.grammar_text(),
                                  parse_module.MAX_BRACKET_DEPTH)
     assert fresh == doc

@@ -564,7 +564,7 @@ def test_grammar_is_conflict_free(caplog):
     logger.setLevel(logging.DEBUG)
     try:
         with caplog.at_level(logging.DEBUG, logger="lark"):
-            Lark(parse_module.grammar_text(), parser="lalr", lexer="basic", debug=True,
+            Lark(parse_module.lark_grammar(), parser="lalr", lexer="basic", debug=True,
                  postlex=larkparse._Indenter(), keep_all_tokens=True, maybe_placeholders=False)
     finally:
         logger.setLevel(level)
