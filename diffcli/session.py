@@ -31,10 +31,13 @@ class Warning_:
         self.category, self.message, self.line = category, message, line
 
 
-def parse_source(source):
-    from .lang.parse import ScriptSyntaxError, parse
+def parse_source(source, limits=None):
+    """Parse the script of `source`, within the caps of `limits` (an interpreter Limits)."""
+    from .lang.parse import ParseLimits, ScriptSyntaxError, parse
+    limits = limits or Limits()
+    caps = ParseLimits(limits.max_script_size * (1 << 20), limits.max_statements, limits.max_memory)
     try:
-        return parse(source.text, source.filename)
+        return parse(source.text, source.filename, caps)
     except ScriptSyntaxError as e:
         raise ScriptError(e.type_name, e.message, e.line, e.column) from None
 
@@ -87,7 +90,7 @@ class Run:
 
 
 def execute(source, options: Options, write=None, on_warning=None) -> Run:
-    script = parse_source(source)
+    script = parse_source(source, options.limits)
     warnings = []
 
     def warn(category, message, line):
@@ -302,7 +305,7 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
     the re-runs for the differences are silent."""
     sink = lambda s: None  # noqa: E731
     base = execute(source, options, write=write or sink, on_warning=on_warning)
-    source = parse_source(source)
+    source = parse_source(source, options.limits)
     name = target_name or base.result.last_assigned
     if name is None:
         raise ScriptError("ValueError", "the script assigns no name to differentiate (use --of)")
@@ -393,7 +396,7 @@ def execute_with(source, options, overrides, write, leaf_index=None):
     leaf each name is bound to at the end of the base run (`leaf_index`: which of the
     leaves bound to that name it was)."""
     from .lang.interpreter import Interpreter
-    script = source if isinstance(source, A.Script) else parse_source(source)
+    script = source if isinstance(source, A.Script) else parse_source(source, options.limits)
     interp = Interpreter(sets=options.sets, write=write, warn=lambda *a: None,
                          limits=options.limits, wrt=options.wrt)
     leaf_index = leaf_index or {}

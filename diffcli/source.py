@@ -1,45 +1,69 @@
 """Reading a script: a file, `-` for standard input, or `-e TEXT`.
 
 Unreadable input (a missing file, a directory, binary data, bad encoding) raises
-`SourceError`, which the CLI reports with exit code 2.
+`SourceError`, which the CLI reports with exit code 2. A script larger than the cap
+(`--max-script-size`) raises a SourceError whose `type_name` is LimitError, with the
+position of its first byte past the cap and a `source` to show that line (exit 1, as
+every cap); no more than the cap and one byte is read.
 """
 from __future__ import annotations
 
 import os
 import sys
 
+MB = 1 << 20
+MAX_BYTES = 16 * MB  # --max-script-size's default
+
 
 class SourceError(Exception):
-    def __init__(self, message: str, filename: str = ""):
+    def __init__(self, message: str, filename: str = "", type_name: str = "",
+                 line: int = 0, column: int = 0, source: Source | None = None):
         super().__init__(message)
         self.message = message
         self.filename = filename
+        self.type_name = type_name or ("FileError" if filename else "UsageError")
+        self.line, self.column, self.source = line, column, source
 
 
 class Source:
     def __init__(self, text: str, filename: str):
         self.text = text
         self.filename = filename
-        self._lines = None
 
     def line(self, n: int) -> str:
-        if self._lines is None:
-            self._lines = self.text.splitlines()
-        return self._lines[n - 1] if 0 < n <= len(self._lines) else ""
+        """Line `n` (1-based) as the parser counts lines (a newline is \\n, \\r\\n or \\r);
+        "" past the end. It walks the text without splitting it, as an error in a large
+        script must not take memory for every line."""
+        text = self.text
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if n < 1:
+            return ""
+        start, before = 0, n - 1  # newlines before line n still to pass
+        block = 1 << 16
+        while before and start < len(text):  # whole blocks first: str.count runs in C
+            count = text.count("\n", start, start + block)
+            if count >= before:
+                break
+            before -= count
+            start += block
+        for _ in range(before):
+            start = text.find("\n", start) + 1
+            if not start:
+                return ""
+        end = text.find("\n", start)
+        return text[start:] if end < 0 else text[start:end]
 
 
-MAX_BYTES = 64 * 1024 * 1024
-
-
-def load(path: str | None, expr: str | None) -> Source:
+def load(path: str | None, expr: str | None, max_bytes: int = MAX_BYTES) -> Source:
     if expr is not None:
         if path not in (None, ""):
             raise SourceError("give either SCRIPT or -e/--expr, not both")
-        return Source(expr, "<expr>")
+        return Source(expr, "<expr>")  # the parser checks its size
     if path is None:
         raise SourceError("missing SCRIPT (a file, '-' for standard input, or -e TEXT)")
     if path == "-":
-        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        data = sys.stdin.buffer.read(max_bytes + 1)
         name = "<stdin>"
     else:
         name = path
@@ -47,15 +71,15 @@ def load(path: str | None, expr: str | None) -> Source:
             raise SourceError(f"{path}: is a directory", path)
         try:
             with open(path, "rb") as f:
-                data = f.read(MAX_BYTES + 1)
+                data = f.read(max_bytes + 1)
         except FileNotFoundError:
             raise SourceError(f"{path}: no such file", path) from None
         except PermissionError:
             raise SourceError(f"{path}: permission denied", path) from None
         except OSError as e:
             raise SourceError(f"{path}: cannot read ({e.strerror or e})", path) from None
-    if len(data) > MAX_BYTES:
-        raise SourceError(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MiB", name)
+    if len(data) > max_bytes:
+        raise _too_large(data, max_bytes, name)
     if b"\x00" in data:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
         raise SourceError(f"{name}:{line}: contains a NUL byte; is it a binary file?", name)
@@ -68,3 +92,15 @@ def load(path: str | None, expr: str | None) -> Source:
         raise SourceError(f"{name}:{line}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset "
                           f"{e.start}); is it a binary file?", name) from None
     return Source(text, name)
+
+
+def _too_large(data: bytes, cap: int, name: str) -> SourceError:
+    """The LimitError for `data`, read as far as one byte past `cap`."""
+    from .lang.parselimits import too_large_message
+    end = cap
+    while end > 0 and data[end] & 0xC0 == 0x80:  # a UTF-8 continuation byte: back to its start
+        end -= 1
+    head = data[:end].decode("utf-8", "replace")
+    line = head.count("\n") + 1
+    column = len(head) - (head.rfind("\n") + 1) + 1
+    return SourceError(too_large_message(cap), name, "LimitError", line, column, Source(head, name))

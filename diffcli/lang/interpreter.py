@@ -29,15 +29,17 @@ from .values import (CPU, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSO
 
 
 class Limits:
-    """Safety caps; each has a CLI option named in its error. `max_memory` is in MB."""
+    """Safety caps; each has a CLI option named in its error. `max_memory` and
+    `max_script_size` (checked by `diffcli.source` and the parser) are in MB."""
 
     def __init__(self, max_elements=10_000_000, max_iterations=10_000_000,
-                 max_statements=1_000_000, max_depth=100, max_memory=4096):
+                 max_statements=1_000_000, max_depth=100, max_memory=4096, max_script_size=16):
         self.max_elements = max_elements
         self.max_iterations = max_iterations
         self.max_statements = max_statements
         self.max_depth = max_depth
         self.max_memory = max_memory
+        self.max_script_size = max_script_size
 
 
 # --- memory (--max-memory) ------------------------------------------------------------------
