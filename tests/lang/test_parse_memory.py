@@ -364,3 +364,49 @@ def test_long_tokens_in_a_whole_run(tmp_path, baseline, shape):
     run = _measured(tmp_path, text)
     assert (run["code"], run["err"]) == (0, "")
     assert run["peak"] - baseline < 12 * len(text)
+
+
+# ------------------------------------------------------------------ --max-script-size
+
+def _cli(*args, input=None):
+    from tests.cli.samples import cli
+    return cli(*args, input=input)
+
+
+def test_max_script_size_on_a_file_and_on_standard_input(tmp_path):
+    text = "x = 1.0\n" * (MiB // 8) + "y = 2.0\n"  # one line past 1 MB
+    path = tmp_path / "s.txt"
+    path.write_text(text)
+    expected = ("LimitError: the script is larger than the limit of 1 MB (raise it with "
+                "--max-script-size)\n")
+    r = _cli("run", str(path), "--max-script-size", "1")
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr == f"error: {path}:131073:1: " + expected
+    r = _cli("run", "-", "--max-script-size", "1", input=text)
+    assert (r.exit_code, r.stderr) == (1, "error: <stdin>:131073:1: " + expected)
+    r = _cli("grad", str(path), "--max-script-size", "1", "--format", "json")
+    assert r.exit_code == 1
+    assert json.loads(r.stderr) == {"error": {
+        "type": "LimitError", "message": expected[len("LimitError: "):-1], "file": str(path),
+        "line": 131073, "column": 1}}
+    path.write_text("x = 'abcdef'\n" + "y = 1\n" * (MiB // 6))  # the cap falls inside a line
+    r = _cli("run", str(path), "--max-script-size", "1")
+    line, cut = 2 + (MiB - 13) // 6, (MiB - 13) % 6  # bytes into the "y = 1" lines
+    assert cut == 3
+    assert r.stderr == (f"error: {path}:{line}:4: " + expected + "    y =\n       ^\n")
+    path.write_text(text)
+    assert _cli("run", str(path), "--max-script-size", "2").exit_code == 0
+
+
+def test_a_multibyte_character_across_the_cap(tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_bytes(b"x = '" + b"a" * (MiB - 6) + "\u00e9\u00e9".encode() + b"'\n")
+    r = _cli("run", str(path), "--max-script-size", "1")
+    assert r.exit_code == 1
+    # the cap falls inside the first "é" (bytes MiB - 1 and MiB): that character is past it
+    assert r.stderr.startswith(f"error: {path}:1:{MiB}: LimitError: the script is larger")
+
+
+def test_max_script_size_must_be_at_least_1():
+    r = _cli("run", "-e", "x = 1", "--max-script-size", "0")
+    assert (r.exit_code, r.stderr) == (2, "error: UsageError: --max-script-size must be at least 1, got 0\n")
