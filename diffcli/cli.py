@@ -81,9 +81,11 @@ LIMITS = {  # option: (help, metavar), as each command declares it
     "--max-depth": ("Cap on function-call nesting.", None),
     "--max-memory": ("Cap on the memory the script's tensors hold, in MB.", "MB"),
     "--timeout": ("Cap on the run's time, in seconds (0: none).", "SECONDS"),
+    "--max-script-size": ("Cap on the script's size, in MB.", "MB"),
 }
 MAX_ELEMENTS, MAX_ITERATIONS, MAX_STATEMENTS, MAX_DEPTH, MAX_MEMORY, TIMEOUT = (
     10_000_000, 10_000_000, 1_000_000, 100, 4096, 300)
+MAX_SCRIPT_SIZE = 16
 
 
 def _limit(name):
@@ -125,17 +127,19 @@ def _parse_sets(items):
 
 
 def _options(sets, wrt=(), trace=False, max_elements=MAX_ELEMENTS, max_iterations=MAX_ITERATIONS,
-             max_statements=MAX_STATEMENTS, max_depth=MAX_DEPTH, max_memory=MAX_MEMORY, timeout=TIMEOUT):
+             max_statements=MAX_STATEMENTS, max_depth=MAX_DEPTH, max_memory=MAX_MEMORY, timeout=TIMEOUT,
+             max_script_size=MAX_SCRIPT_SIZE):
     from .lang.limits import Limits
     from .session import Options
     for v, opt in ((max_elements, "--max-elements"), (max_iterations, "--max-iterations"),
                    (max_statements, "--max-statements"), (max_depth, "--max-depth"),
-                   (max_memory, "--max-memory")):
+                   (max_memory, "--max-memory"), (max_script_size, "--max-script-size")):
         if v < 1:
             raise _Usage(f"{opt} must be at least 1, got {v}")
     if timeout < 0:
         raise _Usage(f"--timeout must be at least 0 (0: none), got {timeout}")
-    limits = Limits(max_elements, max_iterations, max_statements, max_depth, max_memory, timeout)
+    limits = Limits(max_elements, max_iterations, max_statements, max_depth, max_memory, timeout,
+                    max_script_size)
     try:
         return Options(_parse_sets(sets), wrt=wrt, limits=limits, trace=trace)
     except ValueError as e:
@@ -148,10 +152,15 @@ def _prepare(script, expr, sets, wrt, *limits, trace=False):
     if expr and len(expr) > 1:
         raise _Usage(f"-e/--expr given {len(expr)} times: give the script once (separate its "
                      "statements with ';' or newlines)")
-    s = src.load(script, expr[0] if expr else None)
+    limit_names = ("max_elements", "max_iterations", "max_statements", "max_depth", "max_memory",
+                   "timeout", "max_script_size")
+    caps = dict(zip(limit_names, limits))
+    size = caps.get("max_script_size", MAX_SCRIPT_SIZE)
+    if size < 1:
+        raise _Usage(f"--max-script-size must be at least 1, got {size}")
+    s = src.load(script, expr[0] if expr else None, size * src.MB)
     names = tuple(n.strip() for n in wrt.split(",") if n.strip()) if wrt else ()
-    limit_names = ("max_elements", "max_iterations", "max_statements", "max_depth", "max_memory", "timeout")
-    return s, names, _options(sets, names, trace=trace, **dict(zip(limit_names, limits)))
+    return s, names, _options(sets, names, trace=trace, **caps)
 
 
 def _run_command(fmt, body):
@@ -172,9 +181,9 @@ def _run_command(fmt, body):
             warnings.simplefilter("ignore")  # library warnings are not the script's warnings
             status = body()
     except SourceError as e:
-        err = ScriptError("FileError" if e.filename else "UsageError", e.message)
-        _emit(fmt, err, None, e.filename)
-        status = ExitStatus.USAGE
+        err = ScriptError(e.type_name, e.message, e.line, e.column)
+        _emit(fmt, err, e.source, e.filename)
+        status = ExitStatus.SCRIPT_FAILED if e.type_name == "LimitError" else ExitStatus.USAGE
     except _Usage as e:
         err = ScriptError("UsageError", str(e))
         _emit(fmt, err, None, "")
@@ -302,12 +311,13 @@ def grad(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defau
          max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
          max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
          max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY,
-         timeout: Annotated[int, _limit("--timeout")] = TIMEOUT):
+         timeout: Annotated[int, _limit("--timeout")] = TIMEOUT,
+         max_script_size: Annotated[int, _limit("--max-script-size")] = MAX_SCRIPT_SIZE):
     """Run SCRIPT, call TARGET.backward(), and report the leaves' gradients."""
     def body():
         from . import session
         s, names, opts = _prepare(script, expr, set_, wrt, max_elements, max_iterations,
-                                  max_statements, max_depth, max_memory, timeout)
+                                  max_statements, max_depth, max_memory, timeout, max_script_size)
         _refuse_empty(s, "there is nothing to differentiate")
         opts.retain_graphs = retain_graph     # the script's own backward() keeps the graph too
         warn = _warner(fmt.value, s.filename)
@@ -398,12 +408,13 @@ def graph(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
           max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
           max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
           max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY,
-          timeout: Annotated[int, _limit("--timeout")] = TIMEOUT):
+          timeout: Annotated[int, _limit("--timeout")] = TIMEOUT,
+          max_script_size: Annotated[int, _limit("--max-script-size")] = MAX_SCRIPT_SIZE):
     """Show the computation graph of SCRIPT: one row per node, inputs first."""
     def body():
         from . import session
         s, _, opts = _prepare(script, expr, set_, None, max_elements, max_iterations,
-                              max_statements, max_depth, max_memory, timeout, trace=True)
+                              max_statements, max_depth, max_memory, timeout, max_script_size, trace=True)
         _refuse_empty(s, "there is no graph to show")
         opts.retain_graphs = bool(backward and of)   # --of adds a backward after the script's
         warn = _warner(fmt.value, s.filename)
@@ -446,12 +457,13 @@ def run(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defaul
         max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
         max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
         max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY,
-        timeout: Annotated[int, _limit("--timeout")] = TIMEOUT):
+        timeout: Annotated[int, _limit("--timeout")] = TIMEOUT,
+        max_script_size: Annotated[int, _limit("--max-script-size")] = MAX_SCRIPT_SIZE):
     """Execute SCRIPT, showing its print output exactly."""
     def body():
         from . import session
         s, _, opts = _prepare(script, expr, set_, None, max_elements, max_iterations,
-                              max_statements, max_depth, max_memory, timeout)
+                              max_statements, max_depth, max_memory, timeout, max_script_size)
 
         def write(text):
             sys.stdout.write(text)
@@ -477,12 +489,13 @@ def check(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
           max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
           max_depth: Annotated[int, _limit("--max-depth")] = MAX_DEPTH,
           max_memory: Annotated[int, _limit("--max-memory")] = MAX_MEMORY,
-          timeout: Annotated[int, _limit("--timeout")] = TIMEOUT):
+          timeout: Annotated[int, _limit("--timeout")] = TIMEOUT,
+          max_script_size: Annotated[int, _limit("--max-script-size")] = MAX_SCRIPT_SIZE):
     """Compare analytic gradients with central finite differences; exit 1 on a mismatch."""
     def body():
         from . import session
         s, names, opts = _prepare(script, expr, set_, wrt, max_elements, max_iterations,
-                                  max_statements, max_depth, max_memory, timeout)
+                                  max_statements, max_depth, max_memory, timeout, max_script_size)
         if not (math.isfinite(eps) and eps > 0):
             raise _Usage(f"--eps must be a finite number greater than 0, got {eps}")
         for value, opt in ((atol, "--atol"), (rtol, "--rtol")):
@@ -550,7 +563,8 @@ _SHARED = {"-e": ("expr", _MULTIPLE), "--expr": ("expr", _MULTIPLE), "--set": ("
            "--max-iterations": ("max_iterations", _integer()),
            "--max-statements": ("max_statements", _integer()),
            "--max-depth": ("max_depth", _integer()), "--max-memory": ("max_memory", _integer()),
-           "--timeout": ("timeout", _integer())}
+           "--timeout": ("timeout", _integer()),
+           "--max-script-size": ("max_script_size", _integer())}
 FAST_OPTIONS = {   # command: {option: (parameter, how its value is read)}
     "grad": {**_SHARED, "--of": ("of", str), "--wrt": ("wrt", str),
              "--retain-graph": ("retain_graph", _FLAG), "--create-graph": ("create_graph", _FLAG),

@@ -39,10 +39,13 @@ class Warning_:
         self.category, self.message, self.line = category, message, line
 
 
-def parse_source(source):
-    from .lang.parse import ScriptSyntaxError, parse
+def parse_source(source, limits=None):
+    """Parse the script of `source`, within the caps of `limits` (an interpreter Limits)."""
+    from .lang.parse import ParseLimits, ScriptSyntaxError, parse
+    limits = limits or Limits()
+    caps = ParseLimits(limits.max_script_size * (1 << 20), limits.max_statements, limits.max_memory)
     try:
-        return parse(source.text, source.filename)
+        return parse(source.text, source.filename, caps)
     except ScriptSyntaxError as e:
         raise ScriptError(e.type_name, e.message, e.line, e.column) from None
 
@@ -102,7 +105,7 @@ class Run:
 
 
 def execute(source, options: Options, write=None, on_warning=None) -> Run:
-    script = parse_source(source)
+    script = parse_source(source, options.limits)
     warnings = []
 
     def warn(category, message, line):
@@ -368,7 +371,7 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
     base = execute(source, options, write=write or sink, on_warning=on_warning)
     if known is not None:
         known(base)
-    source = parse_source(source)
+    source = parse_source(source, options.limits)
     name = target_name or base.result.last_assigned
     if name is None:
         raise ScriptError("ValueError", "the script assigns no name to differentiate (use --of)")
@@ -465,7 +468,7 @@ def execute_with(source, options, overrides, write, leaf_index=None):
     """Re-run the script with some leaves' values replaced (for finite differences): the
     leaf each name is bound to at the end of the base run (`leaf_index`: which of the
     leaves bound to that name it was)."""
-    script = source if isinstance(source, A.Script) else parse_source(source)
+    script = source if isinstance(source, A.Script) else parse_source(source, options.limits)
     _engine_call(options.limits.poll)      # each run counts against the command's time and memory
     interp = Interpreter(sets=options.sets, write=write, warn=lambda *a: None,
                          limits=options.limits, wrt=options.wrt, default_dtype=options.default_dtype)

@@ -2,13 +2,13 @@
 
 It runs the very tables Lark builds from ``grammar/diffscript.lark`` (its parse table,
 its lexer's terminal regex and keyword map) and the very callbacks (`builder.Builder`),
-but without Lark's per-token machinery, and without Lark at all once the tables are
-cached:
+but without Lark's per-token machinery, and without Lark at all, as the tables ship
+with the package:
 
 - `plan` reads the tables out of a Lark parser into plain data (dicts, lists, tuples,
-  strings, ints), which `load` keeps with `marshal` in the user's cache folder, keyed by
-  the grammar text and the installed Lark; a later process builds its `FastParser` from
-  that file and never imports Lark while scripts parse;
+  strings, ints), which `parsetables` ships as JSON inside the package, keyed by the
+  grammar text; a process builds its `FastParser` from that file and never imports
+  Lark while scripts parse;
 - the lexer is one anchored scan over the text with Lark's own terminal regex, and
   does the work of `larkparse._Indenter` (indentation, bracket matching) as it goes, so
   a change to `_Indenter` needs the same change in `FastParser.tokens`;
@@ -23,18 +23,17 @@ script that parses, which the tests check (`tests/lang/test_fastparse.py`).
 """
 from __future__ import annotations
 
-import marshal
-import os
 import re
-import zlib
+import sys
 from functools import partial
 
 from diffcli.lang.builder import Token
 from diffcli.lang.indent import consistent, widths
 
-__all__ = ["FastParser", "GiveUp", "build", "load", "plan"]
+__all__ = ["FastParser", "GiveUp", "build", "plan"]
 
-# Bump when `plan`'s output or its meaning changes: older cache files are then ignored.
+# Bump when `plan`'s output or its meaning changes: tables shipped for an older format
+# (`parsetables`) are then ignored until regenerated.
 PLAN_FORMAT = 1
 
 # What the lexer does with a terminal, as bit flags.
@@ -60,6 +59,39 @@ class _Unsupported(Exception):
 
 class GiveUp(Exception):
     """The fast path stops here: Lark's parser takes the text over."""
+
+
+def without_possessive(pattern: str) -> str:
+    """`pattern` with its possessive quantifiers (``*+``, ``++``, ``?+``, ``{m,n}+``) made
+    greedy ones, for Pythons before 3.11, which do not know them. The grammar's patterns
+    are unambiguous, so both match the same text; only the memory differs."""
+    out = []
+    i, n = 0, len(pattern)
+    while i < n:
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if char == "[":  # a class: copy it to its closing bracket
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            out.append(pattern[i:j + 1])
+            i = j + 1
+            continue
+        out.append(char)
+        i += 1
+        if char in "*+?}" and i < n and pattern[i] == "+" and not (char == "?" and out[-2:-1] == ["("]):
+            i += 1  # the possessive mark
+    return "".join(out)
+
+
+_NEEDS_GREEDY = sys.version_info < (3, 11)
 
 
 def _require(condition: bool) -> None:
@@ -136,26 +168,39 @@ def _table_plan(lark) -> dict:
     table = lark.parser.parser.parser.parse_table
     _require(len(table.start_states) == 1)
     (start,) = table.start_states
-    _require(sorted(table.states) == list(range(len(table.states))))
     builder = lark.options.transformer
     _require(getattr(builder, "__default__", None) is None)
+
+    # Lark numbers its states (and meets its rules) in an order that changes from one
+    # process to the next; number them in a canonical order instead, breadth first from
+    # the start state over sorted symbols, so `plan` builds the same tables every time.
+    old_start, old_end = table.start_states[start], table.end_states[start]
+    number = {old_start: 0}
+    order = [old_start]
+    for state in order:  # grows while it is walked
+        for symbol in sorted(table.states[state]):
+            action, arg = table.states[state][symbol]
+            if action is Shift and arg not in number:
+                number[arg] = len(order)
+                order.append(arg)
+    _require(len(order) == len(table.states) and old_end in number)
 
     rules: list = []
     index: dict = {}
     actions = []
-    for state in range(len(table.states)):
+    for state in order:
         row = {}
-        for symbol, (action, arg) in table.states[state].items():
+        for symbol in sorted(table.states[state]):
+            action, arg = table.states[state][symbol]
             if action is Shift:
-                row[symbol] = arg
+                row[symbol] = number[arg]
             else:
                 if arg not in index:
                     index[arg] = len(rules)
                     rules.append(_rule_plan(arg))
                 row[symbol] = ~index[arg]
         actions.append(row)
-    return {"start": table.start_states[start], "end": table.end_states[start],
-            "actions": actions, "rules": rules}
+    return {"start": 0, "end": number[old_end], "actions": actions, "rules": rules}
 
 
 def _rule_plan(rule) -> tuple:
@@ -197,73 +242,6 @@ def _callback(builder, method_name: str, origin: str):
     return partial(Tree, method_name)
 
 
-# --------------------------------------------------------------- the cache
-
-def load(grammar: str, path: str | bool, make_plan, builder):
-    """The FastParser for `grammar` with `builder`'s callbacks, or None if none can be built.
-
-    Its tables come from the cache file `path` when that was written for this grammar
-    text, this driver and the installed Lark; else from `make_plan()` (which imports Lark
-    and builds its parser), and are then written to `path` for the next process. The file
-    is plain data read with `marshal`, in the user's private cache folder, with a CRC of
-    the tables; a damaged or stale one is rebuilt."""
-    key = (PLAN_FORMAT, grammar, _lark_fingerprint())
-    if path:
-        tables = _read(path, key)
-        if tables is not None:
-            try:
-                return FastParser(tables, builder)
-            except Exception:  # damaged: build the tables afresh
-                pass
-    try:
-        tables = make_plan()
-        parser = FastParser(tables, builder)
-    except Exception:  # _Unsupported, or a Lark whose insides have moved: Lark alone
-        return None
-    if path:
-        _write(path, key, tables)
-    return parser
-
-
-def _lark_fingerprint():
-    """Which Lark is installed, told without importing it: its package file's path,
-    size and modification time."""
-    from importlib.machinery import PathFinder
-    try:
-        origin = PathFinder.find_spec("lark").origin
-        stat = os.stat(origin)
-    except Exception:
-        return None
-    return (origin, stat.st_size, stat.st_mtime_ns)
-
-
-def _read(path: str, key):
-    """The tables stored at `path` under `key`, or None."""
-    try:
-        with open(path, "rb") as f:
-            stored_key, crc, blob = marshal.load(f)
-        if stored_key != key or zlib.crc32(blob) != crc:
-            return None
-        return marshal.loads(blob)
-    except Exception:  # missing, unreadable, or not what _write writes
-        return None
-
-
-def _write(path: str, key, tables) -> None:
-    blob = marshal.dumps(tables)
-    temporary = f"{path}.{os.getpid()}.tmp"
-    try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            marshal.dump((key, zlib.crc32(blob), blob), f)
-        os.replace(temporary, path)  # readers see the old file or the whole new one
-    except (OSError, ValueError):
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-
-
 def build(lark, max_depth: int):
     """A FastParser for `lark` (see `plan`) with its own transformer's callbacks, or None
     when its configuration is one this driver does not reproduce exactly."""
@@ -279,8 +257,10 @@ class FastParser:
     """Built once from a plan. `parse` keeps its state in locals; the one shared thing
     it writes is a memo of pure results, so threads may share a FastParser."""
 
-    def __init__(self, tables: dict, builder):
-        self._regex = re.compile(tables["regex"], tables["flags"])
+    def __init__(self, tables: dict, builder, statements=()):
+        pattern = tables["regex"]
+        self._regex = re.compile(without_possessive(pattern) if _NEEDS_GREEDY else pattern,
+                                 tables["flags"])
         self._kinds = tables["kinds"]
         self._keywords = tables["keywords"]
         self._pairs = tables["pairs"]
@@ -297,11 +277,16 @@ class FastParser:
             callback = None if kind == _SAME else _callback(builder, method_name, origin)
             rules.append((size, origin, kind, callback, include))
         self._rules = rules
+        # the rules that build a statement (their origin is in `statements`), which a
+        # budget counts (see `parse`)
+        self._statement_rules = [i for i, rule in enumerate(rules)
+                                 if rule[1] in statements and rule[3] is not None]
         self._chains: dict = {}  # see _same_chain
 
     # -------------------------------------------------------------- lexing
-    def tokens(self, text: str) -> list:
-        """The token stream the Indenter would hand the parser (without $END)."""
+    def tokens(self, text: str):
+        """The token stream the Indenter would hand the parser (without $END), made as
+        the parser asks for it: only the tokens the parser holds are alive at once."""
         kinds = self._kinds
         keywords = self._keywords
         pairs = self._pairs
@@ -309,8 +294,6 @@ class FastParser:
         max_depth = self._max_depth
         new = str.__new__
 
-        out = []
-        append = out.append
         line, line_start, pos = 1, 0, 0
         brackets: list = []
         indents = [0]
@@ -351,25 +334,25 @@ class FastParser:
                     first = False
                     if token.line == 1 and token.column > 1:
                         raise GiveUp("the first line is indented")
-                append(token)
+                yield token
                 continue
             if kind & _NEWLINE:
                 if brackets:
                     continue
-                append(token)
-                indent_str = value.rsplit("\n", 1)[1]
+                yield token
+                indent_str = value[value.rindex("\n") + 1:]  # no copy of the lines before
                 indent, alt = widths(indent_str, tab_len)
                 if not consistent(indent, alt, indents[-1], alts[-1]):
                     raise GiveUp("inconsistent use of tabs and spaces")     # Lark says TabError
                 if indent > indents[-1]:
                     indents.append(indent)
                     alts.append(alt)
-                    append(_borrow(self._indent_type, indent_str, token))
+                    yield _borrow(self._indent_type, indent_str, token)
                     continue
                 while indent < indents[-1]:
                     indents.pop()
                     alts.pop()
-                    append(_borrow(self._dedent_type, indent_str, token))
+                    yield _borrow(self._dedent_type, indent_str, token)
                 if indent != indents[-1] or alt != alts[-1]:
                     raise GiveUp("unindent does not match any outer indentation level")
                 continue
@@ -384,20 +367,31 @@ class FastParser:
                 if len(brackets) >= max_depth:
                     raise GiveUp("brackets nested too deeply")
                 brackets.append(value)
-            append(token)
+            yield token
         if pos != len(text):
             raise GiveUp("no terminal matches here")
         while len(indents) > 1:
             indents.pop()
-            append(_borrow(self._dedent_type, "", last))
-        return out
+            yield _borrow(self._dedent_type, "", last)
 
     # ------------------------------------------------------------- parsing
-    def parse(self, text: str):
-        """The transformer's value for `text`; raises on anything but a clean parse."""
+    def parse(self, text: str, budget=None):
+        """The transformer's value for `text`; raises on anything but a clean parse.
+
+        A `budget` bounds the work as it goes: each statement rule's callback is
+        `budget.wrap(callback)` for this parse, and every `budget.every` tokens
+        `budget.check(depth, token)` sees the depth of the parser's stack; either may
+        raise, which ends the parse."""
         tokens = self.tokens(text)
         actions = self._actions
         rules = self._rules
+        countdown = every = 1 << 62
+        if budget is not None:
+            rules = list(rules)
+            for i in self._statement_rules:
+                size, origin, kind, callback, include = rules[i]
+                rules[i] = (size, origin, kind, budget.wrap(callback), include)
+            countdown = every = budget.every
         state = self._start
         states = [state]
         values: list = []
@@ -431,6 +425,10 @@ class FastParser:
             push_state(code)
             push_value(token)
             state = code
+            countdown -= 1
+            if not countdown:
+                countdown = every
+                budget.check(len(states), token)
         end = self._end
         while True:  # $END: reduce down to the start symbol
             code = actions[state]["$END"]

@@ -2,9 +2,10 @@
 postlexer, and the words for every syntax error.
 
 `diffcli.lang.parse` runs the lean driver (`fastparse`) first; this module is imported
-only when that driver gives up (a syntax error, or no driver could be built), and on
-the first run, to build the tables the driver then keeps in its cache. So every error
-message comes from here, worded for a beginner by the helpers at the end.
+only when that driver gives up (a syntax error, or no driver could be built), or when
+the shipped tables are stale and must be built in memory. So every error message comes
+from here, worded for a beginner by the helpers at the end. Lark is built from the
+grammar in memory, never from a cache file.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from lark.indenter import Indenter
 from diffcli.lang import ast
 from diffcli.lang.builder import Builder, ScriptSyntaxError, _error_at
 from diffcli.lang.indent import TAB_ERROR, consistent, widths
-from diffcli.lang.parse import MAX_BRACKET_DEPTH, cache_file, grammar_text
+from diffcli.lang.parse import MAX_BRACKET_DEPTH, lark_grammar
 
 # ------------------------------------------------------------------ postlexer
 
@@ -77,7 +78,7 @@ class _Indenter(Indenter):
 
     def handle_NL(self, token: Token):
         yield token
-        indent_str = token.rsplit("\n", 1)[1]
+        indent_str = token[token.rindex("\n") + 1:]  # no copy of the lines before
         indent, alt = widths(indent_str, self.tab_len)
         if not consistent(indent, alt, self.indent_level[-1], self.alt_level[-1]):
             raise ScriptSyntaxError(TAB_ERROR, token.end_line, token.end_column, "TabError")
@@ -102,9 +103,9 @@ class _Parser:
 
     def __init__(self):
         self.indenter = _Indenter()
-        self.lark = Lark(grammar_text(), parser="lalr", lexer="basic", postlex=self.indenter,
+        self.lark = Lark(lark_grammar(), parser="lalr", lexer="basic", postlex=self.indenter,
                          transformer=Builder(), keep_all_tokens=True,
-                         maybe_placeholders=False, cache=cache_file("diffscript-lalr.cache"))
+                         maybe_placeholders=False)  # no cache=: Lark's cache file is a pickle
         self.symbols = {t.name: t.pattern.value for t in self.lark.terminals
                         if t.pattern.type == "str"}
 

@@ -71,13 +71,15 @@ class Limits:
     `timeout` in seconds (0: none)."""
 
     def __init__(self, max_elements=10_000_000, max_iterations=10_000_000,
-                 max_statements=1_000_000, max_depth=100, max_memory=4096, timeout=DEFAULT_TIMEOUT):
+                 max_statements=1_000_000, max_depth=100, max_memory=4096, timeout=DEFAULT_TIMEOUT,
+                 max_script_size=16):
         self.max_elements = max_elements
         self.max_iterations = max_iterations
         self.max_statements = max_statements
         self.max_depth = max_depth
         self.max_memory = max_memory
         self.timeout = timeout
+        self.max_script_size = max_script_size   # MB; checked by diffcli.source and the parser
         self.deadline = None           # time.monotonic() when the time is up (set by start)
         self.memory_base = None        # resident bytes when the first run started
         self._rescued = None           # resident bytes after the last collection that helped

@@ -6,21 +6,30 @@ receive. Every failure, whatever its source, leaves `parse` as a `ScriptSyntaxEr
 worded for a beginner.
 
 Two drivers run the same tables and callbacks. Every text first goes to the lean one,
-`fastparse.FastParser`, whose tables are cached as plain data, so a script that parses
-needs no Lark import at all (a command starts sooner). Anything it cannot parse cleanly
-goes on to Lark's own parser (`larkparse`), so errors always come from the Lark path.
+`fastparse.FastParser`, whose tables ship inside the package as plain data
+(`parsetables`), so a script that parses needs no Lark import at all (a command starts
+sooner). Anything it cannot parse cleanly goes on to Lark's own parser (`larkparse`),
+built in memory, so errors always come from the Lark path. Nothing is read from or
+written to a cache folder.
 """
 from __future__ import annotations
 
 import gc
 import os
+import re
 
-from diffcli.lang import ast, fastparse
+from diffcli.lang import ast, fastparse, parsetables
 from diffcli.lang.builder import Builder, ScriptSyntaxError, _error_at
+from diffcli.lang.parselimits import ParseLimitError, ParseLimits
 
-__all__ = ["ScriptSyntaxError", "parse"]
+__all__ = ["ParseLimitError", "ParseLimits", "ScriptSyntaxError", "parse"]
 
 MAX_BRACKET_DEPTH = 200  # as CPython's tokenizer; keeps the AST shallow enough to evaluate
+
+# The grammar's rules that build one statement each (an `elif` clause builds an If), which
+# the parser counts against --max-statements (`parselimits`).
+STATEMENT_RULES = frozenset({"small_stmt", "if_stmt", "elif_clause", "while_stmt", "for_stmt",
+                             "try_stmt", "with_stmt", "func_def"})
 
 
 def grammar_text() -> str:
@@ -36,22 +45,23 @@ def grammar_text() -> str:
         return f.read()
 
 
-def cache_file(name: str) -> str | bool:
-    """Where to keep the built tables: a private per-user file, never a shared /tmp one;
-    False when there is no such place (or DIFFCLI_NO_CACHE is set)."""
-    if os.environ.get("DIFFCLI_NO_CACHE"):
-        return False
-    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(root):  # no usable home directory
-        return False
-    folder = os.path.join(root, "diffcli")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
-        return False
-    if not os.access(folder, os.W_OK):
-        return False
-    return os.path.join(folder, name)
+_TERMINAL_REGEX = re.compile(r"^(\s*(?:%ignore\s+|[A-Z_][A-Z_0-9]*(?:\.\d+)?\s*:\s*)/)(.*)(/[imslux]*\s*)$")
+
+
+def lark_grammar(greedy: bool = fastparse._NEEDS_GREEDY) -> str:
+    """The grammar as Lark builds it: `grammar_text`, with its terminals' possessive
+    quantifiers made greedy (`fastparse.without_possessive`) where `greedy` is true,
+    as before Python 3.11."""
+    text = grammar_text()
+    if not greedy:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        match = _TERMINAL_REGEX.match(line)
+        if match:
+            line = match[1] + fastparse.without_possessive(match[2]) + match[3]
+        lines.append(line)
+    return "\n".join(lines)
 
 
 _fast = None  # the FastParser, built on first use; False if none could be built
@@ -60,9 +70,23 @@ _fast = None  # the FastParser, built on first use; False if none could be built
 def _fast_parser():
     global _fast
     if _fast is None:
-        _fast = fastparse.load(grammar_text(), cache_file("diffscript-fast.marshal"),
-                               _plan_from_lark, Builder()) or False
+        _fast = _new_fast_parser() or False
     return _fast or None
+
+
+def _new_fast_parser():
+    """The FastParser on the tables shipped in the package; on tables built from Lark in
+    memory when those are stale (the grammar was edited); None if neither works."""
+    tables = parsetables.load(grammar_text(), MAX_BRACKET_DEPTH)
+    if tables is not None:
+        try:
+            return fastparse.FastParser(tables, Builder(), STATEMENT_RULES)
+        except Exception:  # damaged: build them afresh, in memory
+            pass
+    try:
+        return fastparse.FastParser(_plan_from_lark(), Builder(), STATEMENT_RULES)
+    except Exception:  # _Unsupported, or a Lark whose insides have moved: Lark alone
+        return None
 
 
 def _plan_from_lark() -> dict:
@@ -92,16 +116,20 @@ def _decode(data: bytes) -> str:
         raise ScriptSyntaxError(f"invalid UTF-8 byte 0x{data[err.start]:02x}", line, column) from None
 
 
-def parse(text: str | bytes, filename: str = "<script>") -> ast.Script:
-    """Parse a script (str, or UTF-8 bytes) into its AST; raise ScriptSyntaxError if it is malformed.
+def parse(text: str | bytes, filename: str = "<script>", limits: ParseLimits | None = None) -> ast.Script:
+    """Parse a script (str, or UTF-8 bytes) into its AST; raise ScriptSyntaxError if it is
+    malformed, or its subclass ParseLimitError (a LimitError) when it goes past one of
+    `limits` (see `parselimits`; None: no caps, for the short texts diffcli parses itself).
 
     The Script's own span covers the whole text. parse() is thread-safe: the lean driver
     keeps its state in locals, and each thread builds its own Lark parser on first use
     (Lark's postlexer keeps per-parse state).
     """
     try:
+        if limits is not None:
+            limits.check_size(text)
         text = _normalise(text)
-        script = _run_parser(text)
+        script = _run_parser(text, limits)
         _check_placement(script.body)
     except ScriptSyntaxError as err:
         err.filename = filename
@@ -134,16 +162,20 @@ def _check_placement(body: list) -> None:
                 pending.extend((block, in_def, in_loop) for block in blocks)
 
 
-def _run_parser(text: str) -> ast.Script:
+def _run_parser(text: str, limits: ParseLimits | None) -> ast.Script:
     collecting = gc.isenabled()
     gc.disable()  # the AST has no cycles; collecting while it grows costs about 10%
     try:
         fast = _fast_parser()
         if fast is not None:
             try:
-                return fast.parse(text)
+                return fast.parse(text, None if limits is None else limits.budget())
+            except ParseLimitError:
+                raise
             except Exception:  # GiveUp, or an error a callback raised: Lark decides and words it
                 pass
+        # Lark parses the same text as far as the lean driver did before it gave up, so
+        # the caps it checked hold here too (without a lean driver only the size cap does)
         from diffcli.lang import larkparse
         return larkparse.parse(text)
     finally:

@@ -122,9 +122,14 @@ def test_limits_cannot_be_caught_by_the_script():
 def test_max_statements():
     script = "\n".join(f"x{i} = {i}" for i in range(20))
     assert cli("run", "-e", script, "--max-statements", "20").exit_code == 0
-    err = fails_fast(script, "--max-statements", "19")
-    assert err == ("error: <expr>:20:1: LimitError: more than 19 statements executed (raise the cap with "
-                   "--max-statements)\n    x19 = 19\n    ^\n")
+    err = fails_fast(script, "--max-statements", "19")  # the parser counts them first
+    assert err == ("error: <expr>:20:1: LimitError: the script has more than 19 statements (raise the "
+                   "cap with --max-statements)\n    x19 = 19\n    ^\n")
+    looping = "for i in range(6):\n    x = i\n    y = x"  # 3 statements, 13 executed
+    assert cli("run", "-e", looping, "--max-statements", "13").exit_code == 0
+    err = fails_fast(looping, "--max-statements", "12")
+    assert err == ("error: <expr>:3:5: LimitError: more than 12 statements executed (raise the cap with "
+                   "--max-statements)\n        y = x\n        ^\n")
 
 
 def test_an_endless_loop_ends_on_the_statement_cap():

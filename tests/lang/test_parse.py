@@ -560,21 +560,21 @@ def test_grammar_is_conflict_free(caplog):
     logger.setLevel(logging.DEBUG)
     try:
         with caplog.at_level(logging.DEBUG, logger="lark"):
-            Lark(parse_module.grammar_text(), parser="lalr", lexer="basic", debug=True,
+            Lark(parse_module.lark_grammar(), parser="lalr", lexer="basic", debug=True,
                  postlex=larkparse._Indenter(), keep_all_tokens=True, maybe_placeholders=False)
     finally:
         logger.setLevel(level)
     assert not [r for r in caplog.records if "conflict" in r.getMessage().lower()]
 
 
-def test_cached_parser_builds_the_same_tree(tmp_path, monkeypatch):
-    monkeypatch.delenv("DIFFCLI_NO_CACHE", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    fresh = larkparse._Parser()  # builds the tables and writes the cache
-    assert list((tmp_path / "diffcli").iterdir())
-    cached = larkparse._Parser()  # loads them
-    for parser in (fresh, cached):
-        assert parser.lark.parse(_SAMPLE).body == parse(_SAMPLE).body
+def test_lark_is_built_without_a_cache_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.chdir(tmp_path)
+    parser = larkparse._Parser()
+    assert parser.lark.options.cache is False
+    assert parser.lark.parse(_SAMPLE).body == parse(_SAMPLE).body
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_parse_speed_smoke():
