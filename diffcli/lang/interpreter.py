@@ -22,9 +22,11 @@ from ..engine.node import Node
 from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
+from . import callargs, classes, dunders, exceptions, pybuiltins, pydict
 from .errors import ScriptError
-from .values import (CPU, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS,
-                     TENSOR_SETTABLE, TORCH, AnomalyMode, Device, ExceptionValue, Namespace, TypeValue,
+from .objects import Instance, ScriptObject
+from .values import (CPU, DICT_METHODS, ITERABLES, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS,
+                     TENSOR_METHODS, TENSOR_SETTABLE, TORCH, Device, ExceptionValue, Namespace, TypeValue,
                      UserFunction, display, require_cpu, type_name, type_of)
 
 
@@ -110,6 +112,10 @@ def _ellipsis(e, scope):
     return Ellipsis
 
 
+def _starred(e, scope):
+    raise ScriptError("SyntaxError", "can't use starred expression here", e.line, e.column)
+
+
 def _script_error(err, node, callee=None):
     """The ScriptError at `node` that a Python or engine error raised by a script's
     operation becomes, or None for errors that pass through unchanged."""
@@ -159,6 +165,9 @@ _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operato
 _CMPOPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
            "==": operator.eq, "!=": operator.ne}
 _INPLACE = {"+": "__iadd__", "-": "__isub__", "*": "__imul__", "/": "__itruediv__"}
+_IN_PLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv,
+             "//": operator.ifloordiv, "%": operator.imod, "**": operator.ipow, "@": operator.imatmul,
+             "|": operator.ior, "&": operator.iand}
 
 
 def is_literal(node) -> bool:
@@ -230,6 +239,7 @@ class Interpreter:
         self._leaves_early = {}        # id(For node) -> its body can break/return
         self.retain_graphs = False     # the script's own backward()/grad() keep the graph
         self.leaf_index = {}           # name, replaced (finite differences); name -> that k now
+        self.frames, self.handling, self.ids = [], [], {}   # calls, errors being handled, id()s
         self.builtins = self._builtins()    # (and self._plain)
         self._statements = self._statement_table()
         self._expressions = self._expression_table()
@@ -311,7 +321,8 @@ class Interpreter:
                 A.While: self.exec_while, A.If: self.exec_if, A.Try: self.exec_try,
                 A.FuncDef: self.exec_def, A.Return: self.exec_return, A.Import: self.exec_import,
                 A.FromImport: self.exec_from_import, A.Pass: self.exec_pass,
-                A.Break: self.exec_break, A.Continue: self.exec_continue, A.Assert: self.exec_assert}
+                A.Break: self.exec_break, A.Continue: self.exec_continue, A.Assert: self.exec_assert,
+                A.ClassDef: self.exec_class, A.Raise: self.exec_raise}
 
     def exec_assign(self, s, scope):
         targets = s.targets
@@ -370,7 +381,13 @@ class Interpreter:
             self.exec_block(s.orelse, scope)
 
     def exec_def(self, s, scope):
-        scope[s.name] = UserFunction(s, scope)
+        callargs.make_function(self, s, scope)
+
+    def exec_class(self, s, scope):
+        classes.exec_class(self, s, scope)
+
+    def exec_raise(self, s, scope):
+        exceptions.exec_raise(self, s, scope)
 
     def exec_return(self, s, scope):
         raise _Return(None if s.value is None else self.eval(s.value, scope))
@@ -385,6 +402,8 @@ class Interpreter:
                 scope[top] = self.module(top, alias)
 
     def exec_from_import(self, s, scope):
+        if s.module == "__future__":   # (the parser checked the features): no effect
+            return
         mod = self.module(s.module, s)
         for alias in s.names:
             if alias.name not in mod.members:
@@ -436,22 +455,7 @@ class Interpreter:
                               "(raise the cap with --max-iterations)", node.line, node.column)
 
     def exec_with(self, s, scope):
-        managers = []
-        try:
-            for ctx_expr, name in s.items:
-                ctx = self.eval(ctx_expr, scope)
-                if not hasattr(ctx, "__enter__") or not isinstance(
-                        ctx, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled, AnomalyMode)):
-                    raise ScriptError("TypeError", f"'{type_name(ctx)}' object does not support the "
-                                      "context manager protocol", ctx_expr.line, ctx_expr.column)
-                v = ctx.__enter__()
-                managers.append(ctx)
-                if name:
-                    scope[name] = v
-            self.exec_block(s.body, scope)
-        finally:
-            for m in reversed(managers):
-                m.__exit__(None, None, None)
+        classes.exec_with(self, s, scope)
 
     def exec_for(self, s, scope):
         it = self.eval(s.iter, scope)
@@ -471,10 +475,10 @@ class Interpreter:
             if not tensor.data_.ndim:
                 raise ScriptError("TypeError", "iteration over a 0-d tensor", node.line, node.column)
             it = iter(tensor)  # UnbindBackward0 views, as PyTorch's __iter__ gives
-        elif not isinstance(it, (list, tuple, range, Size, str, zip, enumerate)):
+        elif not isinstance(it, ITERABLES):
             raise ScriptError("TypeError", f"'{type_name(it)}' object is not iterable",
                               node.line, node.column)
-        items = iter(it)
+        items = self.guard(node, lambda: iter(it))   # (a script class's __iter__ may fail)
         end = object()
         while True:
             v = self.guard(node, lambda: next(items, end))
@@ -483,42 +487,7 @@ class Interpreter:
             yield v
 
     def exec_try(self, s, scope):
-        try:
-            self.exec_block(s.body, scope)
-        except ScriptError as e:
-            if e.is_syntax or e.type_name == "LimitError":
-                raise
-            for h in s.handlers:
-                if h.exc_type is None or self.matches(h.exc_type, e, scope):
-                    if h.name:
-                        scope[h.name] = ExceptionValue(e.type_name, e.message)
-                    self.exec_block(h.body, scope)
-                    break
-            else:
-                raise
-        else:
-            self.exec_block(s.orelse, scope)
-        finally:
-            self.exec_block(s.finalbody, scope)
-
-    _EXC_TREE = {"Exception": None, "BaseException": None, "RuntimeError": "RuntimeError",
-                 "TypeError": "TypeError", "ValueError": "ValueError", "IndexError": "IndexError",
-                 "NameError": "NameError", "AttributeError": "AttributeError",
-                 "ZeroDivisionError": "ZeroDivisionError", "KeyError": "KeyError",
-                 "ArithmeticError": "ZeroDivisionError", "LookupError": "IndexError",
-                 "AssertionError": "AssertionError"}
-
-    def matches(self, exc_expr, err, scope):
-        names = exc_expr.items if isinstance(exc_expr, A.TupleLit) else [exc_expr]
-        for n in names:
-            if not isinstance(n, A.Name) or n.id not in self._EXC_TREE:
-                raise ScriptError("NameError", "unknown exception type in except clause",
-                                  n.line, n.column)
-            want = self._EXC_TREE[n.id]
-            if want is None or want == err.type_name or (
-                    n.id == "RuntimeError" and err.type_name == "NotImplementedError"):
-                return True
-        return False
+        exceptions.exec_try(self, s, scope)
 
     # --- binding -------------------------------------------------------------------
     def bind(self, name, value, scope):
@@ -546,8 +515,10 @@ class Interpreter:
         if kind is A.Name:
             self.bind(target.id, value, scope)
         elif kind in (A.TupleLit, A.ListLit):
+            if callargs.has_starred(target.items):
+                return callargs.unpack_starred(self, target, value, scope)
             want = len(target.items)
-            if not isinstance(value, (Tensor, list, tuple, range, Size, str, zip, enumerate)):
+            if not isinstance(value, ITERABLES):
                 raise ScriptError("TypeError", f"cannot unpack non-iterable {type_name(value)} object",
                                   target.line, target.column)
             values = []
@@ -569,6 +540,10 @@ class Interpreter:
                 self.guard(target, lambda: obj.__setitem__(key, value))
             elif isinstance(obj, list):
                 self.guard(target, lambda: obj.__setitem__(key, value))
+            elif obj.__class__ is dict:
+                pydict.setitem(self, obj, key, value, target)
+            elif isinstance(obj, Instance):   # the script class's __setitem__ (or Python's error)
+                self.guard(target, lambda: operator.setitem(obj, key, value))
             else:
                 raise ScriptError("TypeError", f"'{type_name(obj)}' object does not support item assignment",
                                   target.line, target.column)
@@ -584,6 +559,8 @@ class Interpreter:
                     raise ScriptError("RuntimeError", "requires_grad must be a bool",
                                       target.line, target.column)
                 self.guard(target, lambda: setattr(obj, target.name, value))
+            elif isinstance(obj, classes.SETTABLE):
+                classes.set_attribute(self, obj, target, value)
             else:
                 raise ScriptError("AttributeError",
                                   f"cannot set attribute '{target.name}' of '{type_name(obj)}' object",
@@ -600,7 +577,13 @@ class Interpreter:
             if isinstance(t, A.Subscript):
                 self.assign(t, new, scope)
             return
-        new = self.binop(s.op, cur, rhs, s)
+        if isinstance(cur, (list, dict, Instance)) and s.op in _IN_PLACE:   # `xs += [1]` extends xs
+            if cur.__class__ is list and s.op in "+*":
+                self.check_length(len(cur) * (rhs if s.op == "*" and isinstance(rhs, int) else 1)
+                                  + (len(rhs) if s.op == "+" and hasattr(rhs, "__len__") else 0), "list", s)
+            new = self.guard(s, lambda: _IN_PLACE[s.op](cur, rhs))
+        else:
+            new = self.binop(s.op, cur, rhs, s)
         self.assign(t, new, scope)
 
     # --- expressions ------------------------------------------------------------------
@@ -637,7 +620,7 @@ class Interpreter:
         if kind is _Subscript:
             obj = self.eval(e.obj, scope)
             key = self.eval_index(e.index, scope)
-            if isinstance(obj, (Tensor, list, tuple, Size, str, range)):
+            if isinstance(obj, (Tensor, list, tuple, Size, str, range, dict, Instance)):
                 return self.guard(e, lambda: obj[key])
             raise ScriptError("TypeError", f"'{type_name(obj)}' object is not subscriptable",
                               e.line, e.column)
@@ -659,7 +642,9 @@ class Interpreter:
         does not test itself (built once per interpreter)."""
         return {A.Str: _constant, A.Const: _constant, A.FString: self.fstring,
                 A.ListLit: self.eval_list, A.TupleLit: self.eval_tuple, A.Compare: self.compare,
-                A.ListComp: self.listcomp, A.EllipsisLit: _ellipsis, A.Slice: self.eval_index}
+                A.ListComp: self.listcomp, A.EllipsisLit: _ellipsis, A.Slice: self.eval_index,
+                A.GeneratorExp: self.listcomp, A.Lambda: self.make_lambda, A.DictLit: self.eval_dict,
+                A.DictComp: self.eval_dict_comp, A.StarCall: self.star_call, A.Starred: _starred}
 
     def eval_binop(self, e, scope):
         left = e.left
@@ -694,10 +679,26 @@ class Interpreter:
         return left
 
     def eval_list(self, e, scope):
+        if callargs.has_starred(e.items):
+            return callargs.expand(self, e.items, scope, "list")
         return [self.eval(i, scope) for i in e.items]
 
     def eval_tuple(self, e, scope):
+        if callargs.has_starred(e.items):
+            return tuple(callargs.expand(self, e.items, scope, "tuple"))
         return tuple(self.eval(i, scope) for i in e.items)
+
+    def make_lambda(self, e, scope):
+        return callargs.make_lambda(self, e, scope)
+
+    def eval_dict(self, e, scope):
+        return pydict.eval_dict(self, e, scope)
+
+    def eval_dict_comp(self, e, scope):
+        return pydict.eval_dict_comp(self, e, scope)
+
+    def star_call(self, e, scope):
+        return callargs.star_call(self, e, scope)
 
     def unary(self, node, v):
         if node.op == "-":
@@ -764,6 +765,8 @@ class Interpreter:
             v = self.guard(e, lambda: variable(self.sets[name]))
             self.bind(name, v, self.env)
             return v
+        if name == "__name__":         # the script runs as the main module (README "Security")
+            return "__main__"
         if name.startswith("__"):
             hint = "names starting with '__' do not exist in diffcli scripts"
         elif called:
@@ -843,9 +846,8 @@ class Interpreter:
 
     def attribute(self, obj, e):
         name = e.name
-        if name.startswith("__") and not (name == "__name__" and isinstance(obj, TypeValue)):
-            raise ScriptError("AttributeError", f"access to '{name}' is not allowed in diffcli scripts",
-                              e.line, e.column)
+        if name.startswith("__"):
+            return dunders.read(self, obj, e)   # the audited few, or the refusal
         if isinstance(obj, Tensor):
             if name in _DEVICE_ATTRS:
                 return self._device_attribute(obj, name)
@@ -855,6 +857,10 @@ class Interpreter:
                 return self.guard(e, lambda: getattr(obj, name))
             if name in TENSOR_METHODS:
                 return getattr(obj, name)
+        elif isinstance(obj, (Instance, ScriptObject, classes.ClassValue, classes.ProvidedBase)):
+            return classes.attribute(self, obj, e)
+        elif obj.__class__ is dict and name in DICT_METHODS:
+            return pydict.method(self, obj, name, e)
         elif isinstance(obj, Namespace):
             if name in obj.members:
                 return obj.members[name]
@@ -865,8 +871,6 @@ class Interpreter:
                 return obj.torch_name
             if name in NODE_ATTRS and (name != "variable" or hasattr(obj, "variable")):
                 return getattr(obj, name)
-        elif isinstance(obj, TypeValue) and name == "__name__":
-            return obj.name
         elif isinstance(obj, reductions.ReturnTypes) and name in ("values", "indices"):
             return getattr(obj, name)
         elif isinstance(obj, Size) and name == "numel":
@@ -875,8 +879,6 @@ class Interpreter:
             return obj.is_floating_point
         elif isinstance(obj, Device) and name in ("type", "index"):
             return getattr(obj, name)
-        elif isinstance(obj, ExceptionValue) and name == "args":
-            return (obj.message,)
         elif obj.__class__ is list and name in LIST_METHODS:
             return self._list_method(obj, name, e)
         elif obj.__class__ is str and name == "format":
@@ -965,7 +967,20 @@ class Interpreter:
             fn = self.eval(func, scope)
         args = [self.eval(a, scope) for a in e.args]
         kwargs = {k: self.eval(v, scope) for k, v in e.kwargs} if e.kwargs else {}
-        if "device" in kwargs and not isinstance(fn, UserFunction):
+        return self.call_value(fn, args, kwargs, e, func)
+
+    def call_value(self, fn, args, kwargs, e, func=None):
+        """Call the value `fn` with evaluated arguments, as the call `e` (the node errors
+        point at) whose callee expression is `func` (None for a call the interpreter makes:
+        a decorator, a key= function, a special method)."""
+        if isinstance(fn, UserFunction):
+            return self.call_user(fn, args, kwargs, e)
+        if isinstance(fn, _SCRIPT_CALLABLES):     # classes, bound methods, super(), ...
+            return classes.call(self, fn, args, kwargs, e)
+        if (fn is engine.no_grad or fn is engine.enable_grad or isinstance(fn, classes.GRAD_MODES)) \
+                and len(args) == 1 and not kwargs and isinstance(args[0], (UserFunction, *_SCRIPT_CALLABLES)):
+            return classes.grad_mode_decorator(fn, args[0])     # `@torch.no_grad()` on a script function
+        if "device" in kwargs:
             # `torch.zeros(2, device=device)`: the CPU is the only device there is
             where = kwargs.pop("device")
             self.guard(e, lambda: require_cpu(where, _callee_name(func)))
@@ -975,12 +990,12 @@ class Interpreter:
             if kwargs or len(args) > 1 or callee in _CATS:
                 self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
                                                 self.limits.max_elements), e)
-        elif isinstance(fn, UserFunction):
-            return self.call_user(fn, args, kwargs, e)
         else:
             callee = self._prepare_call(fn, args, kwargs, e)
             if fn is list or fn is tuple:
                 fn = self._sequence_builtin(fn, e)
+            elif fn is dict:
+                fn = pydict.constructor(self, e)
             else:
                 self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
                                                 self.limits.max_elements), e)
@@ -1073,28 +1088,16 @@ class Interpreter:
             self.depth -= 1
 
     def _call_user(self, fn, node, args, kwargs, e):
-        local = {}
-        params = node.params
-        if len(args) > len(params):
-            raise ScriptError("TypeError", f"{node.name}() takes {len(params)} positional arguments "
-                              f"but {len(args)} were given", e.line, e.column)
-        for i, p in enumerate(params):
-            if i < len(args):
-                local[p.name] = args[i]
-            elif p.name in kwargs:
-                local[p.name] = kwargs.pop(p.name)
-            elif p.default is not None:
-                local[p.name] = self.eval(p.default, fn.closure)
-            else:
-                raise ScriptError("TypeError", f"{node.name}() missing required argument: '{p.name}'",
-                                  e.line, e.column)
-        if kwargs:
-            raise ScriptError("TypeError", f"{node.name}() got an unexpected keyword argument "
-                              f"'{next(iter(kwargs))}'", e.line, e.column)
+        local = callargs.bind(self, fn, args, kwargs, e)
+        self.frames.append((fn, local))
         try:
+            if node.__class__ is A.Lambda:
+                return self.eval(node.body, local)
             self.exec_block(node.body, local)
         except _Return as r:
             return r.value
+        finally:
+            self.frames.pop()
         return None
 
     # --- builtins --------------------------------------------------------------------
@@ -1147,6 +1150,7 @@ class Interpreter:
         b["any"], b["all"] = any, all   # Python's (not SPEC functions): iterate and bool()
         del b["isinstance"]
         self._plain = _plain_callables((_print, _str, _range, _type, _hasattr))
+        pybuiltins.install(self, b)
         for k, v in engine.FUNCTIONS.items():
             b.setdefault(k, v)
         names.update((id(v), k) for k, v in b.items() if callable(v))
@@ -1171,6 +1175,7 @@ class _Chain(dict):
 # --- caps on what one operation may build ------------------------------------------------
 
 _QUALIFIED_CALL = re.compile(r"^[\w.]*<locals>\.\w+\(\)")
+_SCRIPT_CALLABLES = (ScriptObject, Instance, classes.ClassValue, classes.ProvidedBase, classes.NativeMethod)
 _SEQUENCES = (list, tuple, str, Size)
 _SEQUENCE_NAMES = {list: "list", tuple: "tuple", str: "string", Size: "torch.Size"}
 _TUPLES = (tuple, Size)
@@ -1224,6 +1229,8 @@ def _unsupported_hint(obj, name):
 
 def _callee_name(func):
     """The name a call was written with (`sin` in `torch.sin(x)`), for error messages."""
+    if func is None:
+        return None
     if isinstance(func, A.Name):
         return func.id
     if isinstance(func, A.Attribute):

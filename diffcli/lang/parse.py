@@ -126,6 +126,8 @@ def _check_placement(body: list) -> None:
                 raise _error_at(stmt, "'continue' not properly in loop")
             if isinstance(stmt, ast.FuncDef):
                 pending.append((stmt.body, True, False))
+            elif isinstance(stmt, ast.ClassDef):
+                pending.append((stmt.body, False, False))
             elif isinstance(stmt, (ast.For, ast.While)):
                 pending.append((stmt.body, in_def, True))
             elif isinstance(stmt, (ast.If, ast.With, ast.Try)):

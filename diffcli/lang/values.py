@@ -14,6 +14,8 @@ from ..engine import dtypes
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
+from .exceptions import ExceptionValue  # noqa: F401  (re-exported)
+from .objects import ClassValue, Instance, NativeMethod, ProvidedBase, ScriptObject
 
 
 class Namespace:
@@ -51,7 +53,9 @@ _QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "dtype": "torch.dt
 
 
 def type_of(value) -> TypeValue:
-    """`type(value)` as a script sees it."""
+    """`type(value)` as a script sees it (a script class for its instances)."""
+    if isinstance(value, Instance):
+        return value._cls
     name = type_name(value)
     if isinstance(value, reductions.ReturnTypes):
         return TypeValue(name, f"torch.return_types.{name}")
@@ -60,29 +64,24 @@ def type_of(value) -> TypeValue:
     return TypeValue(name, _QUALIFIED.get(name))
 
 
-class ExceptionValue:
-    """A caught error, bound by `except ... as e`."""
-
-    def __init__(self, type_name: str, message: str):
-        self.type_name = type_name
-        self.message = message
-
-    def __str__(self):
-        return self.message
-
-    def __repr__(self):
-        return f"{self.type_name}({self.message!r})"
-
-
 class UserFunction:
-    """A `def` in the script."""
+    """A `def` or a `lambda` of the script: its node, the scope it closes over, its
+    parameters' default values (evaluated where it was defined, as in Python), its
+    qualified name (`A.f`, `outer.<locals>.inner`) and, for a function written in a class
+    body (or nested in one), that class's scope (zero-argument `super()` reads it)."""
 
-    def __init__(self, node, closure):
+    __slots__ = ("node", "closure", "defaults", "qualname", "class_scope", "name")
+
+    def __init__(self, node, closure, defaults=None, qualname=None, class_scope=None):
         self.node = node
         self.closure = closure
+        self.defaults = defaults if defaults is not None else {}
+        self.name = getattr(node, "name", "<lambda>")
+        self.qualname = qualname or self.name
+        self.class_scope = class_scope
 
     def __repr__(self):
-        return f"<function {self.node.name}>"
+        return f"<function {self.qualname}>"
 
 
 class Device:
@@ -196,6 +195,9 @@ _CUDA = Namespace("torch.cuda", {"is_available": _false, "device_count": _zero})
 _BACKENDS = Namespace("torch.backends", {"mps": Namespace("torch.backends.mps", {
     "is_available": _false, "is_built": _false})})
 
+# the PyTorch release whose behaviour diffcli reproduces (`torch.__version__`)
+TORCH_VERSION = "2.13.0"
+
 TORCH = Namespace("torch", {
     **engine.FUNCTIONS,
     **_autograd_members(),
@@ -234,15 +236,25 @@ NODE_ATTRS = {"next_functions", "name", "variable"}
 # go through the interpreter, which caps their growth
 LIST_METHODS = {"append", "extend", "insert", "pop", "remove", "index", "count", "reverse",
                 "clear", "copy"}
+# methods of a script's dicts; `update` and `setdefault` go through `pydict`, which caps growth
+DICT_METHODS = {"keys", "values", "items", "get", "update", "pop", "popitem", "setdefault", "copy",
+                "clear"}
+_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+# what a script can iterate over (`for`, unpacking, `*xs`, list(), sorted()...)
+ITERABLES = (Tensor, list, tuple, range, Size, str, zip, enumerate, dict, *_DICT_VIEWS, map, filter,
+             reversed, type(reversed([])), type(reversed(range(0))), type(reversed({})),
+             type(reversed({}.values())), type(reversed({}.items())), Instance)
 
 
 def type_name(value) -> str:
     if isinstance(value, Tensor):
         return "Tensor"
+    if isinstance(value, (ClassValue, ProvidedBase)):
+        return "type"
+    if isinstance(value, (ScriptObject, NativeMethod)):
+        return value.kind
     if isinstance(value, Node):
         return value.name()
-    if isinstance(value, ExceptionValue):
-        return value.type_name
     if isinstance(value, Size):
         return "Size"
     if isinstance(value, reductions.ReturnTypes):
@@ -274,8 +286,8 @@ _FUNCTION_NAMES = {id(f): n for n, f in engine.FUNCTIONS.items()}
 
 def display(value, builtin_names=None) -> str:
     """`str(value)` as a script sees it."""
-    if isinstance(value, (str, ExceptionValue, Device)):
-        return str(value)
+    if isinstance(value, (str, Instance, Device)):
+        return str(value)                 # (a script class's __str__, or its __repr__)
     return show(value, builtin_names)
 
 
@@ -283,9 +295,15 @@ def show(value, builtin_names=None) -> str:
     """`repr(value)` as a script sees it: no addresses, no diffcli internals."""
     import types
     if isinstance(value, (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue,
-                          ExceptionValue, UserFunction, str, int, float, bool, type(None),
-                          range, Device, AnomalyMode)):
+                          Instance, UserFunction, str, int, float, bool, type(None),
+                          range, Device, AnomalyMode, ClassValue, ProvidedBase, ScriptObject, NativeMethod)):
+        return repr(value)                # (a script class's __repr__ for its instances)
+    if value is NotImplemented or value is Ellipsis:
         return repr(value)
+    if isinstance(value, _DICT_VIEWS):
+        return f"{type(value).__name__}([{', '.join(show(v, builtin_names) for v in value)}])"
+    if isinstance(value, engine.set_grad_enabled):
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={value.mode})"
     if isinstance(value, Node):
         return f"<{value.name()} object>"
     if isinstance(value, tuple):

@@ -18,7 +18,8 @@ from diffcli.engine.node import Node
 from diffcli.engine.ops import reductions
 from diffcli.engine.tensor import Size, Tensor
 from diffcli.lang import ast as A
-from diffcli.lang import values
+from diffcli.lang import objects, values
+from diffcli.lang.exceptions import ExceptionClass
 from diffcli.lang.errors import ScriptError
 from diffcli.lang.interpreter import Interpreter
 from diffcli.lang.parse import parse
@@ -120,14 +121,13 @@ def test_escape_attempts_are_refused(script, type_name, message):
 
 
 @pytest.mark.parametrize("script, message", [
-    ("f = lambda a: a", "'lambda' is not supported in diffcli scripts"),
-    ("class A:\n    pass", "'class' is not supported in diffcli scripts"),
     ("global x", "'global' is not supported in diffcli scripts"),
     ("del x", "'del' is not supported in diffcli scripts"),
-    ("d = {'a': 1}", "'{' is not supported: scripts have no dicts or sets"),
+    ("d = {'a', 1}", "set displays are not supported in diffcli scripts"),
     ("print(f'{x:{y}}')", "f-string: nested replacement fields are not supported"),
-    ("raise ValueError('x')", "'raise' is not supported in diffcli scripts"),
+    ("def g():\n    yield 1", "'yield' is not supported in diffcli scripts"),
     ("async def f():\n    pass", "'async' is not supported in diffcli scripts"),
+    ("match x:\n    case 1:\n        pass", "'match' is not supported in diffcli scripts"),
 ])
 def test_constructs_outside_the_grammar_are_syntax_errors(script, message):
     refused(script, "SyntaxError", message, code=2)
@@ -180,7 +180,7 @@ _DANGEROUS_BUILTINS = {getattr(builtins, n) for n in (
     "dir", "__import__", "input", "breakpoint", "help", "memoryview", "object", "type", "super",
     "classmethod", "staticmethod", "property", "exit", "quit", "id", "hash", "iter", "next")
     if hasattr(builtins, n)}
-_ALLOWED_PY_CALLABLES = {float, int, bool, list, tuple, enumerate, zip, len, any, all}
+_ALLOWED_PY_CALLABLES = {float, int, bool, list, tuple, dict, enumerate, zip, reversed, len, any, all}
 
 
 def _allowed_callable(v) -> bool:
@@ -188,6 +188,10 @@ def _allowed_callable(v) -> bool:
         return True
     if v in _DANGEROUS_BUILTINS:
         return False
+    if isinstance(v, objects.Builtin):                        # isinstance, sorted, super...: diffcli's own
+        return v.fn.__module__.startswith("diffcli.")
+    if isinstance(v, ExceptionClass):                         # ValueError & co.: diffcli's values
+        return True
     if isinstance(v, types.BuiltinFunctionType):            # math.sin & co.
         return getattr(v, "__module__", None) == "math"
     if isinstance(v, (types.FunctionType, type)):
@@ -216,10 +220,11 @@ def test_every_builtin_and_namespace_member_is_an_allowed_value():
         assert not name.startswith("__"), name
         if isinstance(v, values.Namespace):
             _walk_namespace(v, seen)
-        elif isinstance(v, (int, float)):
+        elif isinstance(v, (int, float)) or v is NotImplemented:
             pass
         else:
-            assert callable(v) and _allowed_callable(v), (name, v)
+            assert (callable(v) or isinstance(v, (objects.Builtin, ExceptionClass))) and _allowed_callable(v), \
+                (name, v)
     assert seen                                           # the walk reached torch.nn.functional etc.
     for ns in values.MODULES.values():
         _walk_namespace(ns, seen)
@@ -233,7 +238,7 @@ def _sample_values():
                      "def f(a):\n    return a\n"
                      "try:\n    z = 1 / 0\nexcept Exception as e:\n    err = e\n"
                      "r = range(3)\nen = enumerate([1])\nl = [1]\ntp = (1,)\nst = 'a'\ni = int(1)\n"
-                     "fl = float(1)\nb = True\nmeth = v.sum\n"))
+                     "fl = float(1)\nb = True\nmeth = v.sum\n" + _PYTHON_SAMPLES))
     env = interp.env
     extra = {"AccumulateGrad": env["y"].grad_fn.next_functions[0][0], "print": interp.builtins["print"],
              "range_fn": interp.builtins["range"], "len": len, "torch": values.TORCH, "math": values.MATH,
@@ -242,23 +247,89 @@ def _sample_values():
     return interp, {**{k: env[k] for k in env if k != "torch"}, **extra}
 
 
+# the Python values of a script (classes, instances, methods, dicts, exceptions...)
+_PYTHON_SAMPLES = """
+class Base:
+    k = 1
+    def __init__(self, a):
+        self.a = a
+    def m(self):
+        return self.a
+    @staticmethod
+    def s():
+        return 1
+    @classmethod
+    def c(cls):
+        return cls
+    @property
+    def p(self):
+        return 2
+    def __repr__(self):
+        return 'B'
+    def __add__(self, other):
+        return self
+class Sub(Base):
+    def __init__(self):
+        super().__init__(1)
+        self.sup = super()
+obj = Sub()
+sup = obj.sup
+bm = obj.m
+cm = Sub.c
+lam = lambda q: q
+dct = {'a': 1}
+dk = dct.keys()
+class MyErr(ValueError):
+    pass
+try:
+    raise MyErr('x')
+except MyErr as e2:
+    merr = e2
+exc_cls = ValueError
+mp = map(lambda q: q, [1])
+rv = reversed([1])
+stm = staticmethod(f)
+clm = classmethod(f)
+prop = property(f)
+srt = sorted
+dec = torch.no_grad()(f)
+"""
+_OBJECT_DEFAULTS = {"__init__", "__repr__", "__str__"}   # object's, at the end of every MRO
+
+
+def _class_names(cls):
+    return {n for klass in cls.mro if isinstance(klass, objects.ClassValue) for n in klass.ns} | _OBJECT_DEFAULTS
+
+
 def _allowed_attributes(v):
+    if isinstance(v, values.ExceptionValue):
+        return {"args", "__class__"} | set(v._attrs) | _class_names(v._cls)
+    if isinstance(v, objects.Instance):
+        return {"__class__"} | set(v._attrs) | _class_names(v._cls)
+    if isinstance(v, (objects.ClassValue, ExceptionClass)):
+        return {"__name__", "__qualname__"} | _class_names(v)
+    if isinstance(v, objects.SuperProxy):
+        return _class_names(v.start) - set(v.start.ns) | set(v.start.bases[0].ns)
+    if isinstance(v, (values.UserFunction, objects.BoundMethod, objects.GradModeFunction, objects.Builtin)):
+        return {"__name__", "__qualname__"}
+    if isinstance(v, objects.Property):
+        return {"setter", "getter"}
+    if type(v) is dict:
+        return values.DICT_METHODS
     if isinstance(v, Tensor):
         return values.TENSOR_ATTRS | values.TENSOR_METHODS
     if isinstance(v, Node):
         return values.NODE_ATTRS
     if isinstance(v, values.Namespace):
-        return set(v.members)
+        return set(v.members) | ({"__version__"} if v is values.TORCH else set())
     if isinstance(v, values.TypeValue):
-        return {"__name__"}
+        return {"__name__", "__qualname__"}
     if isinstance(v, reductions.ReturnTypes):
         return {"values", "indices"}
     if isinstance(v, Size):
         return {"numel"}
     if isinstance(v, dtypes.DType):
         return {"is_floating_point"}
-    if isinstance(v, values.ExceptionValue):
-        return {"args"}
     if isinstance(v, values.Device):
         return {"type", "index"}
     if type(v) is list:
@@ -272,7 +343,11 @@ _PROBES = ["__class__", "__dict__", "__globals__", "__code__", "__self__", "__fu
            "__builtins__", "__subclasses__", "__bases__", "__mro__", "__init__", "__call__", "__reduce__",
            "__getattribute__", "_name", "_grad", "data_", "np", "name", "mro", "format", "join", "f_globals",
            "gi_frame", "im_func", "func_globals", "saved", "backward_fn", "closure", "node", "members",
-           "message", "type_name", "real", "start", "count", "index", "append", "keys"]
+           "message", "type_name", "real", "start", "count", "index", "append", "keys", "__version__",
+           "__qualname__", "__name__", "__closure__", "__defaults__", "__kwdefaults__", "__wrapped__",
+           "__getattr__", "__setattr__", "__new__", "__init_subclass__", "__slots__", "__weakref__",
+           "_cls", "_attrs", "_args", "_script_class", "ns", "host", "interp", "func", "owner", "fget",
+           "fn", "obj", "qualname", "class_scope", "defaults", "lookup", "full_name", "bases", "parent"]
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
