@@ -42,6 +42,58 @@ def _function(interp, node, scope, name):
     return UserFunction(node, scope, defaults, qualname, frame.class_scope if frame is not None else None)
 
 
+_ASSIGNED = {}    # id(def or lambda node) -> (node, the names its body binds)
+
+
+def assigns(fn, name) -> bool:
+    """Whether `fn`'s body binds `name` (then `name` is local to it, as Python decides at
+    compile time: reading it before it is bound is an UnboundLocalError)."""
+    node = fn.node
+    entry = _ASSIGNED.get(id(node))
+    if entry is None or entry[0] is not node:
+        entry = _ASSIGNED[id(node)] = (node, _bound_names(node))
+    return name in entry[1]
+
+
+def _bound_names(node) -> frozenset:
+    names = set()
+    if isinstance(node, A.Lambda):
+        return frozenset()
+    pending = list(node.body)
+    while pending:
+        stmt = pending.pop()
+        targets = []
+        if isinstance(stmt, A.Assign):
+            targets = stmt.targets
+        elif isinstance(stmt, (A.AugAssign, A.For)):
+            targets = [stmt.target]
+        elif isinstance(stmt, (A.FuncDef, A.ClassDef)):
+            names.add(stmt.name)
+        elif isinstance(stmt, A.With):
+            names.update(n for _, n in stmt.items if n)
+        elif isinstance(stmt, (A.Import, A.FromImport)):
+            names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+        for t in targets:
+            stack = [t]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, A.Name):
+                    names.add(x.id)
+                elif isinstance(x, (A.TupleLit, A.ListLit)):
+                    stack.extend(x.items)
+                elif isinstance(x, A.Starred):
+                    stack.append(x.value)
+        if isinstance(stmt, A.Try):
+            names.update(h.name for h in stmt.handlers if h.name)
+            pending.extend(stmt.body + stmt.orelse + stmt.finalbody)
+            pending.extend(s for h in stmt.handlers for s in h.body)
+        elif isinstance(stmt, (A.If, A.For, A.While)):
+            pending.extend(stmt.body + getattr(stmt, "orelse", []))
+        elif isinstance(stmt, A.With):
+            pending.extend(stmt.body)
+    return frozenset(names)
+
+
 def local_scope(interp, fn):
     """A call's fresh local names: a plain dict for a module-level function, else one that
     reads through to the enclosing function's names."""

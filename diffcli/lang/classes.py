@@ -13,11 +13,24 @@ from .dunders import DEFINABLE, refuse
 from .errors import ScriptError
 from .exceptions import EXCEPTIONS, ExceptionValue, catchable, value_of
 from .objects import (MISSING, BoundMethod, Builtin, ClassMethod, ClassScope, ClassValue, GradModeFunction,
-                      Instance, NativeMethod, Property, ProvidedBase, StaticMethod, SuperProxy, class_mro,
+                      Instance, NativeMethod, Property, ProvidedBase, ScriptObject, StaticMethod, SuperProxy,
+                      class_mro,
                       new_instance)
 from .values import AnomalyMode, UserFunction, type_name
 
 GRAD_MODES = (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)
+
+
+class Traceback(ScriptObject):
+    """What `__exit__` gets for the traceback of an error (diffcli keeps no frames)."""
+
+    kind = "traceback"
+
+    def __repr__(self):
+        return "<traceback object>"
+
+
+TRACEBACK = Traceback()
 
 
 def _error(type_name_, message, node):
@@ -198,12 +211,12 @@ def call(interp, fn, args, kwargs, e):
     if isinstance(fn, BoundMethod):
         func = fn.func
         if isinstance(func, NativeMethod):
-            return func.fn(interp, fn.owner, args, kwargs, e)
+            return interp.guard(e, lambda: func.fn(interp, fn.owner, args, kwargs, e))
         return interp.call_value(func, [fn.owner, *args], kwargs, e)
     if isinstance(fn, (ClassValue, ProvidedBase)):
         return instantiate(interp, fn, args, kwargs, e)
-    if isinstance(fn, Builtin):
-        return fn.fn(interp, args, kwargs, e)
+    if isinstance(fn, Builtin):           # (Python's errors of the builtin become ScriptErrors here)
+        return interp.guard(e, lambda: fn.fn(interp, args, kwargs, e), fn.name)
     if isinstance(fn, StaticMethod):
         return interp.call_value(fn.func, args, kwargs, e)
     if isinstance(fn, GradModeFunction):
@@ -220,7 +233,7 @@ def call(interp, fn, args, kwargs, e):
     elif isinstance(fn, NativeMethod):        # `Base.__init__(self, ...)`
         if not args:
             raise _error("TypeError", f"descriptor '{fn.name}' needs an argument", e)
-        return fn.fn(interp, args[0], list(args[1:]), kwargs, e)
+        return interp.guard(e, lambda: fn.fn(interp, args[0], list(args[1:]), kwargs, e))
     raise _error("TypeError", f"'{type_name(fn)}' object is not callable", e)
 
 
@@ -317,17 +330,15 @@ def make_super(interp, args, kwargs, node):
         if not interp.frames:
             raise _error("RuntimeError", "super(): no arguments", node)
         fn, local = interp.frames[-1]
-        scope = getattr(fn, "class_scope", None)
+        params = fn.node.params
+        if not params or (params[0].kind == "*" and not local[params[0].name]):
+            raise _error("RuntimeError", "super(): no arguments", node)
+        scope = fn.class_scope
         if scope is None or scope.cls is None:
             raise _error("RuntimeError", "super(): __class__ cell not found", node)
-        params = fn.node.params
-        if not params:
-            raise _error("RuntimeError", "super(): no arguments", node)
         first = params[0]
         obj = local[first.name]
         if first.kind == "*":
-            if not obj:
-                raise _error("RuntimeError", "super(): no arguments", node)
             obj = obj[0]
         start = scope.cls
     elif len(args) == 2:
@@ -380,7 +391,7 @@ def exec_with(interp, s: A.With, scope, i=0):
         exc = value_of(err)
         interp.handling.append(err)
         try:
-            swallow = interp.truth(call(interp, leave, [exc._cls, exc, None], {}, ctx_expr), ctx_expr)
+            swallow = interp.truth(call(interp, leave, [exc._cls, exc, TRACEBACK], {}, ctx_expr), ctx_expr)
         finally:
             interp.handling.pop()
         if not swallow:

@@ -133,7 +133,10 @@ def value_of(err: ScriptError) -> ExceptionValue:
     """The exception value of an error (made once, then kept on the error)."""
     value = getattr(err, "value", None)
     if value is None:
-        value = make_exception(exception_class(err.type_name), (err.message,) if err.message else ())
+        args = getattr(err, "py_args", None)      # a Python error's own args (KeyError('b'))
+        if args is None:
+            args = (err.message,) if err.message else ()
+        value = make_exception(exception_class(err.type_name), args)
         value._text = err.message
         err.value = value
     return value

@@ -129,7 +129,9 @@ def _script_error(err, node, callee=None):
     message = str(err)             # Python-level errors of the script (bad args, 1/0...)
     if callee:  # `_make.<locals>.op() takes 1 positional argument` -> `sin() takes ...`
         message = _QUALIFIED_CALL.sub(f"{callee}()", message, count=1)
-    return ScriptError(type(err).__name__, message, node.line, node.column)
+    translated = ScriptError(type(err).__name__, message, node.line, node.column)
+    translated.py_args = err.args  # (what `except ... as e` gives as e.args)
+    return translated
 
 
 _PLAIN = {}                        # id -> function: the op table's and the modules' functions
@@ -767,6 +769,9 @@ class Interpreter:
             return v
         if name == "__name__":         # the script runs as the main module (README "Security")
             return "__main__"
+        if self.frames and callargs.assigns(self.frames[-1][0], name):
+            raise ScriptError("UnboundLocalError", f"cannot access local variable '{name}' where it is not "
+                              "associated with a value", e.line, e.column)
         if name.startswith("__"):
             hint = "names starting with '__' do not exist in diffcli scripts"
         elif called:

@@ -14,7 +14,7 @@ from . import classes
 from .exceptions import EXCEPTIONS
 from .objects import (BoundMethod, Builtin, ClassMethod, ClassValue, GradModeFunction, Instance, NativeMethod,
                       Property, ProvidedBase, StaticMethod)
-from .values import TypeValue, UserFunction, show, type_of
+from .values import ITERABLES, ITERATORS, TypeValue, UserFunction, show, type_name, type_of
 
 # what `isinstance(x, T)` accepts as T besides script classes, exception classes, torch.Tensor
 # and what type() returns
@@ -41,9 +41,11 @@ def _arity(name, args, kwargs, n, node):
         raise TypeError(f"{name} expected {n} arguments, got {len(args)}")
 
 
-def _is_instance(obj, info) -> bool:
+def _is_instance(obj, info, str_builtin=None) -> bool:
     if isinstance(info, tuple):
-        return any(_is_instance(obj, i) for i in info)
+        return any(_is_instance(obj, i, str_builtin) for i in info)
+    if info is str_builtin:        # the script's `str` (a function that prints values as diffcli does)
+        info = str
     if isinstance(info, (ClassValue, ProvidedBase)):
         return isinstance(obj, info.host)
     if info is _TENSOR:
@@ -57,10 +59,12 @@ def _is_instance(obj, info) -> bool:
 
 def _isinstance(interp, args, kwargs, node):
     _arity("isinstance", args, kwargs, 2, node)
-    return _is_instance(*args)
+    return _is_instance(*args, interp.builtins["str"])
 
 
-def _class_of(value):
+def _class_of(value, str_builtin=None):
+    if value is str_builtin:
+        return str
     if isinstance(value, (ClassValue, ProvidedBase)):
         return value.host
     if value is _TENSOR:
@@ -73,11 +77,11 @@ def _class_of(value):
 def _issubclass(interp, args, kwargs, node):
     _arity("issubclass", args, kwargs, 2, node)
     cls, info = args
-    host = _class_of(cls)
+    host = _class_of(cls, interp.builtins["str"])
     if host is None:
         raise TypeError("issubclass() arg 1 must be a class")
     infos = info if isinstance(info, tuple) else (info,)
-    hosts = [_class_of(i) for i in infos]
+    hosts = [_class_of(i, interp.builtins["str"]) for i in infos]
     if any(h is None for h in hosts):
         raise TypeError("issubclass() arg 2 must be a class, a tuple of classes, or a union")
     return any(issubclass(host, h) for h in hosts)
@@ -133,6 +137,43 @@ def _filter(interp, args, kwargs, node):
     return filter(host_callable(interp, args[0], node), args[1])
 
 
+def _iter(interp, args, kwargs, node):
+    if kwargs or len(args) != 1:
+        raise TypeError(f"iter expected 1 argument, got {len(args)}" if not kwargs else
+                        "iter() takes no keyword arguments")
+    obj = args[0]
+    if not isinstance(obj, ITERABLES):
+        raise TypeError(f"'{type_name(obj)}' object is not iterable")
+    return iter(obj)      # (a script class's __iter__, through its host class)
+
+
+def _next(interp, args, kwargs, node):
+    if kwargs or not 1 <= len(args) <= 2:
+        raise TypeError(f"next expected at least 1 argument, got {len(args)}" if not args else
+                        f"next expected at most 2 arguments, got {len(args)}")
+    it = args[0]
+    if not isinstance(it, ITERATORS) and not (isinstance(it, Instance)
+                                              and classes.lookup(it._cls, "__next__") is not classes.MISSING):
+        raise TypeError(f"'{type_name(it)}' object is not an iterator")
+    try:
+        return next(it)
+    except StopIteration:
+        if len(args) == 2:
+            return args[1]
+        raise interp_stop(node) from None
+
+
+def interp_stop(node):
+    from .exceptions import error_of, make_exception
+    return error_of(make_exception(EXCEPTIONS["StopIteration"], ()), node)
+
+
+def _hash(interp, args, kwargs, node):
+    if kwargs or len(args) != 1:
+        raise TypeError(f"hash() takes exactly one argument ({len(args)} given)")
+    return hash(args[0])       # (a script class's __hash__, through its host class)
+
+
 def _repr(interp, args, kwargs, node):
     if kwargs or len(args) != 1:
         raise TypeError(f"repr() takes exactly one argument ({len(args)} given)")
@@ -171,7 +212,8 @@ def install(interp, b: dict) -> None:
     """Add these builtins to the table `b` (the interpreter's)."""
     table = {
         "isinstance": _isinstance, "issubclass": _issubclass, "id": _id, "sorted": _sorted,
-        "map": _map, "filter": _filter, "repr": _repr, "callable": _callable,
+        "map": _map, "filter": _filter, "repr": _repr, "callable": _callable, "iter": _iter, "next": _next,
+        "hash": _hash,
         "super": classes.make_super, "property": _property,
         "staticmethod": _one("staticmethod", StaticMethod), "classmethod": _one("classmethod", ClassMethod),
         "min": _min_max("min", b["min"]), "max": _min_max("max", b["max"]),

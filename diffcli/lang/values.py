@@ -241,9 +241,14 @@ DICT_METHODS = {"keys", "values", "items", "get", "update", "pop", "popitem", "s
                 "clear"}
 _DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 # what a script can iterate over (`for`, unpacking, `*xs`, list(), sorted()...)
-ITERABLES = (Tensor, list, tuple, range, Size, str, zip, enumerate, dict, *_DICT_VIEWS, map, filter,
-             reversed, type(reversed([])), type(reversed(range(0))), type(reversed({})),
-             type(reversed({}.values())), type(reversed({}.items())), Instance)
+# the iterators a script can hold (iter(), reversed(), map(), zip()...): each has __next__
+ITERATORS = (zip, enumerate, map, filter, reversed, type(iter([])), type(iter(())), type(iter(range(0))),
+             type(iter(range(1 << 64))), type(iter("")), type(iter("\u20ac")), type(iter({})),
+             type(iter({}.values())), type(iter({}.items())), type(reversed([])),
+             type(reversed(range(0))), type(reversed({})), type(reversed({}.values())),
+             type(reversed({}.items())))
+# what a script can iterate over (`for`, unpacking, `*xs`, list(), sorted()...)
+ITERABLES = (Tensor, list, tuple, range, Size, str, dict, *_DICT_VIEWS, *ITERATORS, Instance)
 
 
 def type_name(value) -> str:
