@@ -344,7 +344,8 @@ def make_super(interp, args, kwargs, node):
     elif len(args) == 2:
         start, obj = args
         if not isinstance(start, (ClassValue, ProvidedBase)):
-            raise _error("TypeError", f"super() argument 1 must be a type, not {type_name(start)}", node)
+            what = f"the host type '{start.__name__}'" if isinstance(start, type) else type_name(start)
+            raise _error("TypeError", f"super() argument 1 must be a class of the script, not {what}", node)
     else:
         raise _error("TypeError", "diffcli supports super() and super(Class, obj)", node)
     ok = isinstance(obj, start.host) or (isinstance(obj, (ClassValue, ProvidedBase))

@@ -120,6 +120,137 @@ def test_escape_attempts_are_refused(script, type_name, message):
     refused(script, type_name, message)
 
 
+CANNOT_DEFINE = "TypeError: a diffcli class cannot define"
+NO_HOST_BASE = "a diffcli class derives only from classes of the script and the classes diffcli provides"
+
+
+@pytest.mark.parametrize("script, type_name, message", [
+    # a class cannot define the hooks that change how the host finds, makes or frees objects
+    ("class A:\n    def __getattr__(self, n):\n        return 1", "TypeError", "cannot define '__getattr__'"),
+    ("class A:\n    def __getattribute__(self, n):\n        return 1", "TypeError",
+     "cannot define '__getattribute__'"),
+    ("class A:\n    def __setattr__(self, n, v):\n        pass", "TypeError", "cannot define '__setattr__'"),
+    ("class A:\n    def __new__(cls):\n        pass", "TypeError", "cannot define '__new__'"),
+    ("class A:\n    def __init_subclass__(cls):\n        pass", "TypeError", "cannot define '__init_subclass__'"),
+    ("class A:\n    def __class_getitem__(cls, k):\n        pass", "TypeError",
+     "cannot define '__class_getitem__'"),
+    ("class A:\n    def __del__(self):\n        pass", "TypeError", "cannot define '__del__'"),
+    ("class A:\n    def __reduce__(self):\n        pass", "TypeError", "cannot define '__reduce__'"),
+    ("class A:\n    def __index__(self):\n        return 1", "TypeError", "cannot define '__index__'"),
+    ("class A:\n    def __array__(self):\n        return 1", "TypeError", "cannot define '__array__'"),
+    ("class A:\n    def __torch_function__(self, *a):\n        return 1", "TypeError",
+     "cannot define '__torch_function__'"),
+    ("class A:\n    __slots__ = ()", "TypeError", "cannot define '__slots__'"),
+    ("class A:\n    __dict__ = {}", "TypeError", "cannot define '__dict__'"),
+    ("class A:\n    __private = 1", "TypeError", "cannot define '__private'"),
+    ("class A:\n    for __x in range(1):\n        pass", "TypeError", "cannot define '__x'"),
+    # classes derive from script classes and diffcli's bases only: no host types
+    ("class A(int):\n    pass", "TypeError", f"cannot derive from the host type 'int': {NO_HOST_BASE}"),
+    ("class A(dict):\n    pass", "TypeError", "cannot derive from the host type 'dict'"),
+    ("class A(type(x)):\n    pass", "TypeError", "cannot derive from a value of type 'type'"),
+    ("class A(torch.Tensor):\n    pass", "TypeError", "cannot derive from a value of type 'builtin_function_or_method'"),
+    ("class A(print):\n    pass", "TypeError", "cannot derive from a value of type 'builtin_function_or_method'"),
+    ("class A(metaclass=print):\n    pass", "TypeError", "diffcli classes take no keyword arguments ('metaclass=')"),
+    ("class A(object):\n    pass\nprint(object)", "NameError", "name 'object' is not defined"),
+    ("super(int, 1)", "TypeError", "super() argument 1 must be a class of the script, not the host type 'int'"),
+    # no internals of a script's classes, instances, functions, methods, super() or exceptions
+    ("class A:\n    pass\nprint(A.__dict__)", "AttributeError", f"access to '__dict__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A.__mro__)", "AttributeError", f"access to '__mro__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A.__bases__)", "AttributeError", f"access to '__bases__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A.__subclasses__())", "AttributeError", f"access to '__subclasses__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A().__dict__)", "AttributeError", f"access to '__dict__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A().__class__.__bases__)", "AttributeError", f"access to '__bases__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A().__class__.__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A()._cls)", "AttributeError", "'A' object has no attribute '_cls'"),
+    ("class A:\n    pass\nprint(A()._attrs)", "AttributeError", "'A' object has no attribute '_attrs'"),
+    ("class A:\n    pass\nprint(A.host)", "AttributeError", "type object 'A' has no attribute 'host'"),
+    ("class A:\n    pass\nprint(A.ns)", "AttributeError", "type object 'A' has no attribute 'ns'"),
+    ("class A:\n    def __init__(self):\n        pass\nprint(A.__init__.__globals__)", "AttributeError",
+     f"access to '__globals__' {DUNDER}"),
+    ("f = lambda: 0\nprint(f.__globals__)", "AttributeError", f"access to '__globals__' {DUNDER}"),
+    ("f = lambda: 0\nprint(f.__code__)", "AttributeError", f"access to '__code__' {DUNDER}"),
+    ("def f(a=1):\n    pass\nprint(f.__defaults__)", "AttributeError", f"access to '__defaults__' {DUNDER}"),
+    ("def f():\n    pass\nprint(f.__closure__)", "AttributeError", f"access to '__closure__' {DUNDER}"),
+    ("def f():\n    pass\nprint(f.closure)", "AttributeError", "'function' object has no attribute 'closure'"),
+    ("def f():\n    pass\nprint(f.node)", "AttributeError", "'function' object has no attribute 'node'"),
+    ("@torch.no_grad()\ndef f():\n    pass\nprint(f.__wrapped__)", "AttributeError",
+     f"access to '__wrapped__' {DUNDER}"),
+    ("class A:\n    def m(self):\n        pass\nprint(A().m.__func__)", "AttributeError",
+     f"access to '__func__' {DUNDER}"),
+    ("class A:\n    def m(self):\n        pass\nprint(A().m.__self__)", "AttributeError",
+     f"access to '__self__' {DUNDER}"),
+    ("class A:\n    def m(self):\n        pass\nprint(A().m.owner)", "AttributeError",
+     "'method' object has no attribute 'owner'"),
+    ("class A:\n    def f(self):\n        return super().__self__\nA().f()", "AttributeError",
+     f"access to '__self__' {DUNDER}"),
+    ("class A:\n    def f(self):\n        return super().__thisclass__\nA().f()", "AttributeError",
+     f"access to '__thisclass__' {DUNDER}"),
+    ("print(ValueError.__subclasses__())", "AttributeError", f"access to '__subclasses__' {DUNDER}"),
+    ("print(ValueError.__mro__)", "AttributeError", f"access to '__mro__' {DUNDER}"),
+    ("print(ValueError.host)", "AttributeError", "type object 'ValueError' has no attribute 'host'"),
+    ("print(ValueError('x').__traceback__)", "AttributeError", f"access to '__traceback__' {DUNDER}"),
+    ("print(ValueError('x')._args)", "AttributeError", "'ValueError' object has no attribute '_args'"),
+    ("print({}.__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print({}.__getitem__)", "AttributeError", f"access to '__getitem__' {DUNDER}"),
+    ("print(iter([]).__next__)", "AttributeError", f"access to '__next__' {DUNDER}"),
+    ("print(id(x).__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print(sorted.fn)", "AttributeError", "'builtin_function_or_method' object has no attribute 'fn'"),
+    ("print(property(print).fget)", "AttributeError", "'property' object has no attribute 'fget'"),
+    ("print(__file__)", "NameError", "name '__file__' is not defined"),
+    ("print(torch.__file__)", "AttributeError", f"access to '__file__' {DUNDER}"),
+    ("print(torch.__dict__)", "AttributeError", f"access to '__dict__' {DUNDER}"),
+    # no dunder can be set, on a class, an instance or a function
+    ("class A:\n    pass\nA.__init__ = print", "AttributeError", f"access to '__init__' {DUNDER}"),
+    ("class A:\n    pass\nA().__class__ = int", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("class A:\n    pass\na = A()\na.__dict__ = {}", "AttributeError", f"access to '__dict__' {DUNDER}"),
+    ("def f():\n    pass\nf.__code__ = 1", "AttributeError", "cannot set attribute '__code__' of 'function' object"),
+    # still no host builtins, whatever a script function is handed to
+    ("print(sorted([1], key=getattr))", "NameError", "name 'getattr' is not defined"),
+    ("print(list(map(eval, ['1'])))", "NameError", "name 'eval' is not defined"),
+    ("print(isinstance(x, object))", "NameError", "name 'object' is not defined"),
+    ("raise SystemExit", "NameError", "name 'SystemExit' is not defined"),
+])
+def test_escape_attempts_through_classes_functions_and_exceptions_are_refused(script, type_name, message):
+    refused(script, type_name, message)
+
+
+@pytest.mark.parametrize("script, type_name, message", [
+    # special methods run as script code, under the caps, with Python's checks on what they return
+    ("class A:\n    def __repr__(self):\n        return 5\nprint(A())", "TypeError",
+     "__str__ returned non-string (type int)"),
+    ("class A:\n    def __repr__(self):\n        return repr(self)\nprint(A())", "RecursionError",
+     "maximum recursion depth exceeded"),
+    ("class A:\n    def __len__(self):\n        return 10**30\nprint(len(A()))", "OverflowError",
+     "cannot fit 'int' into an index-sized integer"),
+    ("class A:\n    def __hash__(self):\n        return 'x'\nd = {A(): 1}", "TypeError",
+     "__hash__ method should return an integer"),
+    ("class A:\n    def __bool__(self):\n        return 2\nif A():\n    pass", "TypeError",
+     "__bool__ should return bool, returned int"),
+    ("class I:\n    def __iter__(self):\n        return self\n    def __next__(self):\n        return 1\n"
+     "for k in I():\n    pass", "LimitError", "loop iterations"),
+    ("class I:\n    def __iter__(self):\n        return self\n    def __next__(self):\n        return 1\n"
+     "z = [*I()]", "LimitError", "elements (raise it with --max-elements)"),
+    ("def f():\n    return f()\nf()", "RecursionError", "maximum recursion depth exceeded"),
+    ("f = lambda: f()\nf()", "RecursionError", "maximum recursion depth exceeded"),
+    ("d = {}\nfor i in range(10**9):\n    d[i] = i", "LimitError", "loop of 1000000000 iterations"),
+    ("d = {i: i for i in range(10**9)}", "LimitError", "loop of 1000000000 iterations"),
+    ("d = dict(zip(range(10**9), range(10**9)))", "LimitError", "elements"),
+    # diffcli's limits are not exceptions a script can catch
+    ("try:\n    while True:\n        pass\nexcept BaseException:\n    print('caught')", "LimitError",
+     "loop iterations"),
+    ("class A:\n    def __exit__(self, *a):\n        return True\n    def __enter__(self):\n        pass\n"
+     "with A():\n    while True:\n        pass", "LimitError", "loop iterations"),
+])
+def test_script_code_run_by_pythons_protocols_stays_within_the_caps(script, type_name, message):
+    r = CliRunner().invoke(app, ["run", "-e", SETUP + script, "--max-iterations", "1000",
+                                 "--max-elements", "100000"])
+    assert "Traceback" not in r.stderr and "InternalError" not in r.stderr, r.stderr
+    assert r.exit_code == 1, r.stdout + r.stderr
+    first = r.stderr.splitlines()[0]
+    assert f" {type_name}: " in first and message in first, first
+    assert "caught" not in r.stdout
+
+
 @pytest.mark.parametrize("script, message", [
     ("global x", "'global' is not supported in diffcli scripts"),
     ("del x", "'del' is not supported in diffcli scripts"),

@@ -76,6 +76,14 @@ if __name__ != "__main__":
     def test_every_case_is_recorded():
         assert sorted(RECORDED) == sorted(CASES)
 
+    def test_both_parsers_agree_on_every_case():
+        """The lean driver and Lark build the same trees (or both refuse) for the new syntax."""
+        from diffcli.lang import parse as parse_module
+
+        from .test_fastparse import _check
+        parsed = sum(_check(parse_module._normalise(text)) for text in CASES.values())
+        assert parsed == sum(1 for r in RECORDED.values() if not r["error"] or r["error"][0] != "SyntaxError")
+
     @pytest.mark.parametrize("name", sorted(CASES))
     def test_case_prints_what_python_printed(name):
         got = run_diffcli(CASES[name])
