@@ -22,7 +22,7 @@ from ..engine.node import Node
 from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
-from . import callargs, classes, dunders, exceptions, pybuiltins, pydict
+from . import callargs, classes, dunders, exceptions, printopts, pybuiltins, pydict, signatures
 from .errors import ScriptError
 from .objects import Instance, ScriptObject
 from .values import (CPU, DICT_METHODS, ITERABLES, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS,
@@ -251,6 +251,7 @@ class Interpreter:
         creation.MAX_ELEMENTS[0] = self.limits.max_elements
         self._memory_base = resident_memory()
         creation.manual_seed(0)            # reproducible unless the script seeds itself
+        printopts.reset()                  # torch.set_printoptions lasts for one run
         engine.grad_mode._state[0] = True  # every run starts in grad mode
         prev_sink = engine_errors.set_warning_sink(self._on_warning)
         prev_trace = engine_function.TRACE[0]
@@ -1005,7 +1006,12 @@ class Interpreter:
                 self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
                                                 self.limits.max_elements), e)
         try:
+            finish = None
+            if kwargs:                 # PyTorch's keyword names (`input=`, `size=`, `out=`...)
+                args, kwargs, finish = signatures.adapt(fn, args, kwargs, callee)
             result = fn(*args, **kwargs)
+            if finish is not None:
+                result = finish(result)
         except Exception as err:
             translated = _script_error(err, e, callee)
             if translated is None:

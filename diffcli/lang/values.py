@@ -169,6 +169,15 @@ def detect_anomaly(check_nan=True):
     return AnomalyMode("detect_anomaly")
 
 
+def _set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
+                      sci_mode=None):
+    from . import printopts
+    printopts.set_printoptions(precision, threshold, edgeitems, linewidth, profile, sci_mode)
+
+
+_set_printoptions.__name__ = "set_printoptions"
+
+
 def _false():
     return False
 
@@ -209,6 +218,7 @@ TORCH = Namespace("torch", {
     "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "Size": Size,
     # the ATen op: int reduction, 0 ('none') unless given -- not F's signature
     "binary_cross_entropy_with_logits": losses.binary_cross_entropy_with_logits_aten,
+    "set_printoptions": _set_printoptions,
 })
 
 MATH = Namespace("math", {

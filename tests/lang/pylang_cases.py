@@ -897,3 +897,80 @@ with torch.set_grad_enabled(False):
     print(torch.is_grad_enabled())
 print(torch.is_grad_enabled())
 """)
+
+# ------------------------------------------- PyTorch's signatures (issue 11, item 3)
+case("torch_keyword_names", """
+import torch
+import torch.nn.functional as F
+def main():
+    x = torch.ones(2, 3)
+    print(torch.matmul(input=x, other=x.T), torch.randn(size=(2, 3)).shape, torch.zeros(size=[2]).shape)
+    print(x.sum(dim=1), torch.sum(input=x, dim=0), x.reshape(shape=(3, 2)).shape)
+    print(torch.reshape(input=x, shape=(6,)).shape, torch.ones(size=(1, 2)).shape)
+    print(torch.pow(input=x, exponent=2), x.pow(exponent=3), torch.where(condition=x > 0, input=x, other=x * 0))
+    print(F.relu(input=x - 2), torch.clamp(input=x, min=0.5, max=0.75))
+    print(torch.tensor(data=[1.0, 2.0], requires_grad=True), torch.mean(input=x, dim=1, keepdim=True))
+    print(x.transpose(dim0=0, dim1=1).shape, torch.cat(tensors=[x, x], dim=0).shape, x.add(other=x, alpha=2))
+    print(torch.mul(input=x, other=2.0).sum(), torch.mm(input=x, mat2=x.T), torch.dot(input=x[0], tensor=x[1]))
+    print(torch.softmax(input=torch.zeros(2), dim=0), torch.exp(input=torch.zeros(1)), F.mse_loss(input=x, target=x))
+main()
+""")
+case("torch_keyword_names_conflict", """
+import torch
+x = torch.ones(2)
+torch.matmul(x, input=x)
+""")
+case("torch_out_argument", """
+import torch
+def main():
+    x = torch.ones(2, 3)
+    o = torch.zeros(2, 3)
+    r = torch.add(x, x, out=o)
+    print(r is o, o, o._version)
+    o2 = torch.zeros(0)
+    torch.mul(x[0], 2, out=o2)
+    print(o2)
+    a = torch.ones(2, requires_grad=True)
+    try:
+        torch.add(a, a, out=torch.zeros(2))
+    except RuntimeError as e:
+        print(e)
+    try:
+        torch.add(torch.ones(2, dtype=torch.float32), 1, out=torch.zeros(2, dtype=torch.long))
+    except RuntimeError as e:
+        print(e)
+    with torch.no_grad():
+        print(torch.add(a, 1, out=torch.zeros(2)), torch.sin(torch.zeros(2), out=torch.ones(2)))
+    print(torch.matmul(x, x.T, out=torch.zeros(2, 2)))
+main()
+""")
+case("torch_set_printoptions", """
+import torch
+def main():
+    t = torch.tensor([1.23456, 2.5])
+    torch.set_printoptions(precision=2)
+    print(t)
+    torch.set_printoptions(sci_mode=True)
+    print(t)
+    torch.set_printoptions(profile="default")
+    print(t, torch.tensor([1e-5, 1.0]))
+    torch.set_printoptions(threshold=5, edgeitems=1)
+    print(torch.arange(10.))
+    torch.set_printoptions(linewidth=20)
+    print(torch.arange(8.))
+    torch.set_printoptions(profile="full")
+    print(torch.arange(8.))
+    torch.set_printoptions(profile="short")
+    print(t, torch.arange(2000.))
+    print(torch.set_printoptions(precision=6, sci_mode=False), torch.tensor([1e-9, 1.0]))
+main()
+""")
+case("torch_autograd_grad_only_inputs", """
+import torch
+def main():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (a * a).sum()
+    print(torch.autograd.grad(y, a, only_inputs=False, retain_graph=True))
+    print(torch.autograd.grad(outputs=y, inputs=[a], only_inputs=True))
+main()
+""")

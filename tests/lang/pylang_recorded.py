@@ -319,8 +319,28 @@ RECORDED = {
         'out': '',
         'error': ['SyntaxError', '* argument may appear only once', 1],
     },
+    'torch_autograd_grad_only_inputs': {
+        'out': '(tensor([2., 4.]),)\n(tensor([2., 4.]),)\n',
+        'error': None,
+    },
     'torch_context_manager_reprs': {
         'out': 'torch.autograd.grad_mode.set_grad_enabled(mode=False)\nFalse\ntorch.autograd.grad_mode.set_grad_enabled(mode=True) True\nFalse\nTrue\n',
+        'error': None,
+    },
+    'torch_keyword_names': {
+        'out': 'tensor([[3., 3.],\n        [3., 3.]]) torch.Size([2, 3]) torch.Size([2])\ntensor([3., 3.]) tensor([2., 2., 2.]) torch.Size([3, 2])\ntorch.Size([6]) torch.Size([1, 2])\ntensor([[1., 1., 1.],\n        [1., 1., 1.]]) tensor([[1., 1., 1.],\n        [1., 1., 1.]]) tensor([[1., 1., 1.],\n        [1., 1., 1.]])\ntensor([[0., 0., 0.],\n        [0., 0., 0.]]) tensor([[0.7500, 0.7500, 0.7500],\n        [0.7500, 0.7500, 0.7500]])\ntensor([1., 2.], requires_grad=True) tensor([[1.],\n        [1.]])\ntorch.Size([3, 2]) torch.Size([4, 3]) tensor([[3., 3., 3.],\n        [3., 3., 3.]])\ntensor(12.) tensor([[3., 3.],\n        [3., 3.]]) tensor(3.)\ntensor([0.5000, 0.5000]) tensor([1.]) tensor(0.)\n',
+        'error': None,
+    },
+    'torch_keyword_names_conflict': {
+        'out': '',
+        'error': ['TypeError', 'matmul() missing 1 required positional arguments: "other"', 3],
+    },
+    'torch_out_argument': {
+        'out': "True tensor([[2., 2., 2.],\n        [2., 2., 2.]]) 1\ntensor([2., 2., 2.])\nadd(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.\nresult type Float can't be cast to the desired output type Long\ntensor([2., 2.]) tensor([0., 0.])\ntensor([[3., 3.],\n        [3., 3.]])\n",
+        'error': None,
+    },
+    'torch_set_printoptions': {
+        'out': 'tensor([1.23, 2.50])\ntensor([1.23e+00, 2.50e+00])\ntensor([1.2346, 2.5000]) tensor([1.0000e-05, 1.0000e+00])\ntensor([0.,  ..., 9.])\ntensor([0.,  ..., 7.])\ntensor([0., 1., 2., 3., 4., 5., 6., 7.])\ntensor([1.23, 2.50]) tensor([0.00e+00, 1.00e+00,  ..., 2.00e+03, 2.00e+03])\nNone tensor([0.000000, 1.000000])\n',
         'error': None,
     },
     'unpacking_everywhere': {

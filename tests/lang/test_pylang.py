@@ -92,6 +92,32 @@ if __name__ != "__main__":
         assert got["error"] == want["error"]
 
 
+if __name__ != "__main__":
+    def test_torch_version_is_the_pytorch_release_diffcli_reproduces():
+        # the torch wheel this was recorded with says '2.13.0+cpu' (its local build tag)
+        assert run_diffcli("import torch\nprint(torch.__version__)\n")["out"] == "2.13.0\n"
+
+    def test_warnings_of_the_torch_signatures_are_pytorchs():
+        from diffcli.lang.interpreter import Interpreter
+        from diffcli.session import parse_source
+        from diffcli.source import Source
+        warned = []
+        text = ("import torch\na = torch.tensor([1.0], requires_grad=True)\n"
+                "g = torch.autograd.grad(a * 2, a, only_inputs=False)\n"
+                "with torch.no_grad():\n    torch.add(a, 1, out=torch.zeros(3))\n")
+        Interpreter(write=lambda s: None, warn=lambda c, m, line: warned.append((c, m, line))).run(
+            parse_source(Source(text, "<script>")))
+        # recorded from torch 2.13: python3 -W always on the same script
+        assert warned == [
+            ("FutureWarning", "only_inputs argument is deprecated and is ignored now (defaults to True). To "
+             "accumulate gradient for other parts of the graph, please use torch.autograd.backward.", 3),
+            ("UserWarning", "An output with one or more elements was resized since it had shape [3], which "
+             "does not match the required output shape [1]. This behavior is deprecated, and in a future "
+             "PyTorch release outputs will not be resized unless they have zero elements. You can explicitly "
+             "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0). (Triggered "
+             "internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)", 5)]
+
+
 def record(python):
     recorded = {}
     for name, text in sorted(CASES.items()):
