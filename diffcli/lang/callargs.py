@@ -117,54 +117,47 @@ def _error(message, e):
 
 def bind(interp, fn: UserFunction, args, kwargs, e) -> dict:
     """The local names of a call of `fn` with `args` and `kwargs`, as CPython binds them."""
+    plain = fn.plain
+    if plain is not None and not kwargs and len(args) == len(plain) and fn.closure is interp.env:
+        return dict(zip(plain, args))      # the common case: f(a, b) of def f(a, b)
     local = local_scope(interp, fn)
-    params = fn.node.params
-    name = fn.qualname
-    positional = [p for p in params if p.kind == ""]
-    vararg = next((p for p in params if p.kind == "*"), None)
-    kwonly = [p for p in params if p.kind == "kw"]
-    varkw = next((p for p in params if p.kind == "**"), None)
-    for p, v in zip(positional, args):
-        local[p.name] = v
+    positional, vararg, kwonly, varkw, names = fn.sig
+    defaults, name = fn.defaults, fn.qualname
+    local.update(zip(positional, args))
     if vararg is not None:
-        local[vararg.name] = tuple(args[len(positional):])
+        local[vararg] = tuple(args[len(positional):])
     extra = {} if varkw is not None else None
-    if kwargs:
-        names = {p.name for p in positional} | {p.name for p in kwonly}
-        for k, v in kwargs.items():
-            if k not in names:
-                if extra is None:
-                    raise _error(f"{name}() got an unexpected keyword argument '{k}'", e)
-                extra[k] = v
-            elif dict.__contains__(local, k):
-                raise _error(f"{name}() got multiple values for argument '{k}'", e)
-            else:
-                local[k] = v
+    for k, v in kwargs.items():
+        if k not in names:
+            if extra is None:
+                raise _error(f"{name}() got an unexpected keyword argument '{k}'", e)
+            extra[k] = v
+        elif dict.__contains__(local, k):
+            raise _error(f"{name}() got multiple values for argument '{k}'", e)
+        else:
+            local[k] = v
     if len(args) > len(positional) and vararg is None:
-        raise _error(_too_many(name, positional, fn.defaults, len(args),
-                               sum(1 for p in kwonly if dict.__contains__(local, p.name))), e)
-    missing = [p.name for p in positional if not dict.__contains__(local, p.name) and p.name not in fn.defaults]
-    if missing:
-        raise _error(f"{name}() missing {len(missing)} required positional argument"
-                     f"{'s' if len(missing) > 1 else ''}: {_names(missing)}", e)
-    for p in positional:
-        if not dict.__contains__(local, p.name):
-            local[p.name] = fn.defaults[p.name]
-    missing = [p.name for p in kwonly if not dict.__contains__(local, p.name) and p.name not in fn.defaults]
-    if missing:
-        raise _error(f"{name}() missing {len(missing)} required keyword-only argument"
-                     f"{'s' if len(missing) > 1 else ''}: {_names(missing)}", e)
-    for p in kwonly:
-        if not dict.__contains__(local, p.name):
-            local[p.name] = fn.defaults[p.name]
+        raise _error(_too_many(name, positional, defaults, len(args),
+                               sum(1 for p in kwonly if dict.__contains__(local, p))), e)
+    for group, kind in ((positional, "positional"), (kwonly, "keyword-only")):
+        missing = None
+        for p in group:
+            if not dict.__contains__(local, p):
+                if p in defaults:
+                    local[p] = defaults[p]
+                else:
+                    missing = (missing or []) + [p]
+        if missing:
+            raise _error(f"{name}() missing {len(missing)} required {kind} argument"
+                         f"{'s' if len(missing) > 1 else ''}: {_names(missing)}", e)
     if varkw is not None:
-        local[varkw.name] = extra
+        local[varkw] = extra
     return local
 
 
 def _too_many(name, positional, defaults, given, kwonly_given) -> str:
     count = len(positional)
-    with_default = sum(1 for p in positional if p.name in defaults)
+    with_default = sum(1 for p in positional if p in defaults)
     if with_default:
         sig, plural = f"from {count - with_default} to {count}", True
     else:

@@ -979,13 +979,14 @@ class Interpreter:
         """Call the value `fn` with evaluated arguments, as the call `e` (the node errors
         point at) whose callee expression is `func` (None for a call the interpreter makes:
         a decorator, a key= function, a special method)."""
-        if isinstance(fn, UserFunction):
+        if fn.__class__ is UserFunction:
             return self.call_user(fn, args, kwargs, e)
-        if isinstance(fn, _SCRIPT_CALLABLES):     # classes, bound methods, super(), ...
-            return classes.call(self, fn, args, kwargs, e)
-        if (fn is engine.no_grad or fn is engine.enable_grad or isinstance(fn, classes.GRAD_MODES)) \
-                and len(args) == 1 and not kwargs and isinstance(args[0], (UserFunction, *_SCRIPT_CALLABLES)):
-            return classes.grad_mode_decorator(fn, args[0])     # `@torch.no_grad()` on a script function
+        if self._plain.get(id(fn)) is not fn:
+            if isinstance(fn, _SCRIPT_CALLABLES):     # classes, bound methods, super(), ...
+                return classes.call(self, fn, args, kwargs, e)
+            if (fn is engine.no_grad or fn is engine.enable_grad or isinstance(fn, classes.GRAD_MODES)) \
+                    and len(args) == 1 and not kwargs and isinstance(args[0], (UserFunction, *_SCRIPT_CALLABLES)):
+                return classes.grad_mode_decorator(fn, args[0])     # `@torch.no_grad()` on a function
         if "device" in kwargs:
             # `torch.zeros(2, device=device)`: the CPU is the only device there is
             where = kwargs.pop("device")

@@ -70,10 +70,18 @@ class UserFunction:
     qualified name (`A.f`, `outer.<locals>.inner`) and, for a function written in a class
     body (or nested in one), that class's scope (zero-argument `super()` reads it)."""
 
-    __slots__ = ("node", "closure", "defaults", "qualname", "class_scope", "name")
+    __slots__ = ("node", "closure", "defaults", "qualname", "class_scope", "name", "plain", "sig")
 
     def __init__(self, node, closure, defaults=None, qualname=None, class_scope=None):
         self.node = node
+        params = node.params
+        # (positional names, *args name, keyword-only names, **kwargs name, names taken by keyword)
+        self.sig = (tuple(p.name for p in params if p.kind == ""),
+                    next((p.name for p in params if p.kind == "*"), None),
+                    tuple(p.name for p in params if p.kind == "kw"),
+                    next((p.name for p in params if p.kind == "**"), None),
+                    frozenset(p.name for p in params if p.kind in ("", "kw")))
+        self.plain = self.sig[0] if len(self.sig[0]) == len(params) else None   # only plain ones
         self.closure = closure
         self.defaults = defaults if defaults is not None else {}
         self.name = getattr(node, "name", "<lambda>")
