@@ -185,6 +185,11 @@ class Lambda(Expr):
     body: Expr
 
 
+class SetLit(Expr):
+    """A set display ``{a, b, *c}``."""
+    items: list[Expr]
+
+
 class DictLit(Expr):
     """A dict display ``{k: v, **m}``; ``keys[i]`` is None where ``values[i]`` is ``**m``."""
     keys: list[Optional[Expr]]
@@ -236,6 +241,10 @@ class ListComp(Expr):
 
 class GeneratorExp(ListComp):
     """``(element for ... in ...)``, also as a call's only argument; evaluated as a list."""
+
+
+class SetComp(ListComp):
+    """``{element for ... in ... if ...}``."""
 
 
 class DictComp(Expr):

@@ -83,6 +83,7 @@ def _describe(node) -> str:
              ast.ListComp: "a list comprehension", ast.IfExp: "a conditional expression",
              ast.Slice: "a slice", ast.Lambda: "a lambda", ast.DictLit: "a dict literal",
              ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression",
+             ast.SetLit: "a set display", ast.SetComp: "a set comprehension",
              ast.Starred: "a starred expression"}
     return names.get(type(node), "an expression")
 
@@ -516,6 +517,12 @@ class Builder:
                 keys.append(None)
                 values.append(item.value)
         return _span(ast.DictLit(keys, values), c[0], c[-1])
+
+    def set_lit(self, c):
+        return _span(ast.SetLit(_nodes(c)), c[0], c[-1])
+
+    def set_comp(self, c):
+        return _span(ast.SetComp(c[1], c[2:-1]), c[0], c[-1])
 
     def dict_comp(self, c):
         return _span(ast.DictComp(c[1], c[3], c[4:-1]), c[0], c[-1])

@@ -58,6 +58,8 @@ def _name_of(obj, qualified):
     while isinstance(obj, (BoundMethod, GradModeFunction)):
         obj = obj.func
     if isinstance(obj, UserFunction):
+        if obj.shown:                       # after functools.wraps
+            return obj.shown[1] if qualified else obj.shown[0]
         return obj.qualname if qualified else obj.name
     if isinstance(obj, Builtin):
         return obj.name

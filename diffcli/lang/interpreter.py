@@ -25,7 +25,7 @@ from . import ast as A
 from . import callargs, classes, dunders, exceptions, printopts, pybuiltins, pydict, signatures
 from .errors import ScriptError
 from .objects import Instance, ScriptObject
-from .values import (CPU, DICT_METHODS, ITERABLES, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS,
+from .values import (CPU, DICT_METHODS, ITERABLES, LIST_METHODS, MODULES, NODE_ATTRS, SET_METHODS, TENSOR_ATTRS,
                      TENSOR_METHODS, TENSOR_SETTABLE, TORCH, Device, ExceptionValue, Namespace, TypeValue,
                      UserFunction, display, require_cpu, type_name, type_of)
 
@@ -433,7 +433,8 @@ class Interpreter:
         if mod is None:
             raise ScriptError("ModuleNotFoundError",
                               f"No module named '{name}' (diffcli scripts can import only torch, "
-                              "torch.nn.functional, torch.autograd and math)", node.line, node.column)
+                              "torch.nn.functional, torch.autograd, math, functools and typing)",
+                              node.line, node.column)
         return mod
 
     def can_leave_early(self, loop):
@@ -580,7 +581,7 @@ class Interpreter:
             if isinstance(t, A.Subscript):
                 self.assign(t, new, scope)
             return
-        if isinstance(cur, (list, dict, Instance)) and s.op in _IN_PLACE:   # `xs += [1]` extends xs
+        if isinstance(cur, (list, dict, set, Instance)) and s.op in _IN_PLACE:   # `xs += [1]` extends xs
             if cur.__class__ is list and s.op in "+*":
                 self.check_length(len(cur) * (rhs if s.op == "*" and isinstance(rhs, int) else 1)
                                   + (len(rhs) if s.op == "+" and hasattr(rhs, "__len__") else 0), "list", s)
@@ -647,7 +648,8 @@ class Interpreter:
                 A.ListLit: self.eval_list, A.TupleLit: self.eval_tuple, A.Compare: self.compare,
                 A.ListComp: self.listcomp, A.EllipsisLit: _ellipsis, A.Slice: self.eval_index,
                 A.GeneratorExp: self.listcomp, A.Lambda: self.make_lambda, A.DictLit: self.eval_dict,
-                A.DictComp: self.eval_dict_comp, A.StarCall: self.star_call, A.Starred: _starred}
+                A.DictComp: self.eval_dict_comp, A.StarCall: self.star_call, A.Starred: _starred,
+                A.SetLit: self.eval_set, A.SetComp: self.eval_set_comp}
 
     def eval_binop(self, e, scope):
         left = e.left
@@ -699,6 +701,12 @@ class Interpreter:
 
     def eval_dict_comp(self, e, scope):
         return pydict.eval_dict_comp(self, e, scope)
+
+    def eval_set(self, e, scope):
+        return pydict.eval_set(self, e, scope)
+
+    def eval_set_comp(self, e, scope):
+        return pydict.eval_set_comp(self, e, scope)
 
     def star_call(self, e, scope):
         return callargs.star_call(self, e, scope)
@@ -867,6 +875,8 @@ class Interpreter:
             return classes.attribute(self, obj, e)
         elif obj.__class__ is dict and name in DICT_METHODS:
             return pydict.method(self, obj, name, e)
+        elif obj.__class__ in (set, frozenset) and name in SET_METHODS:
+            return pydict.set_method(self, obj, name, e)
         elif isinstance(obj, Namespace):
             if name in obj.members:
                 return obj.members[name]
@@ -1003,6 +1013,8 @@ class Interpreter:
                 fn = self._sequence_builtin(fn, e)
             elif fn is dict:
                 fn = pydict.constructor(self, e)
+            elif fn is set or fn is frozenset:
+                fn = pydict.set_constructor(self, fn, e)
             else:
                 self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
                                                 self.limits.max_elements), e)

@@ -250,9 +250,6 @@ def _unexpected_token(err: UnexpectedToken, parser: _Parser) -> ScriptSyntaxErro
         return _error_at(stack[-1], f"'{stack[-1]}' is not supported in diffcli scripts")
     keyword = _statement_keyword(stack)
     accepted = _accepted(err)
-    if brackets and brackets[-1] == "{" and "COLON" in accepted and token.type in ("COMMA", "RBRACE"):
-        return ScriptSyntaxError("set displays are not supported in diffcli scripts (a dict display has "
-                                 "'key: value' items)", line, column)
     if "_INDENT" in accepted:
         if keyword is None:
             return ScriptSyntaxError("expected an indented block", line, column, "IndentationError")

@@ -18,7 +18,7 @@ from .values import ITERABLES, ITERATORS, TypeValue, UserFunction, show, type_na
 
 # what `isinstance(x, T)` accepts as T besides script classes, exception classes, torch.Tensor
 # and what type() returns
-_HOST_TYPES = (int, float, bool, str, list, tuple, dict, range, Size, type(None))
+_HOST_TYPES = (int, float, bool, str, list, tuple, dict, set, frozenset, range, Size, type(None))
 _TENSOR = engine.FUNCTIONS["Tensor"]      # `torch.Tensor`, a constructor that is also the class
 _CALLABLE = (UserFunction, ClassValue, ProvidedBase, BoundMethod, StaticMethod, GradModeFunction, Builtin,
              NativeMethod)
@@ -222,6 +222,8 @@ def install(interp, b: dict) -> None:
         b[name] = Builtin(name, fn)
     b["reversed"] = reversed
     b["dict"] = dict
+    b["set"] = set
+    b["frozenset"] = frozenset
     b["NotImplemented"] = NotImplemented
     b.update(EXCEPTIONS)
 

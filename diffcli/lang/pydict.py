@@ -1,6 +1,6 @@
-"""Python's dicts in scripts: displays (`{k: v, **m}`), comprehensions, `dict(...)`, item
-assignment and the methods a script may call (`values.DICT_METHODS`). Growth stops at
---max-elements, as for lists."""
+"""Python's dicts and sets in scripts: displays (`{k: v, **m}`, `{a, b}`), comprehensions,
+`dict(...)`/`set(...)`, item assignment and the methods a script may call
+(`values.DICT_METHODS`, `values.SET_METHODS`). Growth stops at --max-elements, as for lists."""
 from __future__ import annotations
 
 from .errors import ScriptError
@@ -123,3 +123,69 @@ def method(interp, d, name, node):
             return d[key]
         return setdefault
     return getattr(d, name)
+
+
+# --- sets -----------------------------------------------------------------------------------
+
+def _grow(interp, s, items, node):
+    """Add `items` (a script iterable) to the set `s`, within the cap."""
+    if not isinstance(items, ITERABLES):
+        raise TypeError(f"'{type_name(items)}' object is not iterable")
+    for v in interp.iterate(items, node):
+        interp.guard(node, lambda: hash(v))
+        s.add(v)
+        interp.check_length(len(s), "set", node)
+
+
+def eval_set(interp, e, scope):
+    from . import callargs
+    s = set()
+    _grow(interp, s, callargs.expand(interp, e.items, scope, "set"), e)
+    return s
+
+
+def eval_set_comp(interp, e, scope):
+    s = set()
+    for local in comprehension_scopes(interp, e.generators, scope):
+        _grow(interp, s, [interp.eval(e.element, local)], e)
+    return s
+
+
+def set_constructor(interp, kind, node):
+    def make(*args, **kwargs):
+        if kwargs:
+            raise TypeError(f"{kind.__name__}() takes no keyword arguments")
+        if len(args) > 1:
+            raise TypeError(f"{kind.__name__} expected at most 1 argument, got {len(args)}")
+        s = set()
+        if args:
+            _grow(interp, s, args[0], node)
+        return s if kind is set else frozenset(s)
+    return make
+
+
+def set_method(interp, s, name, node):
+    """A method of a script's set: `add` and `update` within the cap; the rest are Python's."""
+    if name == "add":
+        def add(*args):
+            if len(args) != 1:
+                raise TypeError(f"set.add() takes exactly one argument ({len(args)} given)")
+            _grow(interp, s, args, node)
+        return add
+    if name == "update":
+        def update(*others):
+            for other in others:
+                _grow(interp, s, other, node)
+        return update
+    if name in ("union", "intersection", "difference", "symmetric_difference"):
+        method = getattr(s, name)
+
+        def combine(*others):
+            if name == "union":
+                interp.check_length(len(s) + sum(len(o) if hasattr(o, "__len__") else 0 for o in others),
+                                    "set", node)
+            return method(*[o if isinstance(o, (set, frozenset, dict, list, tuple, str, range))
+                            else set_constructor(interp, set, node)(o) for o in others])
+        combine.__name__ = name
+        return combine
+    return getattr(s, name)

@@ -15,7 +15,7 @@ from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
 from .exceptions import ExceptionValue  # noqa: F401  (re-exported)
-from .objects import ClassValue, Instance, NativeMethod, ProvidedBase, ScriptObject
+from .objects import Builtin, ClassValue, Instance, NativeMethod, ProvidedBase, ScriptObject
 
 
 class Namespace:
@@ -45,6 +45,8 @@ class TypeValue:
         return made
 
     def __repr__(self):
+        if self.qualname.startswith("typing."):      # typing's names print bare, as in Python
+            return self.qualname
         return f"<class '{self.qualname}'>"
 
 
@@ -70,7 +72,7 @@ class UserFunction:
     qualified name (`A.f`, `outer.<locals>.inner`) and, for a function written in a class
     body (or nested in one), that class's scope (zero-argument `super()` reads it)."""
 
-    __slots__ = ("node", "closure", "defaults", "qualname", "class_scope", "name", "plain", "sig")
+    __slots__ = ("node", "closure", "defaults", "qualname", "class_scope", "name", "plain", "sig", "shown")
 
     def __init__(self, node, closure, defaults=None, qualname=None, class_scope=None):
         self.node = node
@@ -82,6 +84,7 @@ class UserFunction:
                     next((p.name for p in params if p.kind == "**"), None),
                     frozenset(p.name for p in params if p.kind in ("", "kw")))
         self.plain = self.sig[0] if len(self.sig[0]) == len(params) else None   # only plain ones
+        self.shown = None      # (name, qualname) it shows after functools.wraps
         self.closure = closure
         self.defaults = defaults if defaults is not None else {}
         self.name = getattr(node, "name", "<lambda>")
@@ -89,7 +92,7 @@ class UserFunction:
         self.class_scope = class_scope
 
     def __repr__(self):
-        return f"<function {self.qualname}>"
+        return f"<function {self.shown[1] if self.shown else self.qualname}>"
 
 
 class Device:
@@ -236,10 +239,46 @@ MATH = Namespace("math", {
         "pi", "e", "inf", "nan", "isnan", "isinf", "isfinite", "isclose", "hypot", "erf")
 })
 
+def _wraps(wrapped, assigned=None, updated=None):
+    """functools.wraps: the wrapper shows the wrapped function's name (nothing else is copied)."""
+    def decorate(wrapper):
+        if isinstance(wrapper, UserFunction):
+            copy = UserFunction(wrapper.node, wrapper.closure, wrapper.defaults, wrapper.qualname,
+                                wrapper.class_scope)
+            shown = wrapped.shown if isinstance(wrapped, UserFunction) else None
+            name = getattr(wrapped, "name", None)
+            if shown or isinstance(name, str):
+                copy.shown = shown or (name, getattr(wrapped, "qualname", name))
+            return copy
+        return wrapper
+    return decorate
+
+
+def _reduce(interp, args, kwargs, node):
+    """functools.reduce (its function, a script's, is called back through the interpreter)."""
+    import functools
+
+    from .pybuiltins import host_callable
+    if kwargs:
+        raise TypeError("reduce() takes no keyword arguments")
+    if not 2 <= len(args) <= 3:
+        raise TypeError(f"reduce expected at least 2 arguments, got {len(args)}" if len(args) < 2 else
+                        f"reduce expected at most 3 arguments, got {len(args)}")
+    if not isinstance(args[1], ITERABLES):
+        raise TypeError("reduce() arg 2 must support iteration")
+    return functools.reduce(host_callable(interp, args[0], node), *args[1:])
+
+
+_FUNCTOOLS = Namespace("functools", {"wraps": _wraps, "reduce": Builtin("reduce", _reduce)})
+# the names of `typing` (annotations are not evaluated: these only need to import)
+_TYPING = Namespace("typing", {n: TypeValue(n, f"typing.{n}") for n in (
+    "Any", "Optional", "Union", "List", "Dict", "Tuple", "Callable", "Sequence", "Iterable", "Iterator",
+    "Mapping", "Set", "Type", "TypeVar", "Generic", "NamedTuple", "Literal", "Final", "ClassVar")})
+
 # import lines: module path -> the namespace it binds
 MODULES = {
     "torch": TORCH, "torch.nn": _NN, "torch.nn.functional": _F, "torch.autograd": _AUTOGRAD,
-    "math": MATH,
+    "math": MATH, "functools": _FUNCTOOLS, "typing": _TYPING,
 }
 
 TENSOR_ATTRS = {"data", "grad", "requires_grad", "is_leaf", "grad_fn", "shape", "dtype",
@@ -257,6 +296,9 @@ LIST_METHODS = {"append", "extend", "insert", "pop", "remove", "index", "count",
 # methods of a script's dicts; `update` and `setdefault` go through `pydict`, which caps growth
 DICT_METHODS = {"keys", "values", "items", "get", "update", "pop", "popitem", "setdefault", "copy",
                 "clear"}
+# methods of a script's sets (`visited.add(node)`); growth goes through `pydict`, which caps it
+SET_METHODS = {"add", "discard", "remove", "pop", "clear", "copy", "update", "union", "intersection",
+               "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint"}
 _DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 # what a script can iterate over (`for`, unpacking, `*xs`, list(), sorted()...)
 # the iterators a script can hold (iter(), reversed(), map(), zip()...): each has __next__
@@ -264,9 +306,9 @@ ITERATORS = (zip, enumerate, map, filter, reversed, type(iter([])), type(iter(()
              type(iter(range(1 << 64))), type(iter("")), type(iter("\u20ac")), type(iter({})),
              type(iter({}.values())), type(iter({}.items())), type(reversed([])),
              type(reversed(range(0))), type(reversed({})), type(reversed({}.values())),
-             type(reversed({}.items())))
+             type(reversed({}.items())), type(iter(set())))
 # what a script can iterate over (`for`, unpacking, `*xs`, list(), sorted()...)
-ITERABLES = (Tensor, list, tuple, range, Size, str, dict, *_DICT_VIEWS, *ITERATORS, Instance)
+ITERABLES = (Tensor, list, tuple, range, Size, str, dict, set, frozenset, *_DICT_VIEWS, *ITERATORS, Instance)
 
 
 def type_name(value) -> str:
@@ -337,6 +379,11 @@ def show(value, builtin_names=None) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{show(k, builtin_names)}: {show(v, builtin_names)}"
                                for k, v in value.items()) + "}"
+    if isinstance(value, (set, frozenset)):
+        inner = "{" + ", ".join(show(v, builtin_names) for v in value) + "}"
+        if isinstance(value, frozenset):
+            return f"frozenset({inner})" if value else "frozenset()"
+        return inner if value else "set()"
     if isinstance(value, type):
         return "<class 'torch.Size'>" if value is Size else f"<class '{value.__name__}'>"
     if isinstance(value, types.MethodType):

@@ -191,6 +191,8 @@ NO_HOST_BASE = "a diffcli class derives only from classes of the script and the 
     ("print(ValueError('x').__traceback__)", "AttributeError", f"access to '__traceback__' {DUNDER}"),
     ("print(ValueError('x')._args)", "AttributeError", "'ValueError' object has no attribute '_args'"),
     ("print({}.__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print({1}.__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print({1}.__iand__)", "AttributeError", f"access to '__iand__' {DUNDER}"),
     ("print({}.__getitem__)", "AttributeError", f"access to '__getitem__' {DUNDER}"),
     ("print(iter([]).__next__)", "AttributeError", f"access to '__next__' {DUNDER}"),
     ("print(id(x).__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
@@ -235,6 +237,9 @@ def test_escape_attempts_through_classes_functions_and_exceptions_are_refused(sc
     ("d = {}\nfor i in range(10**9):\n    d[i] = i", "LimitError", "loop of 1000000000 iterations"),
     ("d = {i: i for i in range(10**9)}", "LimitError", "loop of 1000000000 iterations"),
     ("d = dict(zip(range(10**9), range(10**9)))", "LimitError", "elements"),
+    ("s = set(range(10**9))", "LimitError", "elements"),
+    ("s = set()\ns.update(range(10**9))", "LimitError", "elements"),
+    ("s = {i for i in range(10**9)}", "LimitError", "loop of 1000000000 iterations"),
     # diffcli's limits are not exceptions a script can catch
     ("try:\n    while True:\n        pass\nexcept BaseException:\n    print('caught')", "LimitError",
      "loop iterations"),
@@ -254,7 +259,7 @@ def test_script_code_run_by_pythons_protocols_stays_within_the_caps(script, type
 @pytest.mark.parametrize("script, message", [
     ("global x", "'global' is not supported in diffcli scripts"),
     ("del x", "'del' is not supported in diffcli scripts"),
-    ("d = {'a', 1}", "set displays are not supported in diffcli scripts"),
+    ("nonlocal x", "'nonlocal' is not supported in diffcli scripts"),
     ("print(f'{x:{y}}')", "f-string: nested replacement fields are not supported"),
     ("def g():\n    yield 1", "'yield' is not supported in diffcli scripts"),
     ("async def f():\n    pass", "'async' is not supported in diffcli scripts"),
@@ -311,7 +316,8 @@ _DANGEROUS_BUILTINS = {getattr(builtins, n) for n in (
     "dir", "__import__", "input", "breakpoint", "help", "memoryview", "object", "type", "super",
     "classmethod", "staticmethod", "property", "exit", "quit", "id", "hash", "iter", "next")
     if hasattr(builtins, n)}
-_ALLOWED_PY_CALLABLES = {float, int, bool, list, tuple, dict, enumerate, zip, reversed, len, any, all}
+_ALLOWED_PY_CALLABLES = {float, int, bool, list, tuple, dict, set, frozenset, enumerate, zip, reversed, len, any,
+                         all}
 
 
 def _allowed_callable(v) -> bool:
@@ -338,10 +344,10 @@ def _walk_namespace(ns, seen):
             if id(v) not in seen:
                 seen.add(id(v))
                 _walk_namespace(v, seen)
-        elif isinstance(v, (int, float, dtypes.DType)):
+        elif isinstance(v, (int, float, dtypes.DType, values.TypeValue)):   # (typing's names are TypeValues)
             pass
         else:
-            assert callable(v) and _allowed_callable(v), (ns.name, name, v)
+            assert (callable(v) or isinstance(v, objects.Builtin)) and _allowed_callable(v), (ns.name, name, v)
 
 
 def test_every_builtin_and_namespace_member_is_an_allowed_value():
@@ -410,6 +416,9 @@ cm = Sub.c
 lam = lambda q: q
 dct = {'a': 1}
 dk = dct.keys()
+sset = {1, 2}
+fset = frozenset(sset)
+sit = iter(sset)
 class MyErr(ValueError):
     pass
 try:
@@ -447,6 +456,8 @@ def _allowed_attributes(v):
         return {"setter", "getter"}
     if type(v) is dict:
         return values.DICT_METHODS
+    if type(v) in (set, frozenset):
+        return values.SET_METHODS
     if isinstance(v, Tensor):
         return values.TENSOR_ATTRS | values.TENSOR_METHODS
     if isinstance(v, Node):

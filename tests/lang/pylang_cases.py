@@ -974,3 +974,130 @@ def main():
     print(torch.autograd.grad(outputs=y, inputs=[a], only_inputs=True))
 main()
 """)
+
+# ----------------------------------------------------- functools and typing in decorator code
+case("functools_wraps_reduce_typing", """
+from functools import wraps, reduce
+from typing import Any, Optional, List
+import functools
+import typing
+import torch
+
+def no_grad_decorator(func):
+    @wraps(func)
+    def wrapper(*args, **kwargs) -> Any:
+        with torch.no_grad():
+            return func(*args, **kwargs)
+    return wrapper
+
+@no_grad_decorator
+def double(x: torch.Tensor, scale: Optional[float] = None) -> List[Any]:
+    return x * 2
+def main():
+    x = torch.ones(2, requires_grad=True)
+    print(double(x), double(x).requires_grad, double.__name__, double)
+    print(reduce(lambda a, b: a * b, [1, 2, 3, 4]), functools.reduce(lambda a, b: a + b, [], 10))
+    print(typing.Any, Optional)
+main()
+""")
+
+# ------------------------------------------------------------------ sets, micrograd style
+case("sets", """
+def main():
+    s = {3, 1, 2}
+    e = set()
+    e.add(4)
+    e.update([5, 6], (7,))
+    print(s, e, set(), len(s), 2 in s, 9 not in s, {x % 3 for x in range(9)}, {*[1, 2], 2})
+    s |= {10}
+    print(sorted(s), s - {1}, s & {2, 10}, s | {0}, s.union([11]), s.issubset({1}), frozenset([1, 2]))
+    s.discard(99)
+    s.remove(3)
+    print(sorted(s), set([1, 1, 2]), set('aab') == {'a', 'b'}, isinstance(s, set), type(s).__name__)
+    try:
+        s.remove(42)
+    except KeyError as err:
+        print('no', err)
+main()
+""")
+case("micrograd_style_engine", """
+import math
+
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data + other.data, (self, other), '+')
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data * other.data, (self, other), '*')
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+    def __pow__(self, k):
+        assert isinstance(k, (int, float)), "only int/float powers"
+        out = Value(self.data ** k, (self,), f'**{k}')
+        def _backward():
+            self.grad += (k * self.data ** (k - 1)) * out.grad
+        out._backward = _backward
+        return out
+    def tanh(self):
+        t = math.tanh(self.data)
+        out = Value(t, (self,), 'tanh')
+        def _backward():
+            self.grad += (1 - t ** 2) * out.grad
+        out._backward = _backward
+        return out
+    def backward(self):
+        topo = []
+        visited = set()
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for node in reversed(topo):
+            node._backward()
+    def __neg__(self):
+        return self * -1
+    def __radd__(self, other):
+        return self + other
+    def __sub__(self, other):
+        return self + (-other)
+    def __rmul__(self, other):
+        return self * other
+    def __truediv__(self, other):
+        return self * other ** -1
+    def __repr__(self):
+        return f"Value(data={self.data}, grad={self.grad})"
+
+def main():
+    x1, x2 = Value(2.0), Value(0.0)
+    w1, w2, b = Value(-3.0), Value(1.0), Value(6.8813735870195432)
+    n = x1 * w1 + x2 * w2 + b
+    o = n.tanh()
+    o.backward()
+    print(o)
+    for v in (x1, x2, w1, w2):
+        print(v)
+    a = Value(4.0)
+    c = 2 * a - 1 + a / 2 + a ** 2
+    c.backward()
+    print(c, a.grad, len(c._prev), c._op)
+main()
+""")

@@ -203,6 +203,10 @@ RECORDED = {
         'out': 'try 0\nelse\nfinally 0\nend\ntry 1\nexcept one\nfinally 1\nend\ntry 2\nfinally 2\nreturned\n',
         'error': None,
     },
+    'functools_wraps_reduce_typing': {
+        'out': 'tensor([2., 2.]) False double <function double>\n24 10\ntyping.Any typing.Optional\n',
+        'error': None,
+    },
     'future_and_main': {
         'out': 'main ran __main__ 3.5 3\n',
         'error': None,
@@ -251,6 +255,10 @@ RECORDED = {
         'out': '',
         'error': ['ValueError', 'max() arg is an empty sequence', 1],
     },
+    'micrograd_style_engine': {
+        'out': 'Value(data=0.7071067811865477, grad=1.0)\nValue(data=2.0, grad=-1.4999999999999993)\nValue(data=0.0, grad=0.4999999999999998)\nValue(data=-3.0, grad=0.9999999999999996)\nValue(data=1.0, grad=0.0)\nValue(data=25.0, grad=1.0) 10.5 2 +\n',
+        'error': None,
+    },
     'raise_and_catch': {
         'out': "caught negative: -2 ValueError('negative: -2') ('negative: -2',) ValueError True\ntuple KeyError() True\n('a', 2) ('a', 2) RuntimeError('a', 2)\nZeroDivisionError division by zero\nIndexError list index out of range\nfrom a value True True\n<class 'ValueError'> <class 'ValueError'> ValueError m\n",
         'error': None,
@@ -270,6 +278,10 @@ RECORDED = {
     'reraise': {
         'out': 'handling\nouter got inner\nfrom x\n',
         'error': ['RuntimeError', 'No active exception to reraise', 14],
+    },
+    'sets': {
+        'out': '{1, 2, 3} {4, 5, 6, 7} set() 3 True True {0, 1, 2} {1, 2}\n[1, 2, 3, 10] {3, 10, 2} {2, 10} {0, 1, 2, 3, 10} {1, 2, 3, 10, 11} False frozenset({1, 2})\n[1, 2, 10] {1, 2} True True set\nno 42\n',
+        'error': None,
     },
     'sorted_mixed_types': {
         'out': '',

@@ -439,8 +439,7 @@ ERRORS = [
     ("x = '''abc", 1, 5, "SyntaxError", "unterminated triple-quoted string literal"),
     ("x = b'a'", 1, 5, "SyntaxError", "bytes literals are not supported"),
     ("x = f'{a'", 1, 5, "SyntaxError", "f-string: expecting '}'"),
-    ("x = {1, 2}", 1, 7, "SyntaxError", "set displays are not supported in diffcli scripts "
-     "(a dict display has 'key: value' items)"),
+    ("x = {1: 2, 3}", 1, 13, "SyntaxError", "unexpected '}' — expected ':'"),
     ("x = a if b", 1, 11, "SyntaxError", "unexpected end of line — expected 'else'"),
     ("x = yield 1", 1, 5, "SyntaxError", "'yield' is not supported in diffcli scripts"),
     ("1 = x", 1, 1, "SyntaxError", "cannot assign to a literal"),
