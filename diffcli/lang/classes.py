@@ -367,7 +367,8 @@ def exec_with(interp, s: A.With, scope, i=0):
     ctx_expr, name = s.items[i]
     ctx = interp.eval(ctx_expr, scope)
     if isinstance(ctx, (*GRAD_MODES, AnomalyMode)):
-        value = ctx.__enter__()
+        ctx.__enter__()
+        value = None                          # what torch's managers give `as`
         try:
             if name:
                 scope[name] = value

@@ -385,7 +385,11 @@ def show(value, builtin_names=None) -> str:
             return f"frozenset({inner})" if value else "frozenset()"
         return inner if value else "set()"
     if isinstance(value, type):
+        if value in (engine.no_grad, engine.enable_grad, engine.set_grad_enabled):
+            return f"<class 'torch.autograd.grad_mode.{value.__name__}'>"
         return "<class 'torch.Size'>" if value is Size else f"<class '{value.__name__}'>"
+    if value is set_detect_anomaly or value is detect_anomaly:     # classes in torch
+        return f"<class 'torch.autograd.anomaly_mode.{value.__name__}'>"
     if isinstance(value, types.MethodType):
         owner = value.__self__
         name = getattr(value, "__name__", "method")

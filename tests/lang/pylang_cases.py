@@ -1101,3 +1101,18 @@ def main():
     print(c, a.grad, len(c._prev), c._op)
 main()
 """)
+case("torch_context_manager_classes", """
+import torch
+print(torch.no_grad)
+print(torch.enable_grad, torch.set_grad_enabled)
+print(torch.no_grad(), torch.enable_grad())
+print(torch.set_grad_enabled(True), torch.autograd.set_detect_anomaly(False))
+print(torch.autograd.detect_anomaly, torch.autograd.set_detect_anomaly)
+print(type(torch.no_grad()), type(torch.set_grad_enabled(True)))
+with torch.no_grad() as g:
+    print(g, torch.is_grad_enabled())
+with torch.enable_grad() as g:
+    print(g)
+with torch.set_grad_enabled(False) as g:
+    print(g, torch.is_grad_enabled())
+""")

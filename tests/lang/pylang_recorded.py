@@ -335,6 +335,10 @@ RECORDED = {
         'out': '(tensor([2., 4.]),)\n(tensor([2., 4.]),)\n',
         'error': None,
     },
+    'torch_context_manager_classes': {
+        'out': "<class 'torch.autograd.grad_mode.no_grad'>\n<class 'torch.autograd.grad_mode.enable_grad'> <class 'torch.autograd.grad_mode.set_grad_enabled'>\n<torch.autograd.grad_mode.no_grad object> <torch.autograd.grad_mode.enable_grad object>\ntorch.autograd.grad_mode.set_grad_enabled(mode=True) <torch.autograd.anomaly_mode.set_detect_anomaly object>\n<class 'torch.autograd.anomaly_mode.detect_anomaly'> <class 'torch.autograd.anomaly_mode.set_detect_anomaly'>\n<class 'torch.autograd.grad_mode.no_grad'> <class 'torch.autograd.grad_mode.set_grad_enabled'>\nNone False\nNone\nNone False\n",
+        'error': None,
+    },
     'torch_context_manager_reprs': {
         'out': 'torch.autograd.grad_mode.set_grad_enabled(mode=False)\nFalse\ntorch.autograd.grad_mode.set_grad_enabled(mode=True) True\nFalse\nTrue\n',
         'error': None,
