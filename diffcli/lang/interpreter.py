@@ -22,7 +22,7 @@ from ..engine.node import Node
 from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
-from . import callargs, classes, dunders, exceptions, printopts, pybuiltins, pydict, signatures
+from . import callargs, classes, dunders, exceptions, printopts, pybuiltins, pydict, pymethods, signatures
 from .errors import ScriptError
 from .objects import Instance, ScriptObject
 from .values import (CPU, DICT_METHODS, ITERABLES, LIST_METHODS, MODULES, NODE_ATTRS, SET_METHODS, TENSOR_ATTRS,
@@ -896,34 +896,14 @@ class Interpreter:
         elif isinstance(obj, Device) and name in ("type", "index"):
             return getattr(obj, name)
         elif obj.__class__ is list and name in LIST_METHODS:
-            return self._list_method(obj, name, e)
+            return pymethods.list_method(self, obj, name, e)
         elif obj.__class__ is str and name == "format":
-            return self._str_format(obj, e)
+            return pymethods.str_format(obj, e)
         # torch's classes that name their module (`'torch.Size' object has no attribute`)
         of = type_of(obj).qualname if isinstance(obj, (Size, engine.dtypes.DType,
                                                         reductions.ReturnTypes)) else type_name(obj)
         raise ScriptError("AttributeError", f"'{of}' object has no attribute '{name}'"
                           + _unsupported_hint(obj, name), e.line, e.column)
-
-    def _str_format(self, template, e):
-        """`"...".format(...)` with plain fields only (`{}`, `{0}`, `{name}`, with !r/!s/!a
-        and a format spec): a field that reads an attribute or an item (`{0.x}`, `{0[1]}`)
-        or a nested field is refused, so a format string cannot reach into host objects."""
-        import string
-
-        def format_(*args, **kwargs):
-            try:
-                fields = list(string.Formatter().parse(template))
-            except ValueError as err:
-                raise ScriptError("ValueError", str(err), e.line, e.column) from None
-            for _, field, spec, _ in fields:
-                if field is None:
-                    continue
-                if not (field == "" or field.isdigit() or field.isidentifier()) or "{" in (spec or ""):
-                    raise ScriptError("ValueError", f"diffcli formats plain fields only ('{{}}', "
-                                      f"'{{0}}', '{{name}}'), not '{{{field}}}'", e.line, e.column)
-            return template.format(*args, **kwargs)
-        return format_
 
     def _device_attribute(self, t, name):
         """`x.device`, `x.is_cuda`, `x.cpu()`, `x.cuda()` and `x.to(...)`, whose device
@@ -952,28 +932,6 @@ class Interpreter:
                     rest.append(a)
             return t.to(*rest, **kwargs)
         return to
-
-    def _list_method(self, items, name, node):
-        """A method of a script's list; growth stops at --max-elements."""
-        method = getattr(items, name)
-        if name == "extend":
-            def extend(*args):
-                if len(args) != 1:
-                    raise TypeError(f"list.extend() takes exactly one argument ({len(args)} given)")
-                iterable = args[0]
-                if not isinstance(iterable, (list, tuple, range, Size, str, Tensor, zip, enumerate)):
-                    raise TypeError(f"'{type_name(iterable)}' object is not iterable")
-                for v in self.iterate(iterable, node):
-                    items.append(v)
-                    self.check_length(len(items), "list", node)
-            return extend
-        if name in ("append", "insert"):
-            def grow(*args):
-                self.check_length(len(items) + 1, "list", node)
-                return method(*args)
-            grow.__name__ = name
-            return grow
-        return method
 
     def call(self, e, scope):
         func = e.func
