@@ -2,7 +2,11 @@
 
 The interpreter walks the AST (`lang.ast`), resolving names in the script's variables,
 then the builtins, then the op table. It never uses Python's eval/exec, and reaches
-attributes only through the whitelists in `values.py`. Engine errors are re-raised as
+attributes only through the whitelists in `values.py` (dunder names: the audited list in
+`dunders.py`; a script's own classes and objects: `classes.py`). The Python beyond
+expressions lives in modules of its own: `callargs` (functions, arguments, unpacking),
+`classes`/`objects` (classes), `exceptions` (raise/try), `pydict` (dicts, sets),
+`pybuiltins`, `pymethods`, `signatures` (PyTorch's keyword names). Engine errors are re-raised as
 `ScriptError` with the position of the expression that failed.
 """
 from __future__ import annotations
