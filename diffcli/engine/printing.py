@@ -47,6 +47,8 @@ PRECISION = 4
 THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
+SCI_MODE = None     # torch.set_printoptions(sci_mode=...): None decides per tensor (these five
+                    # are set by diffcli/lang/printopts.py)
 
 _PREFIX = "tensor("
 _ALWAYS_DEFAULT = (np.dtype(np.int64), np.dtype(np.bool_))    # besides the default float
@@ -85,6 +87,8 @@ class _Formatter:
         smallest, largest = float(magnitudes.min()), float(magnitudes.max())
         self.int_mode = bool(np.all(nonzero_finite == np.ceil(nonzero_finite)))
         self.sci_mode = largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4
+        if SCI_MODE is not None:
+            self.sci_mode = SCI_MODE
 
         for value in nonzero_finite.tolist():
             if self.sci_mode:

@@ -12,7 +12,15 @@ Shapes the interpreter should know:
 - ``elif`` is an ``If`` alone in the ``orelse`` of the ``If`` before it;
 - ``^`` and ``**`` are both ``BinOp("**", ...)``;
 - operators are the source text: ``+ - * / @ // % ** & |`` (unary ``- + ~``), comparisons
-  ``< <= > >= == != in not in is is not``, ``AugAssign.op`` is ``+`` for ``+=``.
+  ``< <= > >= == != in not in is is not``, ``AugAssign.op`` is ``+`` for ``+=``;
+- a call with ``*args`` or ``**kwargs`` is a ``StarCall`` (a Call whose ``args`` may hold
+  ``Starred`` items and whose ``kwargs`` names are None for ``**mapping``); a plain call
+  is a ``Call``; ``f(x for x in xs)`` is a Call of one ``GeneratorExp``;
+- ``Starred`` also stands in list and tuple displays and assignment targets
+  (``a, *rest = xs``); ``DictLit.keys`` holds None for a ``**mapping`` item;
+- a parameter's ``kind`` is ``""`` (positional or keyword), ``"*"`` (``*args``), ``"kw"``
+  (keyword-only, after ``*`` or ``*args``) or ``"**"`` (``**kwargs``); a bare ``*`` leaves
+  no Param, only the ``"kw"`` kind of those after it.
 """
 from __future__ import annotations
 
@@ -161,6 +169,33 @@ class Call(Expr):
     kwargs: list[tuple[str, Expr]]
 
 
+class StarCall(Call):
+    """A call that unpacks: ``args`` may hold ``Starred`` (``*xs``) and a ``kwargs`` item
+    ``(None, value)`` is ``**value``."""
+
+
+class Starred(Expr):
+    """``*value``: unpacked into a call's arguments, a display, or an assignment target."""
+    value: Expr
+
+
+class Lambda(Expr):
+    """``lambda params: body``."""
+    params: list["Param"]
+    body: Expr
+
+
+class SetLit(Expr):
+    """A set display ``{a, b, *c}``."""
+    items: list[Expr]
+
+
+class DictLit(Expr):
+    """A dict display ``{k: v, **m}``; ``keys[i]`` is None where ``values[i]`` is ``**m``."""
+    keys: list[Optional[Expr]]
+    values: list[Expr]
+
+
 class Attribute(Expr):
     """``obj.name``."""
     obj: Expr
@@ -201,6 +236,21 @@ class Comprehension(Node):
 class ListComp(Expr):
     """``[element for ... in ... if ...]``; nested ``for`` clauses in source order."""
     element: Expr
+    generators: list[Comprehension]
+
+
+class GeneratorExp(ListComp):
+    """``(element for ... in ...)``, also as a call's only argument; evaluated as a list."""
+
+
+class SetComp(ListComp):
+    """``{element for ... in ... if ...}``."""
+
+
+class DictComp(Expr):
+    """``{key: value for ... in ... if ...}``."""
+    key: Expr
+    value: Expr
     generators: list[Comprehension]
 
 
@@ -266,16 +316,35 @@ class Try(Stmt):
 
 
 class Param(Node):
-    """One parameter of a ``def``: ``name`` or ``name=default``."""
+    """One parameter of a ``def`` or lambda: ``name`` or ``name=default``; ``kind`` says
+    which sort (see the module docstring). Annotations are not kept."""
     name: str
     default: Optional[Expr]
+    kind: str
 
 
 class FuncDef(Stmt):
-    """``def name(params): body``."""
+    """``def name(params): body``, with the ``@decorator`` expressions above it (outermost first)."""
     name: str
     params: list[Param]
     body: list[Stmt]
+    decorators: list[Expr]
+
+
+class ClassDef(Stmt):
+    """``class name(bases, **keywords): body`` with its decorators (outermost first);
+    ``keywords`` is a list of ``(name, value)``."""
+    name: str
+    bases: list[Expr]
+    keywords: list[tuple[str, Expr]]
+    body: list[Stmt]
+    decorators: list[Expr]
+
+
+class Raise(Stmt):
+    """``raise [exc [from cause]]``."""
+    exc: Optional[Expr]
+    cause: Optional[Expr]
 
 
 class Return(Stmt):

@@ -77,15 +77,22 @@ _ASSIGNABLE = (ast.Name, ast.Attribute, ast.Subscript)
 
 
 def _describe(node) -> str:
-    names = {ast.Call: "a function call", ast.Num: "a literal", ast.Str: "a literal",
-             ast.Const: "a literal", ast.EllipsisLit: "a literal", ast.Compare: "a comparison",
-             ast.TupleLit: "a tuple", ast.ListLit: "a list", ast.ListComp: "a list comprehension",
-             ast.IfExp: "a conditional expression", ast.Slice: "a slice"}
+    names = {ast.Call: "a function call", ast.StarCall: "a function call", ast.Num: "a literal",
+             ast.Str: "a literal", ast.Const: "a literal", ast.EllipsisLit: "a literal",
+             ast.Compare: "a comparison", ast.TupleLit: "a tuple", ast.ListLit: "a list",
+             ast.ListComp: "a list comprehension", ast.IfExp: "a conditional expression",
+             ast.Slice: "a slice", ast.Lambda: "a lambda", ast.DictLit: "a dict literal",
+             ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression",
+             ast.SetLit: "a set display", ast.SetComp: "a set comprehension",
+             ast.Starred: "a starred expression"}
     return names.get(type(node), "an expression")
 
 
 def _check_target(target, augmented_op: str | None = None) -> None:
-    """Raise unless `target` can be assigned to (tuples and lists unpack, except for +=)."""
+    """Raise unless `target` can be assigned to (tuples and lists unpack, one item of each
+    may be starred; not for +=)."""
+    if isinstance(target, ast.Starred) and augmented_op is None:
+        raise _error_at(target, "starred assignment target must be in a list or tuple")
     pending = [target]
     while pending:
         node = pending.pop()
@@ -94,10 +101,44 @@ def _check_target(target, augmented_op: str | None = None) -> None:
         if augmented_op is not None:
             raise _error_at(node, f"cannot use '{augmented_op}=' on {_describe(node)}")
         if isinstance(node, (ast.TupleLit, ast.ListLit)):
-            pending.extend(node.items)
+            starred = [item for item in node.items if isinstance(item, ast.Starred)]
+            if len(starred) > 1:
+                raise _error_at(starred[1], "multiple starred expressions in assignment")
+            pending.extend(item.value if isinstance(item, ast.Starred) else item for item in node.items)
             continue
         hint = " (use '==' to compare)" if isinstance(node, ast.Compare) else ""
         raise _error_at(node, f"cannot assign to {_describe(node)}{hint}")
+
+
+def _check_value(node) -> None:
+    """A starred expression stands alone where Python has no place for it (`x = *a`)."""
+    if isinstance(node, ast.Starred):
+        raise _error_at(node, "can't use starred expression here")
+
+
+# `from __future__ import NAME`: the features Python 3 knows (all on already, or, like
+# `annotations`, without effect in a script diffcli runs)
+FUTURE_FEATURES = frozenset(("nested_scopes", "generators", "division", "absolute_import",
+                             "with_statement", "print_function", "unicode_literals",
+                             "barry_as_FLUFL", "generator_stop", "annotations"))
+
+
+def _check_future_imports(body: list) -> None:
+    """Python's rules for `from __future__ import ...`: known features only, and only at
+    the top of the file (after a docstring and other future imports)."""
+    at_top = True
+    for i, stmt in enumerate(body):
+        future = isinstance(stmt, ast.FromImport) and stmt.module == "__future__"
+        if future:
+            if not at_top:
+                raise _error_at(stmt, "from __future__ imports must occur at the beginning of the file")
+            for alias in stmt.names:
+                if alias.name == "braces":
+                    raise _error_at(alias, "not a chance")
+                if alias.name not in FUTURE_FEATURES:
+                    raise _error_at(alias, f"future feature {alias.name} is not defined")
+        elif not (i == 0 and isinstance(stmt, ast.ExprStmt) and isinstance(stmt.value, ast.Str)):
+            at_top = False
 
 
 def _dotted(first: Token, last: Token, value: str) -> Token:
@@ -108,10 +149,26 @@ def _dotted(first: Token, last: Token, value: str) -> Token:
 
 class _Keyword:
     """A ``name=value`` call argument, until `Builder.call` files it."""
-    __slots__ = ("name", "value")
+    __slots__ = ("name", "value", "key")
 
-    def __init__(self, name: str, value):
-        self.name, self.value = name, value
+    def __init__(self, name: str, value, key=None):
+        self.name, self.value, self.key = name, value, key
+
+
+class _DoubleStarred:
+    """A ``**mapping`` call argument or dict item, until `Builder.call`/`dict_lit` files it."""
+    __slots__ = ("value", "token")
+
+    def __init__(self, value, token):
+        self.value, self.token = value, token
+
+
+class _StarParam:
+    """A ``*``, ``*args`` or ``**kwargs`` parameter, until `Builder.params` files it."""
+    __slots__ = ("kind", "param", "token")
+
+    def __init__(self, kind: str, param, token):
+        self.kind, self.param, self.token = kind, param, token
 
 
 _ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[0-7]{1,3}|[\s\S])")
@@ -244,6 +301,7 @@ class Builder:
                 body.extend(item)
             elif not isinstance(item, str):
                 body.append(item)
+        _check_future_imports(body)
         return ast.Script(body)
 
     def simple_stmt(self, c):
@@ -257,12 +315,14 @@ class Builder:
     # ----------------------------------------------------- simple statements
     def expr_stmt(self, c):
         value = c[0]
+        _check_value(value)
         return _span(ast.ExprStmt(value), value, value)
 
     def assign(self, c):
         targets = c[0:-1:2]
         for target in targets:
             _check_target(target)
+        _check_value(c[-1])
         node = _new(ast.Assign)
         node.targets = targets
         node.value = c[-1]
@@ -271,6 +331,7 @@ class Builder:
     def aug_assign(self, c):
         target, op, value = c
         _check_target(target, augmented_op=op[:-1])
+        _check_value(value)
         return _span(ast.AugAssign(target, op.value[:-1], value), target, value)
 
     def pass_stmt(self, c):
@@ -284,7 +345,13 @@ class Builder:
 
     def return_stmt(self, c):
         value = c[1] if len(c) > 1 else None
+        _check_value(value)
         return _span(ast.Return(value), c[0], c[-1])
+
+    def raise_stmt(self, c):
+        exc = c[1] if len(c) > 1 else None
+        cause = c[3] if len(c) > 3 else None
+        return _span(ast.Raise(exc, cause), c[0], c[-1])
 
     def assert_stmt(self, c):
         msg = c[3] if len(c) == 4 else None
@@ -322,6 +389,7 @@ class Builder:
 
     def for_stmt(self, c):
         _check_target(c[1])
+        _check_value(c[3])
         return _span(ast.For(c[1], c[3], c[5]), c[0], c[5][-1])
 
     def with_stmt(self, c):
@@ -348,22 +416,80 @@ class Builder:
 
     def func_def(self, c):
         params = c[3] if isinstance(c[3], list) else []
-        return _span(ast.FuncDef(c[1].value, params, c[-1]), c[0], c[-1][-1])
+        return _span(ast.FuncDef(c[1].value, params, c[-1], []), c[0], c[-1][-1])
+
+    def class_def(self, c):
+        bases, keywords = [], []
+        if len(c) > 4 and isinstance(c[3], list):           # `class A(...)`: its arguments
+            for item in c[3]:
+                if isinstance(item, _Keyword):
+                    keywords.append((item.name, item.value))
+                elif isinstance(item, (ast.Starred, _DoubleStarred)):
+                    where = item.token if isinstance(item, _DoubleStarred) else item
+                    raise _error_at(where, "a class's bases cannot be unpacked in diffcli scripts")
+                elif keywords:
+                    raise _error_at(item, "positional argument follows keyword argument")
+                else:
+                    bases.append(item)
+        return _span(ast.ClassDef(c[1].value, bases, keywords, c[-1], []), c[0], c[-1][-1])
+
+    def decorated(self, c):
+        node = c[-1]                # the def or class keeps its own span (as in Python's ast)
+        node.decorators = list(c[:-1])
+        return node
+
+    def decorator(self, c):
+        return c[1]
 
     def params(self, c):
-        params = _nodes(c)
-        seen = set()
-        for before, param in zip([None] + params, params):
+        """Python's order, checked: plain parameters (no default after a default), then
+        `*args` or `*`, keyword-only ones (any defaults), then `**kwargs`."""
+        out, seen = [], set()
+        kind = ""                   # the kind of the next plain parameter
+        star_at = None              # the bare `*` that still needs a keyword-only parameter
+        after_varkw = False
+        for item in _nodes(c):
+            param = item.param if isinstance(item, _StarParam) else item
+            where = item.token if isinstance(item, _StarParam) else item
+            if after_varkw:
+                raise _error_at(where, "arguments cannot follow var-keyword argument")
+            if isinstance(item, _StarParam) and item.kind == "*":
+                if kind == "kw":
+                    raise _error_at(where, "* argument may appear only once")
+                kind = "kw"
+                if param is None:
+                    star_at = item.token
+                    continue
+                param.kind = "*"
+            elif isinstance(item, _StarParam):
+                param.kind = "**"
+                after_varkw = True
+            else:
+                param.kind = kind
+                star_at = None
+                if kind == "" and param.default is None and out and out[-1].kind == "" \
+                        and out[-1].default is not None:
+                    raise _error_at(param, "a parameter without a default follows one with a default")
             if param.name in seen:
-                raise _error_at(param, f"duplicate parameter '{param.name}'")
+                raise _error_at(param, f"duplicate argument '{param.name}' in function definition")
             seen.add(param.name)
-            if before is not None and before.default is not None and param.default is None:
-                raise _error_at(param, "a parameter without a default follows one with a default")
-        return params
+            out.append(param)
+        if star_at is not None:
+            raise _error_at(star_at, "named arguments must follow bare *")
+        return out
 
     def param(self, c):
-        default = c[2] if len(c) == 3 else None
-        return _span(ast.Param(c[0].value, default), c[0], c[-1])
+        default = c[c.index("=") + 1] if "=" in c[1:] else None
+        return _span(ast.Param(c[0].value, default, ""), c[0], c[-1])
+
+    def star_param(self, c):
+        star = c[0]
+        param = _span(ast.Param(c[1].value, None, star.value), star, c[1]) if len(c) > 1 else None
+        return _StarParam(star.value, param, star)
+
+    def lambda_def(self, c):
+        params = c[1] if isinstance(c[1], list) else []
+        return _span(ast.Lambda(params, c[-1]), c[0], c[-1])
 
     # ------------------------------------------------------------ expressions
     def tuple_lit(self, c):
@@ -371,6 +497,38 @@ class Builder:
 
     def list_lit(self, c):
         return _span(ast.ListLit(_nodes(c)), c[0], c[-1])
+
+    def starred(self, c):
+        return _span(ast.Starred(c[1]), c[0], c[1])
+
+    def double_starred(self, c):
+        return _DoubleStarred(c[1], c[0])
+
+    def dict_item(self, c):
+        return (c[0], c[2])
+
+    def dict_lit(self, c):
+        keys, values = [], []
+        for item in c:
+            if isinstance(item, tuple):
+                keys.append(item[0])
+                values.append(item[1])
+            elif isinstance(item, _DoubleStarred):
+                keys.append(None)
+                values.append(item.value)
+        return _span(ast.DictLit(keys, values), c[0], c[-1])
+
+    def set_lit(self, c):
+        return _span(ast.SetLit(_nodes(c)), c[0], c[-1])
+
+    def set_comp(self, c):
+        return _span(ast.SetComp(c[1], c[2:-1]), c[0], c[-1])
+
+    def dict_comp(self, c):
+        return _span(ast.DictComp(c[1], c[3], c[4:-1]), c[0], c[-1])
+
+    def generator_exp(self, c):
+        return _span(ast.GeneratorExp(c[1], c[2:-1]), c[0], c[-1])
 
     def paren(self, c):
         return _span(c[1], c[0], c[2])
@@ -407,17 +565,40 @@ class Builder:
 
     def call(self, c):
         args, kwargs = [], []
+        unpacks = False             # a `*` or `**` argument: a StarCall
+        mapping = False             # a `**` argument came already
         for item in (c[2] if len(c) == 4 else ()):
             if isinstance(item, _Keyword):
+                if any(name == item.name for name, _ in kwargs):
+                    raise _error_at(item.key, f"keyword argument repeated: {item.name}")
                 kwargs.append((item.name, item.value))
+            elif isinstance(item, _DoubleStarred):
+                kwargs.append((None, item.value))
+                unpacks = mapping = True
+            elif isinstance(item, ast.Starred):
+                if mapping:
+                    raise _error_at(item, "iterable argument unpacking follows keyword argument unpacking")
+                args.append(item)
+                unpacks = True
+            elif mapping:
+                raise _error_at(item, "positional argument follows keyword argument unpacking")
             elif kwargs:
                 raise _error_at(item, "positional argument follows keyword argument")
             else:
                 args.append(item)
-        node = _new(ast.Call)
+        node = _new(ast.StarCall if unpacks else ast.Call)
         node.func = c[0]
         node.args = args
         node.kwargs = kwargs
+        return _span(node, c[0], c[-1])
+
+    def genexp_call(self, c):
+        """`f(x for x in xs)`: a call of one generator expression (without its own brackets)."""
+        generator = _span(ast.GeneratorExp(c[2], c[3:-1]), c[2], c[-2])
+        node = _new(ast.Call)
+        node.func = c[0]
+        node.args = [generator]
+        node.kwargs = []
         return _span(node, c[0], c[-1])
 
     def arguments(self, c):
@@ -427,7 +608,7 @@ class Builder:
         key, _, value = c
         if not isinstance(key, ast.Name):
             raise _error_at(key, "a keyword argument must be a name (use '==' to compare)")
-        return _Keyword(key.id, value)
+        return _Keyword(key.id, value, key)
 
     def subscript(self, c):
         return _span(ast.Subscript(c[0], c[2]), c[0], c[3])

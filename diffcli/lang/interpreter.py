@@ -2,7 +2,11 @@
 
 The interpreter walks the AST (`lang.ast`), resolving names in the script's variables,
 then the builtins, then the op table. It never uses Python's eval/exec, and reaches
-attributes only through the whitelists in `values.py`. Engine errors are re-raised as
+attributes only through the whitelists in `values.py` (dunder names: the audited list in
+`dunders.py`; a script's own classes and objects: `classes.py`). The Python beyond
+expressions lives in modules of its own: `callargs` (functions, arguments, unpacking),
+`classes`/`objects` (classes), `exceptions` (raise/try), `pydict` (dicts, sets),
+`pybuiltins`, `pymethods`, `signatures` (PyTorch's keyword names). Engine errors are re-raised as
 `ScriptError` with the position of the expression that failed.
 """
 from __future__ import annotations
@@ -21,17 +25,19 @@ from ..engine.node import Node
 from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
+from . import callargs, classes, dunders, exceptions, printopts, pybuiltins, pydict, pymethods, signatures
+from . import cappedbuiltins, formatting
 from . import flavour as flavours
-from . import formatting, pybuiltins
-from .errors import ScriptError
 from .callerrors import explain_call_error
+from .errors import ScriptError
 from .limits import (_CATS, _SEQUENCES, _TUPLES, CHECK_EVERY, MEMORY_CHECK_ELEMENTS,
                      Caps, Limits, _check_int_size, _length, growth_estimate)
 from .lookups import DEVICE_ATTRS, attribute_hint, attribute_position, names_in_reach
-from .suggest import keyword_hint, name_hint
-from .values import (CPU, LIST_METHODS, MODULES, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS,
-                     TENSOR_SETTABLE, TORCH, AnomalyMode, Device, ExceptionValue, Namespace, TypeValue,
-                     TextBudget, UserFunction, display, require_cpu, type_name, type_of)
+from .objects import Instance, ScriptObject
+from .suggest import name_hint
+from .values import (CPU, DICT_METHODS, ITERABLES, LIST_METHODS, MODULES, NODE_ATTRS, SET_METHODS, TENSOR_ATTRS,
+                     TENSOR_METHODS, TENSOR_SETTABLE, TORCH, Device, Namespace,
+                     TextBudget, TypeValue, UserFunction, display, require_cpu, type_name, type_of)
 
 
 class _Break(Exception):
@@ -61,6 +67,10 @@ def _ellipsis(e, scope):
     return Ellipsis
 
 
+def _starred(e, scope):
+    raise ScriptError("SyntaxError", "can't use starred expression here", e.line, e.column)
+
+
 def _script_error(err, node, callee=None):
     """The ScriptError at `node` that a Python or engine error raised by a script's
     operation becomes, or None for errors that pass through unchanged."""
@@ -75,7 +85,9 @@ def _script_error(err, node, callee=None):
     message = str(err)             # Python-level errors of the script (bad args, 1/0...)
     if callee:  # `_make.<locals>.op() takes 1 positional argument` -> `sin() takes ...`
         message = _QUALIFIED_CALL.sub(f"{callee}()", message, count=1)
-    return ScriptError(type(err).__name__, message, node.line, node.column)
+    translated = ScriptError(type(err).__name__, message, node.line, node.column)
+    translated.py_args = err.args  # (what `except ... as e` gives as e.args)
+    return translated
 
 
 _PLAIN = {}                        # id -> function: the op table's and the modules' functions
@@ -111,6 +123,9 @@ _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operato
 _CMPOPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
            "==": operator.eq, "!=": operator.ne}
 _INPLACE = {"+": "__iadd__", "-": "__isub__", "*": "__imul__", "/": "__itruediv__"}
+_IN_PLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv,
+             "//": operator.ifloordiv, "%": operator.imod, "**": operator.ipow, "@": operator.imatmul,
+             "|": operator.ior, "&": operator.iand}
 
 
 def is_literal(node) -> bool:
@@ -194,6 +209,7 @@ class Interpreter(Caps):
         self._leaves_early = {}        # id(For node) -> its body can break/return
         self.retain_graphs = False     # the script's own backward()/grad() keep the graph
         self.leaf_index = {}           # name, replaced (finite differences); name -> that k now
+        self.frames, self.handling, self.ids = [], [], {}   # calls, errors being handled, id()s
         self.builtins = self._builtins()    # (and self._plain)
         self._statements = self._statement_table()
         self._expressions = self._expression_table()
@@ -204,6 +220,7 @@ class Interpreter(Caps):
         self.literal_variables = self.flavour == flavours.MATH
         creation.MAX_ELEMENTS[0] = self.limits.max_elements
         creation.manual_seed(0)            # reproducible unless the script seeds itself
+        printopts.reset()                  # torch.set_printoptions lasts for one run
         engine.grad_mode._state[0] = True  # every run starts in grad mode
         prev_sink = engine_errors.set_warning_sink(self._on_warning)
         prev_trace = engine_function.TRACE[0]
@@ -285,7 +302,8 @@ class Interpreter(Caps):
                 A.While: self.exec_while, A.If: self.exec_if, A.Try: self.exec_try,
                 A.FuncDef: self.exec_def, A.Return: self.exec_return, A.Import: self.exec_import,
                 A.FromImport: self.exec_from_import, A.Pass: self.exec_pass,
-                A.Break: self.exec_break, A.Continue: self.exec_continue, A.Assert: self.exec_assert}
+                A.Break: self.exec_break, A.Continue: self.exec_continue, A.Assert: self.exec_assert,
+                A.ClassDef: self.exec_class, A.Raise: self.exec_raise}
 
     def exec_assign(self, s, scope):
         targets = s.targets
@@ -348,7 +366,13 @@ class Interpreter(Caps):
             self.exec_block(s.orelse, scope)
 
     def exec_def(self, s, scope):
-        scope[s.name] = UserFunction(s, scope)
+        callargs.make_function(self, s, scope)
+
+    def exec_class(self, s, scope):
+        classes.exec_class(self, s, scope)
+
+    def exec_raise(self, s, scope):
+        exceptions.exec_raise(self, s, scope)
 
     def exec_return(self, s, scope):
         raise _Return(None if s.value is None else self.eval(s.value, scope))
@@ -363,6 +387,8 @@ class Interpreter(Caps):
                 scope[top] = self.module(top, alias)
 
     def exec_from_import(self, s, scope):
+        if s.module == "__future__":   # (the parser checked the features): no effect
+            return
         mod = self.module(s.module, s)
         for alias in s.names:
             if alias.name not in mod.members:
@@ -390,7 +416,8 @@ class Interpreter(Caps):
         if mod is None:
             raise ScriptError("ModuleNotFoundError",
                               f"No module named '{name}' (diffcli scripts can import only torch, "
-                              "torch.nn.functional, torch.autograd and math)", node.line, node.column)
+                              "torch.nn.functional, torch.autograd, math, functools and typing)",
+                              node.line, node.column)
         return mod
 
     def can_leave_early(self, loop):
@@ -402,22 +429,7 @@ class Interpreter(Caps):
         return found
 
     def exec_with(self, s, scope):
-        managers = []
-        try:
-            for ctx_expr, name in s.items:
-                ctx = self.eval(ctx_expr, scope)
-                if not hasattr(ctx, "__enter__") or not isinstance(
-                        ctx, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled, AnomalyMode)):
-                    raise ScriptError("TypeError", f"'{type_name(ctx)}' object does not support the "
-                                      "context manager protocol", ctx_expr.line, ctx_expr.column)
-                v = ctx.__enter__()
-                managers.append(ctx)
-                if name:
-                    scope[name] = v
-            self.exec_block(s.body, scope)
-        finally:
-            for m in reversed(managers):
-                m.__exit__(None, None, None)
+        classes.exec_with(self, s, scope)
 
     def exec_for(self, s, scope):
         it = self.eval(s.iter, scope)
@@ -437,10 +449,10 @@ class Interpreter(Caps):
             if not tensor.data_.ndim:
                 raise ScriptError("TypeError", "iteration over a 0-d tensor", node.line, node.column)
             it = iter(tensor)  # UnbindBackward0 views, as PyTorch's __iter__ gives
-        elif not isinstance(it, (list, tuple, range, Size, str, zip, enumerate)):
+        elif not isinstance(it, ITERABLES):
             raise ScriptError("TypeError", f"'{type_name(it)}' object is not iterable",
                               node.line, node.column)
-        items = iter(it)
+        items = self.guard(node, lambda: iter(it))   # (a script class's __iter__ may fail)
         end = object()
         while True:
             v = self.guard(node, lambda: next(items, end))
@@ -449,42 +461,7 @@ class Interpreter(Caps):
             yield v
 
     def exec_try(self, s, scope):
-        try:
-            self.exec_block(s.body, scope)
-        except ScriptError as e:
-            if e.is_syntax or e.type_name == "LimitError":
-                raise
-            for h in s.handlers:
-                if h.exc_type is None or self.matches(h.exc_type, e, scope):
-                    if h.name:
-                        scope[h.name] = ExceptionValue(e.type_name, e.message)
-                    self.exec_block(h.body, scope)
-                    break
-            else:
-                raise
-        else:
-            self.exec_block(s.orelse, scope)
-        finally:
-            self.exec_block(s.finalbody, scope)
-
-    _EXC_TREE = {"Exception": None, "BaseException": None, "RuntimeError": "RuntimeError",
-                 "TypeError": "TypeError", "ValueError": "ValueError", "IndexError": "IndexError",
-                 "NameError": "NameError", "AttributeError": "AttributeError",
-                 "ZeroDivisionError": "ZeroDivisionError", "KeyError": "KeyError",
-                 "ArithmeticError": "ZeroDivisionError", "LookupError": "IndexError",
-                 "AssertionError": "AssertionError"}
-
-    def matches(self, exc_expr, err, scope):
-        names = exc_expr.items if isinstance(exc_expr, A.TupleLit) else [exc_expr]
-        for n in names:
-            if not isinstance(n, A.Name) or n.id not in self._EXC_TREE:
-                raise ScriptError("NameError", "unknown exception type in except clause",
-                                  n.line, n.column)
-            want = self._EXC_TREE[n.id]
-            if want is None or want == err.type_name or (
-                    n.id == "RuntimeError" and err.type_name == "NotImplementedError"):
-                return True
-        return False
+        exceptions.exec_try(self, s, scope)
 
     # --- binding -------------------------------------------------------------------
     def bind(self, name, value, scope):
@@ -512,8 +489,10 @@ class Interpreter(Caps):
         if kind is A.Name:
             self.bind(target.id, value, scope)
         elif kind in (A.TupleLit, A.ListLit):
+            if callargs.has_starred(target.items):
+                return callargs.unpack_starred(self, target, value, scope)
             want = len(target.items)
-            if not isinstance(value, (Tensor, list, tuple, range, Size, str, zip, enumerate)):
+            if not isinstance(value, ITERABLES):
                 raise ScriptError("TypeError", f"cannot unpack non-iterable {type_name(value)} object",
                                   target.line, target.column)
             if isinstance(value, Tensor) and not value.data_.ndim:
@@ -542,6 +521,10 @@ class Interpreter(Caps):
                 if isinstance(key, slice) and isinstance(value, (list, tuple, str, range, Size)):
                     self.check_sequence(len(obj) + _length(value), list, target)
                 self.guard(target, lambda: obj.__setitem__(key, value))
+            elif obj.__class__ is dict:
+                pydict.setitem(self, obj, key, value, target)
+            elif isinstance(obj, Instance):   # the script class's __setitem__ (or Python's error)
+                self.guard(target, lambda: operator.setitem(obj, key, value))
             else:
                 raise ScriptError("TypeError", f"'{type_name(obj)}' object does not support item assignment",
                                   target.line, target.column)
@@ -557,6 +540,8 @@ class Interpreter(Caps):
                     raise ScriptError("RuntimeError", "requires_grad must be a bool",
                                       target.line, target.column)
                 self.guard(target, lambda: setattr(obj, target.name, value))
+            elif isinstance(obj, classes.SETTABLE):
+                classes.set_attribute(self, obj, target, value)
             else:
                 raise ScriptError("AttributeError",
                                   f"cannot set attribute '{target.name}' of '{type_name(obj)}' object",
@@ -573,7 +558,13 @@ class Interpreter(Caps):
             if isinstance(t, A.Subscript):
                 self.assign(t, new, scope)
             return
-        new = self.binop(s.op, cur, rhs, s)
+        if isinstance(cur, (list, dict, set, Instance)) and s.op in _IN_PLACE:   # `xs += [1]` extends xs
+            if cur.__class__ is list and s.op in "+*":
+                self.check_length(len(cur) * (rhs if s.op == "*" and isinstance(rhs, int) else 1)
+                                  + (len(rhs) if s.op == "+" and hasattr(rhs, "__len__") else 0), "list", s)
+            new = self.guard(s, lambda: _IN_PLACE[s.op](cur, rhs))
+        else:
+            new = self.binop(s.op, cur, rhs, s)
         self.assign(t, new, scope)
 
     # --- expressions ------------------------------------------------------------------
@@ -610,7 +601,7 @@ class Interpreter(Caps):
         if kind is _Subscript:
             obj = self.eval(e.obj, scope)
             key = self.eval_index(e.index, scope)
-            if isinstance(obj, (Tensor, list, tuple, Size, str, range)):
+            if isinstance(obj, (Tensor, list, tuple, Size, str, range, dict, Instance)):
                 return self.guard(e, lambda: obj[key])
             raise ScriptError("TypeError", f"'{type_name(obj)}' object is not subscriptable",
                               e.line, e.column)
@@ -632,7 +623,10 @@ class Interpreter(Caps):
         does not test itself (built once per interpreter)."""
         return {A.Str: _constant, A.Const: _constant, A.FString: self.fstring,
                 A.ListLit: self.eval_list, A.TupleLit: self.eval_tuple, A.Compare: self.compare,
-                A.ListComp: self.listcomp, A.EllipsisLit: _ellipsis, A.Slice: self.eval_index}
+                A.ListComp: self.listcomp, A.EllipsisLit: _ellipsis, A.Slice: self.eval_index,
+                A.GeneratorExp: self.listcomp, A.Lambda: self.make_lambda, A.DictLit: self.eval_dict,
+                A.DictComp: self.eval_dict_comp, A.StarCall: self.star_call, A.Starred: _starred,
+                A.SetLit: self.eval_set, A.SetComp: self.eval_set_comp}
 
     def eval_binop(self, e, scope):
         left = e.left
@@ -667,10 +661,32 @@ class Interpreter(Caps):
         return left
 
     def eval_list(self, e, scope):
+        if callargs.has_starred(e.items):
+            return callargs.expand(self, e.items, scope, "list")
         return [self.eval(i, scope) for i in e.items]
 
     def eval_tuple(self, e, scope):
+        if callargs.has_starred(e.items):
+            return tuple(callargs.expand(self, e.items, scope, "tuple"))
         return tuple(self.eval(i, scope) for i in e.items)
+
+    def make_lambda(self, e, scope):
+        return callargs.make_lambda(self, e, scope)
+
+    def eval_dict(self, e, scope):
+        return pydict.eval_dict(self, e, scope)
+
+    def eval_dict_comp(self, e, scope):
+        return pydict.eval_dict_comp(self, e, scope)
+
+    def eval_set(self, e, scope):
+        return pydict.eval_set(self, e, scope)
+
+    def eval_set_comp(self, e, scope):
+        return pydict.eval_set_comp(self, e, scope)
+
+    def star_call(self, e, scope):
+        return callargs.star_call(self, e, scope)
 
     def unary(self, node, v):
         if node.op == "-":
@@ -739,6 +755,11 @@ class Interpreter(Caps):
             v = self.guard(e, lambda: variable(self.sets[name]))
             self.bind(name, v, self.env)
             return v
+        if name == "__name__":         # the script runs as the main module (README "Security")
+            return "__main__"
+        if self.frames and callargs.assigns(self.frames[-1][0], name):
+            raise ScriptError("UnboundLocalError", f"cannot access local variable '{name}' where it is not "
+                              "associated with a value", e.line, e.column)
         suggestion = "" if name.startswith("__") else name_hint(
             name, names_in_reach(scope, self.env, self.builtins))
         if name.startswith("__"):
@@ -788,7 +809,7 @@ class Interpreter(Caps):
         if op == "is not":
             return left is not right
         if op in ("in", "not in"):
-            r = self.guard(e, lambda: pybuiltins.contains(self, right, left))
+            r = self.guard(e, lambda: cappedbuiltins.contains(self, right, left))
             return r if op == "in" else not r
         if type(left) is Tensor or type(right) is Tensor:
             self.check_size(growth_estimate("eq", None, (left, right), {}, self.limits.max_elements), e)
@@ -829,9 +850,8 @@ class Interpreter(Caps):
 
     def attribute(self, obj, e):
         name = e.name
-        if name.startswith("__") and not (name == "__name__" and isinstance(obj, TypeValue)):
-            raise ScriptError("AttributeError", f"access to '{name}' is not allowed in diffcli scripts",
-                              *attribute_position(e))
+        if name.startswith("__"):
+            return dunders.read(self, obj, e)   # the audited few, or the refusal
         if isinstance(obj, Tensor):
             if name in _DEVICE_ATTRS:
                 return self._device_attribute(obj, name)
@@ -841,6 +861,12 @@ class Interpreter(Caps):
                 return self.guard(e, lambda: getattr(obj, name))
             if name in TENSOR_METHODS:
                 return getattr(obj, name)
+        elif isinstance(obj, (Instance, ScriptObject, classes.ClassValue, classes.ProvidedBase)):
+            return classes.attribute(self, obj, e)
+        elif obj.__class__ is dict and name in DICT_METHODS:
+            return pydict.method(self, obj, name, e)
+        elif obj.__class__ in (set, frozenset) and name in SET_METHODS:
+            return pydict.set_method(self, obj, name, e)
         elif isinstance(obj, Namespace):
             if name in obj.members:
                 return obj.members[name]
@@ -851,8 +877,6 @@ class Interpreter(Caps):
                 return obj.torch_name
             if name in NODE_ATTRS and (name != "variable" or hasattr(obj, "variable")):
                 return getattr(obj, name)
-        elif isinstance(obj, TypeValue) and name == "__name__":
-            return obj.name
         elif isinstance(obj, reductions.ReturnTypes) and name in ("values", "indices"):
             return getattr(obj, name)
         elif isinstance(obj, Size) and name == "numel":
@@ -861,29 +885,15 @@ class Interpreter(Caps):
             return obj.is_floating_point
         elif isinstance(obj, Device) and name in ("type", "index"):
             return getattr(obj, name)
-        elif isinstance(obj, ExceptionValue) and name == "args":
-            return (obj.message,)
         elif obj.__class__ is list and name in LIST_METHODS:
-            return self._list_method(obj, name, e)
+            return pymethods.list_method(self, obj, name, e)
         elif obj.__class__ is str and name == "format":
-            return self._str_format(obj, e)
+            return pymethods.str_format(self, obj, e)
         # torch's classes that name their module (`'torch.Size' object has no attribute`)
         of = type_of(obj).qualname if isinstance(obj, (Size, engine.dtypes.DType,
                                                         reductions.ReturnTypes)) else type_name(obj)
         raise ScriptError("AttributeError", f"'{of}' object has no attribute '{name}'"
                           + attribute_hint(obj, name), *attribute_position(e))
-
-    def _str_format(self, template, e):
-        """`"...".format(...)` with plain fields only (see formatting.plain_fields)."""
-        def format_(*args, **kwargs):
-            try:
-                fields = formatting.plain_fields(template)
-            except ValueError as err:
-                raise ScriptError("ValueError", str(err), e.line, e.column) from None
-            return formatting.str_format(fields, args, kwargs, self.builtin_names, self.limits.max_elements)
-        def format(_str, *args, **kwargs):
-            return format_(*args, **kwargs)
-        return MethodType(format, template)    # (bound: it prints as the string's method)
 
     def _device_attribute(self, t, name):
         """`x.device`, `x.is_cuda`, `x.cpu()`, `x.cuda()` and `x.to(...)`, whose device
@@ -909,31 +919,6 @@ class Interpreter(Caps):
             return t.to(*rest, **kwargs)
         return MethodType(to, t)
 
-    def _list_method(self, items, name, node):
-        """A method of a script's list; growth stops at --max-elements."""
-        method = getattr(items, name)
-        if name == "extend":
-            def extend(_list, *args):
-                if len(args) != 1:
-                    raise TypeError(f"list.extend() takes exactly one argument ({len(args)} given)")
-                iterable = args[0]
-                if not isinstance(iterable, (list, tuple, range, Size, str, Tensor, zip, enumerate)):
-                    raise TypeError(f"'{type_name(iterable)}' object is not iterable")
-                if isinstance(iterable, (list, tuple, range, Size, str)):
-                    self.check_room(len(items) + _length(iterable), list, node,
-                                    40 if iterable.__class__ is range else 8)   # (new ints)
-                for v in self.iterate(iterable, node):
-                    items.append(v)
-                    self.check_length(len(items), "list", node)
-            return MethodType(extend, items)   # (bound: it prints as the list's method)
-        if name in ("append", "insert"):
-            def grow(_list, *args):
-                self.check_length(len(items) + 1, "list", node)
-                return method(*args)
-            grow.__name__ = name
-            return MethodType(grow, items)
-        return method
-
     def call(self, e, scope):
         func = e.func
         if func.__class__ is _Name:
@@ -942,7 +927,21 @@ class Interpreter(Caps):
             fn = self.eval(func, scope)
         args = [self.eval(a, scope) for a in e.args]
         kwargs = {k: self.eval(v, scope) for k, v in e.kwargs} if e.kwargs else {}
-        if "device" in kwargs and not isinstance(fn, UserFunction):
+        return self.call_value(fn, args, kwargs, e, func)
+
+    def call_value(self, fn, args, kwargs, e, func=None):
+        """Call the value `fn` with evaluated arguments, as the call `e` (the node errors
+        point at) whose callee expression is `func` (None for a call the interpreter makes:
+        a decorator, a key= function, a special method)."""
+        if fn.__class__ is UserFunction:
+            return self.call_user(fn, args, kwargs, e)
+        if self._plain.get(id(fn)) is not fn:
+            if isinstance(fn, _SCRIPT_CALLABLES):     # classes, bound methods, super(), ...
+                return classes.call(self, fn, args, kwargs, e)
+            if (fn is engine.no_grad or fn is engine.enable_grad or isinstance(fn, classes.GRAD_MODES)) \
+                    and len(args) == 1 and not kwargs and isinstance(args[0], (UserFunction, *_SCRIPT_CALLABLES)):
+                return classes.grad_mode_decorator(fn, args[0])     # `@torch.no_grad()` on a function
+        if "device" in kwargs:
             # `torch.zeros(2, device=device)`: the CPU is the only device there is
             where = kwargs.pop("device")
             self.guard(e, lambda: require_cpu(where, _callee_name(func)))
@@ -952,17 +951,24 @@ class Interpreter(Caps):
             if kwargs or len(args) > 1 or callee in _CATS:
                 self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
                                                 self.limits.max_elements), e)
-        elif isinstance(fn, UserFunction):
-            return self.call_user(fn, args, kwargs, e)
         else:
             callee = self._prepare_call(fn, args, kwargs, e)
             if fn is list or fn is tuple:
-                fn = pybuiltins.sequence(self, fn, e)
+                fn = cappedbuiltins.sequence(self, fn, e)
+            elif fn is dict:
+                fn = pydict.constructor(self, e)
+            elif fn is set or fn is frozenset:
+                fn = pydict.set_constructor(self, fn, e)
             else:
                 self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
                                                 self.limits.max_elements), e)
         try:
+            finish = None
+            if kwargs:                 # PyTorch's keyword names (`input=`, `size=`, `out=`...)
+                args, kwargs, finish = signatures.adapt(fn, args, kwargs, callee)
             result = fn(*args, **kwargs)
+            if finish is not None:
+                result = finish(result)
         except Exception as err:
             translated = _script_error(err, e, callee)
             if translated is None:
@@ -1008,36 +1014,22 @@ class Interpreter(Caps):
             self.depth -= 1
 
     def _call_user(self, fn, node, args, kwargs, e):
-        local = {}
-        params = node.params
-        if len(args) > len(params):
-            raise ScriptError("TypeError", f"{node.name}() takes {len(params)} positional arguments "
-                              f"but {len(args)} were given", e.line, e.column)
-        for i, p in enumerate(params):
-            if i < len(args):
-                local[p.name] = args[i]
-            elif p.name in kwargs:
-                local[p.name] = kwargs.pop(p.name)
-            elif p.default is not None:
-                local[p.name] = self.eval(p.default, fn.closure)
-            else:
-                raise ScriptError("TypeError", f"{node.name}() missing required argument: '{p.name}'",
-                                  e.line, e.column)
-        if kwargs:
-            word = next(iter(kwargs))
-            raise ScriptError("TypeError", f"{node.name}() got an unexpected keyword argument "
-                              f"'{word}'" + keyword_hint(word, [p.name for p in params]),
-                              e.line, e.column)
+        local = callargs.bind(self, fn, args, kwargs, e)
+        self.frames.append((fn, local))
         try:
+            if node.__class__ is A.Lambda:
+                return self.eval(node.body, local)
             self.exec_block(node.body, local)
         except _Return as r:
             return r.value
+        finally:
+            self.frames.pop()
         return None
 
     # --- builtins --------------------------------------------------------------------
     def _builtins(self):
         names = self.builtin_names = {}    # id(builtin) -> its script name, for printing
-        capped = pybuiltins.make(self, lambda text: self.write(text), names)
+        capped = cappedbuiltins.make(self, lambda text: self.write(text), names)
         _print, _str = capped["print"], capped["str"]
 
         def _range(*args):
@@ -1082,6 +1074,7 @@ class Interpreter(Caps):
         b["any"], b["all"] = capped["any"], capped["all"]   # Python's (not SPEC functions)
         del b["isinstance"]
         self._plain = _plain_callables((_print, _str, _range, _type, _hasattr))
+        pybuiltins.install(self, b)
         for k, v in engine.FUNCTIONS.items():
             b.setdefault(k, v)
         names.update((id(v), k) for k, v in b.items() if callable(v))
@@ -1107,6 +1100,7 @@ class _Chain(dict):
 
 _QUALIFIED_CALL = re.compile(r"^[\w.]*<locals>\.\w+\(\)")
 _DEVICE_ATTRS = DEVICE_ATTRS
+_SCRIPT_CALLABLES = (ScriptObject, Instance, classes.ClassValue, classes.ProvidedBase, classes.NativeMethod)
 
 
 def _item_bytes(seq):
@@ -1127,6 +1121,8 @@ def _cuda(self, device=None, non_blocking=False, memory_format=None):
 _cpu.__name__, _cuda.__name__ = "cpu", "cuda"
 def _callee_name(func):
     """The name a call was written with (`sin` in `torch.sin(x)`), for error messages."""
+    if func is None:
+        return None
     if isinstance(func, A.Name):
         return func.id
     if isinstance(func, A.Attribute):

@@ -28,12 +28,12 @@ class _Indenter(Indenter):
     `fastparse.FastParser.tokens` does the same work for the fast path: change both."""
 
     NL_type = "_NEWLINE"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
-    _PAIRS = {"RPAR": "(", "RSQB": "["}
+    _PAIRS = {"RPAR": "(", "RSQB": "[", "RBRACE": "{"}
 
     def process(self, stream):
         self.indent_level = [0]
@@ -56,7 +56,7 @@ class _Indenter(Indenter):
                     raise _error_at(token, "unexpected indent", "IndentationError")
             if kind in self._PAIRS:
                 self._close(token)
-            elif kind == "LPAR" or kind == "LSQB":
+            elif kind in ("LPAR", "LSQB", "LBRACE"):
                 if len(self.brackets) >= MAX_BRACKET_DEPTH:
                     raise _error_at(token, f"expression nested too deeply "
                                            f"(more than {MAX_BRACKET_DEPTH} brackets)")
@@ -141,8 +141,7 @@ _STATEMENT_BOUNDARIES = {"_NEWLINE", "_INDENT", "_DEDENT", "SEMICOLON"}
 _OPERATORS = {"+", "-", "*", "/", "@", "//", "%", "**", "^", "&", "|", "<", "<=", ">", ">=", "==", "!=",
               "is", "and", "or", "if"}
 _PUNCTUATION = [",", ")", "]", ":", "=", "in", "else", "import", "as", "except", "finally", "("]
-_NOT_SUPPORTED = {"lambda", "class", "raise", "del", "global", "nonlocal", "yield",
-                  "async", "await", "match"}
+_NOT_SUPPORTED = {"del", "global", "nonlocal", "yield", "async", "await", "match"}
 
 
 def _translate(err: UnexpectedInput, parser: _Parser, text: str) -> ScriptSyntaxError:
@@ -165,8 +164,6 @@ def _bad_character(char: str) -> str:
         return "unterminated string literal"
     if char == "\\":
         return "unexpected character after line continuation character '\\'"
-    if char in "{}":
-        return f"'{char}' is not supported: scripts have no dicts or sets"
     if char == "\x00":
         return "source code cannot contain null bytes"
     if not char.isprintable():

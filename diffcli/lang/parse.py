@@ -29,7 +29,7 @@ MAX_BRACKET_DEPTH = 200  # as CPython's tokenizer; keeps the AST shallow enough 
 # The grammar's rules that build one statement each (an `elif` clause builds an If), which
 # the parser counts against --max-statements (`parselimits`).
 STATEMENT_RULES = frozenset({"small_stmt", "if_stmt", "elif_clause", "while_stmt", "for_stmt",
-                             "try_stmt", "with_stmt", "func_def"})
+                             "try_stmt", "with_stmt", "func_def", "class_def", "decorated"})
 
 
 def grammar_text() -> str:
@@ -154,6 +154,8 @@ def _check_placement(body: list) -> None:
                 raise _error_at(stmt, "'continue' not properly in loop")
             if isinstance(stmt, ast.FuncDef):
                 pending.append((stmt.body, True, False))
+            elif isinstance(stmt, ast.ClassDef):
+                pending.append((stmt.body, False, False))
             elif isinstance(stmt, (ast.For, ast.While)):
                 pending.append((stmt.body, in_def, True))
             elif isinstance(stmt, (ast.If, ast.With, ast.Try)):

@@ -1,162 +1,229 @@
-"""The Python builtins of a script that consume iterables or build text, held to the caps.
-
-Python's own `sum(range(10**12))`, `max(range(10**12))`, `all(...)` or `0.5 in
-range(10**12)` are C loops that no counter sees, and `print`/`str` of a container build
-all of its text first. Here:
-- a builtin that consumes a whole range (or a tensor's rows) charges its length to
-  --max-iterations before it starts (`sum`, `max`, `min`, `list`, `tuple`); one that may
-  stop early (`any`, `all`, `in`) or reads a lazy iterator (`zip`, `enumerate`) counts
-  each item as it goes. Lists, tuples and strings are already bounded by --max-elements
-  and are read at C speed, uncounted.
-- `x in range(...)` is O(1) for any number, as Python is for an int.
-- `sum` of lists or tuples concatenates in linear time (Python's is quadratic), with the
-  result's length checked against --max-elements at each step.
-- `print` and `str` make their text within --max-elements characters (see
-  values.TextBudget).
-
-Errors are the engine's (positionless); the interpreter places them at the call.
+"""The Python builtins that tutorials use beyond the first few: `isinstance`, `issubclass`,
+`id`, `sorted`, `reversed`, `min`/`max` with `key=`, `map`, `filter`, `repr`, `callable`,
+`super`, `staticmethod`, `classmethod`, `property`, `dict`, the exception classes and
+`NotImplemented`. A script function handed to a host builtin (`key=lambda x: ...`) is
+called back through the interpreter (`host_callable`), under its caps.
 """
 from __future__ import annotations
 
 import builtins
-import math
 
+from .. import engine
 from ..engine.tensor import Size, Tensor
-from .limits import _length
-from .values import TextBudget, display, type_name
+from . import classes
+from .exceptions import EXCEPTIONS
+from .objects import (BoundMethod, Builtin, ClassMethod, ClassValue, GradModeFunction, Instance, NativeMethod,
+                      Property, ProvidedBase, StaticMethod)
+from .values import ITERABLES, ITERATORS, TypeValue, UserFunction, show, type_name, type_of
 
-_ITERATORS = (zip, enumerate)
+# what `isinstance(x, T)` accepts as T besides script classes, exception classes, torch.Tensor
+# and what type() returns
+_HOST_TYPES = (int, float, bool, str, list, tuple, dict, set, frozenset, range, Size, type(None))
+_TENSOR = engine.FUNCTIONS["Tensor"]      # `torch.Tensor`, a constructor that is also the class
+_CALLABLE = (UserFunction, ClassValue, ProvidedBase, BoundMethod, StaticMethod, GradModeFunction, Builtin,
+             NativeMethod)
 
 
-def _rows(value) -> bool:
-    """A range, or a tensor (with at least one dimension) iterated by rows."""
-    return value.__class__ is range or (value.__class__ is Tensor and value.data_.ndim > 0)
+def host_callable(interp, fn, node):
+    """`fn` as a Python callable for a host builtin: it calls back into the interpreter."""
+    if fn is None:
+        return None
+
+    def call(*args, **kwargs):
+        return interp.call_value(fn, list(args), kwargs, node)
+    return call
 
 
-def consume(caps, value, what):
-    """`value` as a builtin that reads all of it gets it: a range or a tensor charged in
-    full first, a lazy iterator counted item by item, anything else unchanged."""
-    if _rows(value):
-        n = _length(value)
-        caps.charge(n, None, f"{what} over {n} items")
+def _arity(name, args, kwargs, n, node):
+    if kwargs:
+        raise TypeError(f"{name}() takes no keyword arguments")
+    if len(args) != n:
+        raise TypeError(f"{name} expected {n} arguments, got {len(args)}")
+
+
+def _is_instance(obj, info, str_builtin=None) -> bool:
+    if isinstance(info, tuple):
+        return any(_is_instance(obj, i, str_builtin) for i in info)
+    if info is str_builtin:        # the script's `str` (a function that prints values as diffcli does)
+        info = str
+    if isinstance(info, (ClassValue, ProvidedBase)):
+        return isinstance(obj, info.host)
+    if info is _TENSOR:
+        return isinstance(obj, Tensor)
+    if isinstance(info, TypeValue):
+        return type_of(obj) is info
+    if isinstance(info, type) and info in _HOST_TYPES:
+        return isinstance(obj, info) and not isinstance(obj, Instance)
+    raise TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")
+
+
+def _isinstance(interp, args, kwargs, node):
+    _arity("isinstance", args, kwargs, 2, node)
+    return _is_instance(*args, interp.builtins["str"])
+
+
+def _class_of(value, str_builtin=None):
+    if value is str_builtin:
+        return str
+    if isinstance(value, (ClassValue, ProvidedBase)):
+        return value.host
+    if value is _TENSOR:
+        return Tensor
+    if isinstance(value, type) and value in _HOST_TYPES:
         return value
-    if isinstance(value, _ITERATORS):
-        return caps.counted(value)
-    return value
+    return None
 
 
-def consume_lazily(caps, value):
-    """`value` for a builtin that may stop early (`any`, `all`, `in`): each item counted."""
-    if _rows(value) or isinstance(value, _ITERATORS):
-        return caps.counted(value)
-    return value
+def _issubclass(interp, args, kwargs, node):
+    _arity("issubclass", args, kwargs, 2, node)
+    cls, info = args
+    host = _class_of(cls, interp.builtins["str"])
+    if host is None:
+        raise TypeError("issubclass() arg 1 must be a class")
+    infos = info if isinstance(info, tuple) else (info,)
+    hosts = [_class_of(i, interp.builtins["str"]) for i in infos]
+    if any(h is None for h in hosts):
+        raise TypeError("issubclass() arg 2 must be a class, a tuple of classes, or a union")
+    return any(issubclass(host, h) for h in hosts)
 
 
-def contains(caps, container, x):
-    """`x in container`."""
-    if container.__class__ is range:
-        return _in_range(container, x)
-    if isinstance(container, _ITERATORS):
-        return x in caps.counted(container)
-    return x in container
+def _id(interp, args, kwargs, node):
+    """Small integers, one per object for the run (Python's are addresses)."""
+    if kwargs or len(args) != 1:
+        raise TypeError(f"id() takes exactly one argument ({len(args)} given)")
+    obj = args[0]
+    entry = interp.ids.get(id(obj))
+    if entry is None:
+        entry = interp.ids[id(obj)] = (len(interp.ids) + 1, obj)     # (kept alive: ids stay unique)
+    return entry[0]
 
 
-def _in_range(r, x):
-    """Python's answer without its linear scan (which it makes for anything but an int):
-    only a number equal to an integer can equal an element."""
-    if x.__class__ in (int, bool):
-        return x in r
-    if isinstance(x, Tensor):
-        if len(r) == 0:
-            return False
-        if x.data_.size != 1:
-            return bool(r[0] == x)             # PyTorch's "Boolean value of Tensor with ..."
-        x = x.item()
-    if isinstance(x, float):
-        return math.isfinite(x) and x.is_integer() and int(x) in r
-    if isinstance(x, (int, bool)):
-        return int(x) in r
-    return False                               # no int equals a string, a list, None...
+def _sorted(interp, args, kwargs, node):
+    if len(args) != 1:
+        raise TypeError(f"sorted expected 1 argument, got {len(args)}")
+    for k in kwargs:
+        if k not in ("key", "reverse"):
+            raise TypeError(f"sort() got an unexpected keyword argument '{k}'")
+    items = interp._sequence_builtin(list, node)(args[0])
+    items.sort(key=host_callable(interp, kwargs.get("key"), node), reverse=bool(kwargs.get("reverse", False)))
+    return items
 
 
-def make(caps, write, names):
-    """The builtins (name -> function) for an interpreter (`caps`: its limits and counters)
-    that prints with `write`; `names` maps builtins' ids to their names, for printing."""
-    def cap():
-        return caps.limits.max_elements
+def _min_max(name, fallback):
+    builtin = getattr(builtins, name)
 
-    def _print(*args, sep=" ", end="\n"):
-        sep = " " if sep is None else sep
-        end = "\n" if end is None else end
-        for v, which in ((sep, "sep"), (end, "end")):
-            if not isinstance(v, str):
-                raise TypeError(f"{which} must be None or a string, not {type_name(v)}")
-        budget = TextBudget(cap())
-        budget.take(len(end) + len(sep) * max(len(args) - 1, 0))
-        write(sep.join([display(a, names, budget) for a in args]) + end)
-
-    def _str(value=""):
-        return display(value, names, TextBudget(cap()))
-
-    def _sum(*args, **kwargs):
-        if not args or len(args) > 2 or set(kwargs) - {"start"}:
-            return builtins.sum(*args, **kwargs)       # Python's error
-        start = args[1] if len(args) > 1 else kwargs.get("start", 0)
-        items = consume(caps, args[0], "sum()")
-        if start.__class__ in (list, tuple):
-            return _concatenated(items, start)
-        return builtins.sum(items, start)
-
-    def _concatenated(items, start):
-        """`sum(lists, [])` in linear time: what Python's repeated `+` gives."""
-        kind = start.__class__
-        out = list(start)
-        it = iter(items)
-        for v in it:
-            if not (v.__class__ is kind or kind is tuple and isinstance(v, tuple)):
-                return builtins.sum((v, *it), kind(out))   # Python's `+` from here on
-            caps.check_sequence(len(out) + len(v), kind, None)
-            out.extend(v)
-        return kind(out)
-
-    def extreme(builtin, name):
-        def fn(*args, **kwargs):
-            if len(args) == 1:
-                args = (consume(caps, args[0], f"{name}()"),)
+    def fn(interp, args, kwargs, node):
+        if "key" in kwargs or "default" in kwargs:
+            if "key" in kwargs:
+                kwargs = dict(kwargs, key=host_callable(interp, kwargs["key"], node))
             return builtin(*args, **kwargs)
-        fn.__name__ = name
-        return fn
-
-    def lazy(builtin, name):
-        def fn(*args, **kwargs):
-            if len(args) == 1 and not kwargs:
-                return builtin(consume_lazily(caps, args[0]))
-            return builtin(*args, **kwargs)
-        fn.__name__ = name
-        return fn
-
-    return {"print": _print, "str": _str, "sum": _sum, "max": extreme(builtins.max, "max"),
-            "min": extreme(builtins.min, "min"), "any": lazy(builtins.any, "any"),
-            "all": lazy(builtins.all, "all")}
+        return fallback(*args, **kwargs)
+    return fn
 
 
-def sequence(caps, kind, node):
-    """`list(...)`/`tuple(...)` that stop at --max-elements (and count a range's or lazy
-    iterator's items as iterations) instead of eating memory."""
-    what = kind.__name__
+def _map(interp, args, kwargs, node):
+    if kwargs:
+        raise TypeError("map() takes no keyword arguments")
+    if len(args) < 2:
+        raise TypeError("map() must have at least two arguments.")
+    return map(host_callable(interp, args[0], node), *args[1:])
 
-    def make(it=()):
-        if isinstance(it, (range, list, tuple, str, Size)) or _rows(it):
-            n = _length(it)
-            # (a range's items are new ints; a tensor's rows, views with a graph node each)
-            per = 40 if it.__class__ is range else 1024 if it.__class__ is Tensor else 8
-            caps.check_sequence(n, kind, node, per)
-            if _rows(it):
-                caps.charge(n, node, f"{what}() over {n} items")
-            return kind(it)
-        out = []
-        for v in (caps.counted(it, node) if isinstance(it, _ITERATORS) else it):
-            out.append(v)
-            caps.check_length(len(out), what, node)
-        return kind(out)
-    return make
+
+def _filter(interp, args, kwargs, node):
+    if kwargs:
+        raise TypeError("filter() takes no keyword arguments")
+    if len(args) != 2:
+        raise TypeError(f"filter expected 2 arguments, got {len(args)}")
+    return filter(host_callable(interp, args[0], node), args[1])
+
+
+def _iter(interp, args, kwargs, node):
+    if kwargs or len(args) != 1:
+        raise TypeError(f"iter expected 1 argument, got {len(args)}" if not kwargs else
+                        "iter() takes no keyword arguments")
+    obj = args[0]
+    if not isinstance(obj, ITERABLES):
+        raise TypeError(f"'{type_name(obj)}' object is not iterable")
+    return iter(obj)      # (a script class's __iter__, through its host class)
+
+
+def _next(interp, args, kwargs, node):
+    if kwargs or not 1 <= len(args) <= 2:
+        raise TypeError(f"next expected at least 1 argument, got {len(args)}" if not args else
+                        f"next expected at most 2 arguments, got {len(args)}")
+    it = args[0]
+    if not isinstance(it, ITERATORS) and not (isinstance(it, Instance)
+                                              and classes.lookup(it._cls, "__next__") is not classes.MISSING):
+        raise TypeError(f"'{type_name(it)}' object is not an iterator")
+    try:
+        return next(it)
+    except StopIteration:
+        if len(args) == 2:
+            return args[1]
+        raise interp_stop(node) from None
+
+
+def interp_stop(node):
+    from .exceptions import error_of, make_exception
+    return error_of(make_exception(EXCEPTIONS["StopIteration"], ()), node)
+
+
+def _hash(interp, args, kwargs, node):
+    if kwargs or len(args) != 1:
+        raise TypeError(f"hash() takes exactly one argument ({len(args)} given)")
+    return hash(args[0])       # (a script class's __hash__, through its host class)
+
+
+def _repr(interp, args, kwargs, node):
+    if kwargs or len(args) != 1:
+        raise TypeError(f"repr() takes exactly one argument ({len(args)} given)")
+    return show(args[0], interp.builtin_names)
+
+
+def _callable(interp, args, kwargs, node):
+    if kwargs or len(args) != 1:
+        raise TypeError(f"callable() takes exactly one argument ({len(args)} given)")
+    v = args[0]
+    if isinstance(v, Instance):
+        return classes.lookup(v._cls, "__call__") is not classes.MISSING
+    if isinstance(v, (ClassMethod, Property)) or isinstance(v, (Tensor, TypeValue)):
+        return False
+    return isinstance(v, _CALLABLE) or callable(v)
+
+
+def _one(name, make):
+    def fn(interp, args, kwargs, node):
+        if kwargs or len(args) != 1:
+            raise TypeError(f"{name} expected 1 argument, got {len(args)}")
+        return make(args[0])
+    return fn
+
+
+def _property(interp, args, kwargs, node):
+    allowed = ("fget", "fset", "fdel", "doc")
+    for k in kwargs:
+        if k not in allowed:
+            raise TypeError(f"property() got an unexpected keyword argument '{k}'")
+    values = dict(zip(allowed, args), **kwargs)
+    return Property(values.get("fget"), values.get("fset"))
+
+
+def install(interp, b: dict) -> None:
+    """Add these builtins to the table `b` (the interpreter's)."""
+    table = {
+        "isinstance": _isinstance, "issubclass": _issubclass, "id": _id, "sorted": _sorted,
+        "map": _map, "filter": _filter, "repr": _repr, "callable": _callable, "iter": _iter, "next": _next,
+        "hash": _hash,
+        "super": classes.make_super, "property": _property,
+        "staticmethod": _one("staticmethod", StaticMethod), "classmethod": _one("classmethod", ClassMethod),
+        "min": _min_max("min", b["min"]), "max": _min_max("max", b["max"]),
+    }
+    for name, fn in table.items():
+        b[name] = Builtin(name, fn)
+    b["reversed"] = reversed
+    b["dict"] = dict
+    b["set"] = set
+    b["frozenset"] = frozenset
+    b["NotImplemented"] = NotImplemented
+    b.update(EXCEPTIONS)
+

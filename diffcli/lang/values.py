@@ -15,6 +15,8 @@ from ..engine import dtypes, errors
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
+from .exceptions import ExceptionValue  # noqa: F401  (re-exported)
+from .objects import Builtin, ClassValue, Instance, NativeMethod, ProvidedBase, ScriptObject
 
 
 class Namespace:
@@ -44,6 +46,8 @@ class TypeValue:
         return made
 
     def __repr__(self):
+        if self.qualname.startswith("typing."):      # typing's names print bare, as in Python
+            return self.qualname
         return f"<class '{self.qualname}'>"
 
 
@@ -52,7 +56,9 @@ _QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "dtype": "torch.dt
 
 
 def type_of(value) -> TypeValue:
-    """`type(value)` as a script sees it."""
+    """`type(value)` as a script sees it (a script class for its instances)."""
+    if isinstance(value, Instance):
+        return value._cls
     name = type_name(value)
     if isinstance(value, reductions.ReturnTypes):
         return TypeValue(name, f"torch.return_types.{name}")
@@ -61,29 +67,33 @@ def type_of(value) -> TypeValue:
     return TypeValue(name, _QUALIFIED.get(name))
 
 
-class ExceptionValue:
-    """A caught error, bound by `except ... as e`."""
-
-    def __init__(self, type_name: str, message: str):
-        self.type_name = type_name
-        self.message = message
-
-    def __str__(self):
-        return self.message
-
-    def __repr__(self):
-        return f"{self.type_name}({self.message!r})"
-
-
 class UserFunction:
-    """A `def` in the script."""
+    """A `def` or a `lambda` of the script: its node, the scope it closes over, its
+    parameters' default values (evaluated where it was defined, as in Python), its
+    qualified name (`A.f`, `outer.<locals>.inner`) and, for a function written in a class
+    body (or nested in one), that class's scope (zero-argument `super()` reads it)."""
 
-    def __init__(self, node, closure):
+    __slots__ = ("node", "closure", "defaults", "qualname", "class_scope", "name", "plain", "sig", "shown")
+
+    def __init__(self, node, closure, defaults=None, qualname=None, class_scope=None):
         self.node = node
+        params = node.params
+        # (positional names, *args name, keyword-only names, **kwargs name, names taken by keyword)
+        self.sig = (tuple(p.name for p in params if p.kind == ""),
+                    next((p.name for p in params if p.kind == "*"), None),
+                    tuple(p.name for p in params if p.kind == "kw"),
+                    next((p.name for p in params if p.kind == "**"), None),
+                    frozenset(p.name for p in params if p.kind in ("", "kw")))
+        self.plain = self.sig[0] if len(self.sig[0]) == len(params) else None   # only plain ones
+        self.shown = None      # (name, qualname) it shows after functools.wraps
         self.closure = closure
+        self.defaults = defaults if defaults is not None else {}
+        self.name = getattr(node, "name", "<lambda>")
+        self.qualname = qualname or self.name
+        self.class_scope = class_scope
 
     def __repr__(self):
-        return f"<function {self.node.name}>"
+        return f"<function {self.shown[1] if self.shown else self.qualname}>"
 
 
 class Device:
@@ -171,6 +181,15 @@ def detect_anomaly(check_nan=True):
     return AnomalyMode("detect_anomaly")
 
 
+def _set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
+                      sci_mode=None):
+    from . import printopts
+    printopts.set_printoptions(precision, threshold, edgeitems, linewidth, profile, sci_mode)
+
+
+_set_printoptions.__name__ = "set_printoptions"
+
+
 def _false():
     return False
 
@@ -197,6 +216,9 @@ _CUDA = Namespace("torch.cuda", {"is_available": _false, "device_count": _zero})
 _BACKENDS = Namespace("torch.backends", {"mps": Namespace("torch.backends.mps", {
     "is_available": _false, "is_built": _false})})
 
+# the PyTorch release whose behaviour diffcli reproduces (`torch.__version__`)
+TORCH_VERSION = "2.13.0"
+
 TORCH = Namespace("torch", {
     **engine.FUNCTIONS,
     **_autograd_members(),
@@ -209,6 +231,7 @@ TORCH = Namespace("torch", {
     "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "Size": Size,
     # the ATen op: int reduction, 0 ('none') unless given -- not F's signature
     "binary_cross_entropy_with_logits": losses.binary_cross_entropy_with_logits_aten,
+    "set_printoptions": _set_printoptions,
 })
 
 MATH = Namespace("math", {
@@ -218,10 +241,46 @@ MATH = Namespace("math", {
         "pi", "e", "inf", "nan", "isnan", "isinf", "isfinite", "isclose", "hypot", "erf")
 })
 
+def _wraps(wrapped, assigned=None, updated=None):
+    """functools.wraps: the wrapper shows the wrapped function's name (nothing else is copied)."""
+    def decorate(wrapper):
+        if isinstance(wrapper, UserFunction):
+            copy = UserFunction(wrapper.node, wrapper.closure, wrapper.defaults, wrapper.qualname,
+                                wrapper.class_scope)
+            shown = wrapped.shown if isinstance(wrapped, UserFunction) else None
+            name = getattr(wrapped, "name", None)
+            if shown or isinstance(name, str):
+                copy.shown = shown or (name, getattr(wrapped, "qualname", name))
+            return copy
+        return wrapper
+    return decorate
+
+
+def _reduce(interp, args, kwargs, node):
+    """functools.reduce (its function, a script's, is called back through the interpreter)."""
+    import functools
+
+    from .pybuiltins import host_callable
+    if kwargs:
+        raise TypeError("reduce() takes no keyword arguments")
+    if not 2 <= len(args) <= 3:
+        raise TypeError(f"reduce expected at least 2 arguments, got {len(args)}" if len(args) < 2 else
+                        f"reduce expected at most 3 arguments, got {len(args)}")
+    if not isinstance(args[1], ITERABLES):
+        raise TypeError("reduce() arg 2 must support iteration")
+    return functools.reduce(host_callable(interp, args[0], node), *args[1:])
+
+
+_FUNCTOOLS = Namespace("functools", {"wraps": _wraps, "reduce": Builtin("reduce", _reduce)})
+# the names of `typing` (annotations are not evaluated: these only need to import)
+_TYPING = Namespace("typing", {n: TypeValue(n, f"typing.{n}") for n in (
+    "Any", "Optional", "Union", "List", "Dict", "Tuple", "Callable", "Sequence", "Iterable", "Iterator",
+    "Mapping", "Set", "Type", "TypeVar", "Generic", "NamedTuple", "Literal", "Final", "ClassVar")})
+
 # import lines: module path -> the namespace it binds
 MODULES = {
     "torch": TORCH, "torch.nn": _NN, "torch.nn.functional": _F, "torch.autograd": _AUTOGRAD,
-    "math": MATH,
+    "math": MATH, "functools": _FUNCTOOLS, "typing": _TYPING,
 }
 
 TENSOR_ATTRS = {"data", "grad", "requires_grad", "is_leaf", "grad_fn", "shape", "dtype",
@@ -236,15 +295,33 @@ NODE_ATTRS = {"next_functions", "name", "variable"}
 # go through the interpreter, which caps their growth
 LIST_METHODS = {"append", "extend", "insert", "pop", "remove", "index", "count", "reverse",
                 "clear", "copy"}
+# methods of a script's dicts; `update` and `setdefault` go through `pydict`, which caps growth
+DICT_METHODS = {"keys", "values", "items", "get", "update", "pop", "popitem", "setdefault", "copy",
+                "clear"}
+# methods of a script's sets (`visited.add(node)`); growth goes through `pydict`, which caps it
+SET_METHODS = {"add", "discard", "remove", "pop", "clear", "copy", "update", "union", "intersection",
+               "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint"}
+_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+# what a script can iterate over (`for`, unpacking, `*xs`, list(), sorted()...)
+# the iterators a script can hold (iter(), reversed(), map(), zip()...): each has __next__
+ITERATORS = (zip, enumerate, map, filter, reversed, type(iter([])), type(iter(())), type(iter(range(0))),
+             type(iter(range(1 << 64))), type(iter("")), type(iter("\u20ac")), type(iter({})),
+             type(iter({}.values())), type(iter({}.items())), type(reversed([])),
+             type(reversed(range(0))), type(reversed({})), type(reversed({}.values())),
+             type(reversed({}.items())), type(iter(set())))
+# what a script can iterate over (`for`, unpacking, `*xs`, list(), sorted()...)
+ITERABLES = (Tensor, list, tuple, range, Size, str, dict, set, frozenset, *_DICT_VIEWS, *ITERATORS, Instance)
 
 
 def type_name(value) -> str:
     if isinstance(value, Tensor):
         return "Tensor"
+    if isinstance(value, (ClassValue, ProvidedBase)):
+        return "type"
+    if isinstance(value, (ScriptObject, NativeMethod)):
+        return value.kind
     if isinstance(value, Node):
         return value.name()
-    if isinstance(value, ExceptionValue):
-        return value.type_name
     if isinstance(value, Size):
         return "Size"
     if isinstance(value, reductions.ReturnTypes):
@@ -292,8 +369,8 @@ class TextBudget:
 
 def display(value, builtin_names=None, budget=None) -> str:
     """`str(value)` as a script sees it (within `budget`, a TextBudget, if given)."""
-    if isinstance(value, (str, ExceptionValue, Device)):
-        text = str(value)
+    if isinstance(value, (str, ExceptionValue, Instance, Device)):
+        text = str(value)                 # (a script class's __str__, or its __repr__)
         if budget is not None:
             budget.take(len(text))
         return text
@@ -310,7 +387,8 @@ def show(value, builtin_names=None, budget=None) -> str:
 
 
 _LEAVES = (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue, ExceptionValue,
-           UserFunction, int, float, bool, complex, type(None), range, Device, AnomalyMode)
+           UserFunction, int, float, bool, complex, type(None), range, Device, AnomalyMode,
+           Instance, ClassValue, ProvidedBase, ScriptObject, NativeMethod)   # (a script class's __repr__)
 _NUMBERS = frozenset((int, float, bool, type(None)))   # reprs of bounded size: printed by slices
 _SLICE = 1024
 
@@ -381,10 +459,25 @@ def _show(value, names, out, budget, active, memo):
 
 def _other(value, builtin_names):
     import types
+    if value is NotImplemented or value is Ellipsis:
+        return repr(value)
+    if isinstance(value, _DICT_VIEWS):
+        return f"{type(value).__name__}([{', '.join(show(v, builtin_names) for v in value)}])"
+    if isinstance(value, engine.set_grad_enabled):
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={value.mode})"
     if isinstance(value, Node):
         return f"<{value.name()} object>"
+    if isinstance(value, (set, frozenset)):
+        inner = "{" + ", ".join(show(v, builtin_names) for v in value) + "}"
+        if isinstance(value, frozenset):
+            return f"frozenset({inner})" if value else "frozenset()"
+        return inner if value else "set()"
     if isinstance(value, type):
+        if value in (engine.no_grad, engine.enable_grad, engine.set_grad_enabled):
+            return f"<class 'torch.autograd.grad_mode.{value.__name__}'>"
         return "<class 'torch.Size'>" if value is Size else f"<class '{value.__name__}'>"
+    if value is set_detect_anomaly or value is detect_anomaly:     # classes in torch
+        return f"<class 'torch.autograd.anomaly_mode.{value.__name__}'>"
     if isinstance(value, types.MethodType):
         owner = value.__self__
         name = getattr(value, "__name__", "method")

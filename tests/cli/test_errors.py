@@ -57,8 +57,8 @@ def test_calling_an_unknown_function_is_not_a_free_variable():
      "    y = 2\n    ^\n"),
     ("x = 1.0\n\ty = 2\n",
      "error: F:2:2: IndentationError: unexpected indent\n     y = 2\n     ^\n"),
-    ("f = lambda x: x\n",
-     "error: F:1:5: SyntaxError: 'lambda' is not supported in diffcli scripts\n    f = lambda x: x\n        ^\n"),
+    ("f = yield x\n",
+     "error: F:1:5: SyntaxError: 'yield' is not supported in diffcli scripts\n    f = yield x\n        ^\n"),
 ])
 def test_syntax_errors_exit_2_with_caret(tmp_path, text, expected):
     f = script_file(tmp_path, text)

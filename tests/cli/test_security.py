@@ -18,7 +18,8 @@ from diffcli.engine.node import Node
 from diffcli.engine.ops import reductions
 from diffcli.engine.tensor import Size, Tensor
 from diffcli.lang import ast as A
-from diffcli.lang import values
+from diffcli.lang import objects, values
+from diffcli.lang.exceptions import ExceptionClass
 from diffcli.lang.errors import ScriptError
 from diffcli.lang.interpreter import Interpreter
 from diffcli.lang.parse import parse
@@ -119,15 +120,150 @@ def test_escape_attempts_are_refused(script, type_name, message):
     refused(script, type_name, message)
 
 
+CANNOT_DEFINE = "TypeError: a diffcli class cannot define"
+NO_HOST_BASE = "a diffcli class derives only from classes of the script and the classes diffcli provides"
+
+
+@pytest.mark.parametrize("script, type_name, message", [
+    # a class cannot define the hooks that change how the host finds, makes or frees objects
+    ("class A:\n    def __getattr__(self, n):\n        return 1", "TypeError", "cannot define '__getattr__'"),
+    ("class A:\n    def __getattribute__(self, n):\n        return 1", "TypeError",
+     "cannot define '__getattribute__'"),
+    ("class A:\n    def __setattr__(self, n, v):\n        pass", "TypeError", "cannot define '__setattr__'"),
+    ("class A:\n    def __new__(cls):\n        pass", "TypeError", "cannot define '__new__'"),
+    ("class A:\n    def __init_subclass__(cls):\n        pass", "TypeError", "cannot define '__init_subclass__'"),
+    ("class A:\n    def __class_getitem__(cls, k):\n        pass", "TypeError",
+     "cannot define '__class_getitem__'"),
+    ("class A:\n    def __del__(self):\n        pass", "TypeError", "cannot define '__del__'"),
+    ("class A:\n    def __reduce__(self):\n        pass", "TypeError", "cannot define '__reduce__'"),
+    ("class A:\n    def __index__(self):\n        return 1", "TypeError", "cannot define '__index__'"),
+    ("class A:\n    def __array__(self):\n        return 1", "TypeError", "cannot define '__array__'"),
+    ("class A:\n    def __torch_function__(self, *a):\n        return 1", "TypeError",
+     "cannot define '__torch_function__'"),
+    ("class A:\n    __slots__ = ()", "TypeError", "cannot define '__slots__'"),
+    ("class A:\n    __dict__ = {}", "TypeError", "cannot define '__dict__'"),
+    ("class A:\n    __private = 1", "TypeError", "cannot define '__private'"),
+    ("class A:\n    for __x in range(1):\n        pass", "TypeError", "cannot define '__x'"),
+    # classes derive from script classes and diffcli's bases only: no host types
+    ("class A(int):\n    pass", "TypeError", f"cannot derive from the host type 'int': {NO_HOST_BASE}"),
+    ("class A(dict):\n    pass", "TypeError", "cannot derive from the host type 'dict'"),
+    ("class A(type(x)):\n    pass", "TypeError", "cannot derive from a value of type 'type'"),
+    ("class A(torch.Tensor):\n    pass", "TypeError", "cannot derive from a value of type 'builtin_function_or_method'"),
+    ("class A(print):\n    pass", "TypeError", "cannot derive from a value of type 'builtin_function_or_method'"),
+    ("class A(metaclass=print):\n    pass", "TypeError", "diffcli classes take no keyword arguments ('metaclass=')"),
+    ("class A(object):\n    pass\nprint(object)", "NameError", "name 'object' is not defined"),
+    ("super(int, 1)", "TypeError", "super() argument 1 must be a class of the script, not the host type 'int'"),
+    # no internals of a script's classes, instances, functions, methods, super() or exceptions
+    ("class A:\n    pass\nprint(A.__dict__)", "AttributeError", f"access to '__dict__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A.__mro__)", "AttributeError", f"access to '__mro__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A.__bases__)", "AttributeError", f"access to '__bases__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A.__subclasses__())", "AttributeError", f"access to '__subclasses__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A().__dict__)", "AttributeError", f"access to '__dict__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A().__class__.__bases__)", "AttributeError", f"access to '__bases__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A().__class__.__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("class A:\n    pass\nprint(A()._cls)", "AttributeError", "'A' object has no attribute '_cls'"),
+    ("class A:\n    pass\nprint(A()._attrs)", "AttributeError", "'A' object has no attribute '_attrs'"),
+    ("class A:\n    pass\nprint(A.host)", "AttributeError", "type object 'A' has no attribute 'host'"),
+    ("class A:\n    pass\nprint(A.ns)", "AttributeError", "type object 'A' has no attribute 'ns'"),
+    ("class A:\n    def __init__(self):\n        pass\nprint(A.__init__.__globals__)", "AttributeError",
+     f"access to '__globals__' {DUNDER}"),
+    ("f = lambda: 0\nprint(f.__globals__)", "AttributeError", f"access to '__globals__' {DUNDER}"),
+    ("f = lambda: 0\nprint(f.__code__)", "AttributeError", f"access to '__code__' {DUNDER}"),
+    ("def f(a=1):\n    pass\nprint(f.__defaults__)", "AttributeError", f"access to '__defaults__' {DUNDER}"),
+    ("def f():\n    pass\nprint(f.__closure__)", "AttributeError", f"access to '__closure__' {DUNDER}"),
+    ("def f():\n    pass\nprint(f.closure)", "AttributeError", "'function' object has no attribute 'closure'"),
+    ("def f():\n    pass\nprint(f.node)", "AttributeError", "'function' object has no attribute 'node'"),
+    ("@torch.no_grad()\ndef f():\n    pass\nprint(f.__wrapped__)", "AttributeError",
+     f"access to '__wrapped__' {DUNDER}"),
+    ("class A:\n    def m(self):\n        pass\nprint(A().m.__func__)", "AttributeError",
+     f"access to '__func__' {DUNDER}"),
+    ("class A:\n    def m(self):\n        pass\nprint(A().m.__self__)", "AttributeError",
+     f"access to '__self__' {DUNDER}"),
+    ("class A:\n    def m(self):\n        pass\nprint(A().m.owner)", "AttributeError",
+     "'method' object has no attribute 'owner'"),
+    ("class A:\n    def f(self):\n        return super().__self__\nA().f()", "AttributeError",
+     f"access to '__self__' {DUNDER}"),
+    ("class A:\n    def f(self):\n        return super().__thisclass__\nA().f()", "AttributeError",
+     f"access to '__thisclass__' {DUNDER}"),
+    ("print(ValueError.__subclasses__())", "AttributeError", f"access to '__subclasses__' {DUNDER}"),
+    ("print(ValueError.__mro__)", "AttributeError", f"access to '__mro__' {DUNDER}"),
+    ("print(ValueError.host)", "AttributeError", "type object 'ValueError' has no attribute 'host'"),
+    ("print(ValueError('x').__traceback__)", "AttributeError", f"access to '__traceback__' {DUNDER}"),
+    ("print(ValueError('x')._args)", "AttributeError", "'ValueError' object has no attribute '_args'"),
+    ("print({}.__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print({1}.__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print({1}.__iand__)", "AttributeError", f"access to '__iand__' {DUNDER}"),
+    ("print({}.__getitem__)", "AttributeError", f"access to '__getitem__' {DUNDER}"),
+    ("print(iter([]).__next__)", "AttributeError", f"access to '__next__' {DUNDER}"),
+    ("print(id(x).__class__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("print(sorted.fn)", "AttributeError", "'builtin_function_or_method' object has no attribute 'fn'"),
+    ("print(property(print).fget)", "AttributeError", "'property' object has no attribute 'fget'"),
+    ("print(__file__)", "NameError", "name '__file__' is not defined"),
+    ("print(torch.__file__)", "AttributeError", f"access to '__file__' {DUNDER}"),
+    ("print(torch.__dict__)", "AttributeError", f"access to '__dict__' {DUNDER}"),
+    # no dunder can be set, on a class, an instance or a function
+    ("class A:\n    pass\nA.__init__ = print", "AttributeError", f"access to '__init__' {DUNDER}"),
+    ("class A:\n    pass\nA().__class__ = int", "AttributeError", f"access to '__class__' {DUNDER}"),
+    ("class A:\n    pass\na = A()\na.__dict__ = {}", "AttributeError", f"access to '__dict__' {DUNDER}"),
+    ("def f():\n    pass\nf.__code__ = 1", "AttributeError", "cannot set attribute '__code__' of 'function' object"),
+    # still no host builtins, whatever a script function is handed to
+    ("print(sorted([1], key=getattr))", "NameError", "name 'getattr' is not defined"),
+    ("print(list(map(eval, ['1'])))", "NameError", "name 'eval' is not defined"),
+    ("print(isinstance(x, object))", "NameError", "name 'object' is not defined"),
+    ("raise SystemExit", "NameError", "name 'SystemExit' is not defined"),
+])
+def test_escape_attempts_through_classes_functions_and_exceptions_are_refused(script, type_name, message):
+    refused(script, type_name, message)
+
+
+@pytest.mark.parametrize("script, type_name, message", [
+    # special methods run as script code, under the caps, with Python's checks on what they return
+    ("class A:\n    def __repr__(self):\n        return 5\nprint(A())", "TypeError",
+     "__str__ returned non-string (type int)"),
+    ("class A:\n    def __repr__(self):\n        return repr(self)\nprint(A())", "RecursionError",
+     "maximum recursion depth exceeded"),
+    ("class A:\n    def __len__(self):\n        return 10**30\nprint(len(A()))", "OverflowError",
+     "cannot fit 'int' into an index-sized integer"),
+    ("class A:\n    def __hash__(self):\n        return 'x'\nd = {A(): 1}", "TypeError",
+     "__hash__ method should return an integer"),
+    ("class A:\n    def __bool__(self):\n        return 2\nif A():\n    pass", "TypeError",
+     "__bool__ should return bool, returned int"),
+    ("class I:\n    def __iter__(self):\n        return self\n    def __next__(self):\n        return 1\n"
+     "for k in I():\n    pass", "LimitError", "loop iterations"),
+    ("class I:\n    def __iter__(self):\n        return self\n    def __next__(self):\n        return 1\n"
+     "z = [*I()]", "LimitError", "elements (raise it with --max-elements)"),
+    ("def f():\n    return f()\nf()", "RecursionError", "maximum recursion depth exceeded"),
+    ("f = lambda: f()\nf()", "RecursionError", "maximum recursion depth exceeded"),
+    ("d = {}\nfor i in range(10**9):\n    d[i] = i", "LimitError", "loop of 1000000000 iterations"),
+    ("d = {i: i for i in range(10**9)}", "LimitError", "loop of 1000000000 iterations"),
+    ("d = dict(zip(range(10**9), range(10**9)))", "LimitError", "elements"),
+    ("s = set(range(10**9))", "LimitError", "elements"),
+    ("s = set()\ns.update(range(10**9))", "LimitError", "elements"),
+    ("s = {i for i in range(10**9)}", "LimitError", "loop of 1000000000 iterations"),
+    # diffcli's limits are not exceptions a script can catch
+    ("try:\n    while True:\n        pass\nexcept BaseException:\n    print('caught')", "LimitError",
+     "loop iterations"),
+    ("class A:\n    def __exit__(self, *a):\n        return True\n    def __enter__(self):\n        pass\n"
+     "with A():\n    while True:\n        pass", "LimitError", "loop iterations"),
+])
+def test_script_code_run_by_pythons_protocols_stays_within_the_caps(script, type_name, message):
+    r = CliRunner().invoke(app, ["run", "-e", SETUP + script, "--max-iterations", "1000",
+                                 "--max-elements", "100000"])
+    assert "Traceback" not in r.stderr and "InternalError" not in r.stderr, r.stderr
+    assert r.exit_code == 1, r.stdout + r.stderr
+    first = r.stderr.splitlines()[0]
+    assert f" {type_name}: " in first and message in first, first
+    assert "caught" not in r.stdout
+
+
 @pytest.mark.parametrize("script, message", [
-    ("f = lambda a: a", "'lambda' is not supported in diffcli scripts"),
-    ("class A:\n    pass", "'class' is not supported in diffcli scripts"),
     ("global x", "'global' is not supported in diffcli scripts"),
     ("del x", "'del' is not supported in diffcli scripts"),
-    ("d = {'a': 1}", "'{' is not supported: scripts have no dicts or sets"),
+    ("nonlocal x", "'nonlocal' is not supported in diffcli scripts"),
     ("print(f'{x:{y}}')", "f-string: nested replacement fields are not supported"),
-    ("raise ValueError('x')", "'raise' is not supported in diffcli scripts"),
+    ("def g():\n    yield 1", "'yield' is not supported in diffcli scripts"),
     ("async def f():\n    pass", "'async' is not supported in diffcli scripts"),
+    ("match x:\n    case 1:\n        pass", "'match' is not supported in diffcli scripts"),
 ])
 def test_constructs_outside_the_grammar_are_syntax_errors(script, message):
     refused(script, "SyntaxError", message, code=2)
@@ -180,7 +316,8 @@ _DANGEROUS_BUILTINS = {getattr(builtins, n) for n in (
     "dir", "__import__", "input", "breakpoint", "help", "memoryview", "object", "type", "super",
     "classmethod", "staticmethod", "property", "exit", "quit", "id", "hash", "iter", "next")
     if hasattr(builtins, n)}
-_ALLOWED_PY_CALLABLES = {float, int, bool, list, tuple, enumerate, zip, len, any, all}
+_ALLOWED_PY_CALLABLES = {float, int, bool, list, tuple, dict, set, frozenset, enumerate, zip, reversed, len, any,
+                         all}
 
 
 def _allowed_callable(v) -> bool:
@@ -188,6 +325,10 @@ def _allowed_callable(v) -> bool:
         return True
     if v in _DANGEROUS_BUILTINS:
         return False
+    if isinstance(v, objects.Builtin):                        # isinstance, sorted, super...: diffcli's own
+        return v.fn.__module__.startswith("diffcli.")
+    if isinstance(v, ExceptionClass):                         # ValueError & co.: diffcli's values
+        return True
     if isinstance(v, types.BuiltinFunctionType):            # math.sin & co.
         return getattr(v, "__module__", None) == "math"
     if isinstance(v, (types.FunctionType, type)):
@@ -203,10 +344,10 @@ def _walk_namespace(ns, seen):
             if id(v) not in seen:
                 seen.add(id(v))
                 _walk_namespace(v, seen)
-        elif isinstance(v, (int, float, dtypes.DType)):
+        elif isinstance(v, (int, float, dtypes.DType, values.TypeValue)):   # (typing's names are TypeValues)
             pass
         else:
-            assert callable(v) and _allowed_callable(v), (ns.name, name, v)
+            assert (callable(v) or isinstance(v, objects.Builtin)) and _allowed_callable(v), (ns.name, name, v)
 
 
 def test_every_builtin_and_namespace_member_is_an_allowed_value():
@@ -216,10 +357,11 @@ def test_every_builtin_and_namespace_member_is_an_allowed_value():
         assert not name.startswith("__"), name
         if isinstance(v, values.Namespace):
             _walk_namespace(v, seen)
-        elif isinstance(v, (int, float)):
+        elif isinstance(v, (int, float)) or v is NotImplemented:
             pass
         else:
-            assert callable(v) and _allowed_callable(v), (name, v)
+            assert (callable(v) or isinstance(v, (objects.Builtin, ExceptionClass))) and _allowed_callable(v), \
+                (name, v)
     assert seen                                           # the walk reached torch.nn.functional etc.
     for ns in values.MODULES.values():
         _walk_namespace(ns, seen)
@@ -233,7 +375,7 @@ def _sample_values():
                      "def f(a):\n    return a\n"
                      "try:\n    z = 1 / 0\nexcept Exception as e:\n    err = e\n"
                      "r = range(3)\nen = enumerate([1])\nl = [1]\ntp = (1,)\nst = 'a'\ni = int(1)\n"
-                     "fl = float(1)\nb = True\nmeth = v.sum\n"))
+                     "fl = float(1)\nb = True\nmeth = v.sum\n" + _PYTHON_SAMPLES))
     env = interp.env
     extra = {"AccumulateGrad": env["y"].grad_fn.next_functions[0][0], "print": interp.builtins["print"],
              "range_fn": interp.builtins["range"], "len": len, "torch": values.TORCH, "math": values.MATH,
@@ -242,23 +384,94 @@ def _sample_values():
     return interp, {**{k: env[k] for k in env if k != "torch"}, **extra}
 
 
+# the Python values of a script (classes, instances, methods, dicts, exceptions...)
+_PYTHON_SAMPLES = """
+class Base:
+    k = 1
+    def __init__(self, a):
+        self.a = a
+    def m(self):
+        return self.a
+    @staticmethod
+    def s():
+        return 1
+    @classmethod
+    def c(cls):
+        return cls
+    @property
+    def p(self):
+        return 2
+    def __repr__(self):
+        return 'B'
+    def __add__(self, other):
+        return self
+class Sub(Base):
+    def __init__(self):
+        super().__init__(1)
+        self.sup = super()
+obj = Sub()
+sup = obj.sup
+bm = obj.m
+cm = Sub.c
+lam = lambda q: q
+dct = {'a': 1}
+dk = dct.keys()
+sset = {1, 2}
+fset = frozenset(sset)
+sit = iter(sset)
+class MyErr(ValueError):
+    pass
+try:
+    raise MyErr('x')
+except MyErr as e2:
+    merr = e2
+exc_cls = ValueError
+mp = map(lambda q: q, [1])
+rv = reversed([1])
+stm = staticmethod(f)
+clm = classmethod(f)
+prop = property(f)
+srt = sorted
+dec = torch.no_grad()(f)
+"""
+_OBJECT_DEFAULTS = {"__init__", "__repr__", "__str__"}   # object's, at the end of every MRO
+
+
+def _class_names(cls):
+    return {n for klass in cls.mro if isinstance(klass, objects.ClassValue) for n in klass.ns} | _OBJECT_DEFAULTS
+
+
 def _allowed_attributes(v):
+    if isinstance(v, values.ExceptionValue):
+        return {"args", "__class__"} | set(v._attrs) | _class_names(v._cls)
+    if isinstance(v, objects.Instance):
+        return {"__class__"} | set(v._attrs) | _class_names(v._cls)
+    if isinstance(v, (objects.ClassValue, ExceptionClass)):
+        return {"__name__", "__qualname__"} | _class_names(v)
+    if isinstance(v, objects.SuperProxy):
+        return _class_names(v.start) - set(v.start.ns) | set(v.start.bases[0].ns)
+    if isinstance(v, (values.UserFunction, objects.BoundMethod, objects.GradModeFunction, objects.Builtin)):
+        return {"__name__", "__qualname__"}
+    if isinstance(v, objects.Property):
+        return {"setter", "getter"}
+    if type(v) is dict:
+        return values.DICT_METHODS
+    if type(v) in (set, frozenset):
+        return values.SET_METHODS
     if isinstance(v, Tensor):
         return values.TENSOR_ATTRS | values.TENSOR_METHODS
     if isinstance(v, Node):
         return values.NODE_ATTRS
     if isinstance(v, values.Namespace):
-        return set(v.members)
+        return set(v.members) | ({"__version__"} if v is values.TORCH else set())
     if isinstance(v, values.TypeValue):
-        return {"__name__"}
+        return {"__name__", "__qualname__"}
     if isinstance(v, reductions.ReturnTypes):
         return {"values", "indices"}
     if isinstance(v, Size):
         return {"numel"}
     if isinstance(v, dtypes.DType):
         return {"is_floating_point"}
-    if isinstance(v, values.ExceptionValue):
-        return {"args"}
     if isinstance(v, values.Device):
         return {"type", "index"}
     if type(v) is list:
@@ -272,7 +485,11 @@ _PROBES = ["__class__", "__dict__", "__globals__", "__code__", "__self__", "__fu
            "__builtins__", "__subclasses__", "__bases__", "__mro__", "__init__", "__call__", "__reduce__",
            "__getattribute__", "_name", "_grad", "data_", "np", "name", "mro", "format", "join", "f_globals",
            "gi_frame", "im_func", "func_globals", "saved", "backward_fn", "closure", "node", "members",
-           "message", "type_name", "real", "start", "count", "index", "append", "keys"]
+           "message", "type_name", "real", "start", "count", "index", "append", "keys", "__version__",
+           "__qualname__", "__name__", "__closure__", "__defaults__", "__kwdefaults__", "__wrapped__",
+           "__getattr__", "__setattr__", "__new__", "__init_subclass__", "__slots__", "__weakref__",
+           "_cls", "_attrs", "_args", "_script_class", "ns", "host", "interp", "func", "owner", "fget",
+           "fn", "obj", "qualname", "class_scope", "defaults", "lookup", "full_name", "bases", "parent"]
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")

@@ -1610,3 +1610,161 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                    forward_script="\n".join(L.script[:forward]) + "\n",
                    leaves=leaves, pinned=pinned, target="out", gradient=gradient if gshape == out_shape else None,
                    fd=fd, plan=plan, expect_error=expect_error, dtype=dtype)
+
+
+# =============================================================================================
+# The Python of autograd tutorials (issue 11, item 2; section kept by the `pylang` work, apart
+# from the op families above): `python_programs()` draws scripts that use classes (with
+# inheritance, super(), class attributes, special methods, staticmethod/classmethod/property),
+# lambdas, dicts, decorators (the script's own and @torch.no_grad()), starred unpacking,
+# exceptions, and PyTorch's keyword names (`input=`, `other=`, `size=`, `exponent=`, `out=`).
+# The script is the very text Python runs: `PyProgram.script` is both programs. The code sits
+# in `main()` (module-level number literals are variables in diffcli's math flavour), and every
+# value is a quarter-integer combined by + - * with quarter-integer constants, so it is exact
+# in float32 and float64 alike and prints the same under either default dtype.
+# =============================================================================================
+
+@dataclass
+class PyProgram:
+    script: str
+    blocks: list
+    expect_error: bool
+
+    def __str__(self):
+        return f"--- script (blocks {', '.join(self.blocks)}) ---\n{self.script}"
+
+
+_PY_CONSTS = [0.5, 1.0, 2.0, -1.5, 0.25, -0.75]
+PY_BLOCKS = ["class", "lambda", "dict", "decorator", "keywords", "unpack", "exception"]
+
+
+def _quarters(draw, n):
+    return [draw(st.integers(-8, 8)) / 4 for _ in range(n)]
+
+
+def _py_class(draw, defs, body, terms):
+    c = draw(st.sampled_from(_PY_CONSTS))
+    static, classm, prop, sub, call = (draw(st.booleans()) for _ in range(5))
+    defs += ["class Affine:", "    calls = 0",
+             "    def __init__(self, scale, shift=0.5, *, name='affine'):",
+             "        self.scale = scale", "        self.shift = shift", "        self.name = name",
+             "    def apply(self, t):", "        Affine.calls += 1", "        return t * self.scale + self.shift",
+             "    def __repr__(self):", "        return f'{type(self).__name__}({self.scale}, {self.shift}, {self.name!r})'"]
+    if call:
+        defs += ["    def __call__(self, t):", "        return self.apply(t)"]
+    if static:
+        defs += ["    @staticmethod", "    def double(v):", "        return v * 2"]
+    if classm:
+        defs += ["    @classmethod", "    def unit(cls, name='unit'):", "        return cls(1.0, name=name)"]
+    if prop:
+        defs += ["    @property", "    def half(self):", "        return self.scale * 0.5"]
+    cls = "Affine"
+    if sub:
+        defs += ["class Scaled(Affine):", "    def __init__(self, scale):",
+                 "        super().__init__(scale, shift=0.25, name='scaled')",
+                 "    def apply(self, t):", "        return super().apply(t) * 2"]
+        cls = "Scaled"
+    body.append(f"m = {cls}({c})" if sub else f"m = Affine({c}, name='m')")
+    body.append("y_cls = m(w)" if call else "y_cls = m.apply(w)")
+    body.append("print(m, type(m).__name__, Affine.calls, isinstance(m, Affine), m.scale)")
+    if static:
+        body.append(f"print(Affine.double({c}), m.double(w).requires_grad)")
+    if classm:
+        body.append("u = Affine.unit()")
+        body.append("print(u, u.apply(x))")
+    if prop:
+        body.append("print(m.half)")
+    terms.append("y_cls")
+
+
+def _py_lambda(draw, defs, body, terms):
+    c, d = draw(st.sampled_from(_PY_CONSTS)), draw(st.sampled_from(_PY_CONSTS))
+    nums = draw(st.lists(st.integers(-5, 5), min_size=1, max_size=4))
+    body += [f"f = lambda t, k={c}: t * k + {d}", "g = lambda *ts, scale=1.0: sum(ts) * scale",
+             f"y_lam = g(f(w), f(x, k={d}), scale={c})",
+             f"print(sorted({nums}, key=lambda v: -v), list(map(lambda v: v * 2, {nums})))",
+             f"print(max({nums}, key=lambda v: abs(v - 1)), (lambda: 'called')())"]
+    terms.append("y_lam")
+
+
+def _py_dict(draw, defs, body, terms):
+    c = draw(st.sampled_from(_PY_CONSTS))
+    body += ["params = {'w': w, 'x': x}", "params.setdefault('c', torch.full_like(w, 0.5))",
+             f"acc = {{name: t * {c} for name, t in params.items()}}",
+             "for name, t in acc.items():", "    print(name, t.shape, t.requires_grad)",
+             "print(sorted(params), 'w' in params, params.get('q', 'none'), len(acc), list(params.keys()))",
+             "y_dict = acc['w'] + acc.pop('x') + params['c']", "print(len(acc), {**{'a': 1}, 'b': [2]})"]
+    terms.append("y_dict")
+
+
+def _py_decorator(draw, defs, body, terms):
+    c = draw(st.sampled_from(_PY_CONSTS))
+    grad_deco = draw(st.sampled_from(["@torch.no_grad()", "@torch.no_grad", "@torch.enable_grad()"]))
+    defs += ["def counted(fn):", "    calls = []", "    def wrapper(*args, **kwargs):",
+             "        calls.append(len(args) + len(kwargs))", "        print('call', fn.__name__, len(calls))",
+             "        return fn(*args, **kwargs)", "    return wrapper",
+             "@counted", "def combine(a, b, *, alpha=1.0):", "    return a + alpha * b",
+             grad_deco, "def frozen(t):", "    return t * 2"]
+    body += [f"y_dec = combine(w, x, alpha={c})", "y_dec = combine(y_dec, b=w)", "z = frozen(w)",
+             "print(z, z.requires_grad, combine.__name__, frozen.__name__)"]
+    terms.append("y_dec")
+
+
+def _py_keywords(draw, defs, body, terms, n):
+    c, d = draw(st.sampled_from(_PY_CONSTS)), draw(st.sampled_from(_PY_CONSTS))
+    body += [f"y_kw = torch.add(input=w, other=x, alpha={c})", f"y_kw = torch.mul(input=y_kw, other={d})",
+             "s_kw = torch.sum(input=y_kw, dim=0)", "p_kw = w.pow(exponent=2)",
+             f"o = torch.zeros(size=({n},))", "with torch.no_grad():", f"    torch.add(x, {c}, out=o)",
+             "print(o, torch.clamp(input=x, min=-0.5, max=0.5), x.add(other=x, alpha=2))",
+             "print(torch.matmul(input=x, other=x), torch.ones(size=(1, 2)).shape)"]
+    terms += ["s_kw", "p_kw"]
+
+
+def _py_unpack(draw, defs, body, terms):
+    c = draw(st.sampled_from(_PY_CONSTS))
+    body += [f"first, *rest = [w * {c}, x, w]", "a, (b, e) = rest[0], (rest[1], 1)",
+             "print(len(rest), [t.shape for t in rest], e, (*rest[:1], 'end')[-1])",
+             "for i, (s, t) in enumerate(zip(['p', 'q'], rest)):", "    print(i, s, t.requires_grad)",
+             "y_unp = first + b"]
+    terms.append("y_unp")
+
+
+def _py_exception(draw, defs, body, terms):
+    msg = draw(st.sampled_from(["bad value", "negative", "x"]))
+    defs += ["class ShapeError(ValueError):", "    pass"]
+    body += ["try:", f"    raise ShapeError('{msg}')", "except (KeyError, ValueError) as err:",
+             "    print(type(err).__name__, err, isinstance(err, ValueError))",
+             "try:", "    {}['missing']", "except KeyError as err:", "    print('missing', err, repr(err))"]
+
+
+_PY_ERRORS = ["{'a': 1}['b']", "(lambda a, b: a)(1)", "raise RuntimeError('stop')",
+              "torch.matmul(w, input=w)", "w.add_(1)", "Affine(1.0, 2.0, 3.0)", "combine(w)",
+              "torch.add(w, w, out=torch.zeros(1))"]
+
+
+@st.composite
+def python_programs(draw, errors=True, require=None):
+    """A random PyProgram (see the banner above); `require` names a block it must hold."""
+    n = draw(st.integers(1, 3))
+    defs, body, terms = [], [], []
+    body.append(f"w = torch.tensor({_quarters(draw, n)}, requires_grad=True)")
+    body.append(f"x = torch.tensor({_quarters(draw, n)})")
+    blocks = draw(st.lists(st.sampled_from(PY_BLOCKS), min_size=1, max_size=5, unique=True))
+    if require is not None and require not in blocks:
+        blocks.insert(draw(st.integers(0, len(blocks))), require)
+    for block in blocks:
+        if block == "keywords":
+            _py_keywords(draw, defs, body, terms, n)
+        else:
+            {"class": _py_class, "lambda": _py_lambda, "dict": _py_dict, "decorator": _py_decorator,
+             "unpack": _py_unpack, "exception": _py_exception}[block](draw, defs, body, terms)
+    body.append("loss = " + (" + ".join(f"({t}).sum()" for t in terms) if terms else "(w * 1.0).sum()"))
+    body += ["loss.backward()", "print(loss, w.grad, x.grad)"]
+    expect_error = False
+    if errors and draw(st.integers(0, 5)) == 3:       # (not the simplest draw: hypothesis starts at 0)
+        usable = [e for e in _PY_ERRORS if ("Affine" not in e or "class" in blocks)
+                  and ("combine" not in e or "decorator" in blocks)]
+        body.append(draw(st.sampled_from(usable)))
+        expect_error = True
+    script = ["import torch", *defs, "def main():", *("    " + line for line in body), "main()"]
+    return PyProgram("\n".join(script) + "\n", blocks, expect_error)

@@ -279,9 +279,9 @@ STATEMENTS = [
      "ExceptHandler(None, None, [Pass()])], [Pass()], [Assign([Name('x')], Num(1))])]"),
     ("try:\n    pass\nfinally:\n    pass\n", "[Try([Pass()], [], [], [Pass()])]"),
     ("def walk(fn, depth=0):\n    return fn, depth\n",
-     "[FuncDef('walk', [Param('fn', None), Param('depth', Num(0))], "
-     "[Return(TupleLit([Name('fn'), Name('depth')]))])]"),
-    ("def f(): return", "[FuncDef('f', [], [Return(None)])]"),
+     "[FuncDef('walk', [Param('fn', None, ''), Param('depth', Num(0), '')], "
+     "[Return(TupleLit([Name('fn'), Name('depth')]))], [])]"),
+    ("def f(): return", "[FuncDef('f', [], [Return(None)], [])]"),
     ("print(x, y, sep='\\n')", "[ExprStmt(Call(Name('print'), [Name('x'), Name('y')], [('sep', Str('\\n'))]))]"),
     ("y = [(f(x), i) for f, i in xs if f is not None]",
      "[Assign([Name('y')], ListComp(TupleLit([Call(Name('f'), [Name('x')], []), Name('i')]), "
@@ -439,9 +439,9 @@ ERRORS = [
     ("x = '''abc", 1, 5, "SyntaxError", "unterminated triple-quoted string literal"),
     ("x = b'a'", 1, 5, "SyntaxError", "bytes literals are not supported"),
     ("x = f'{a'", 1, 5, "SyntaxError", "f-string: expecting '}'"),
-    ("x = {1: 2}", 1, 5, "SyntaxError", "'{' is not supported: scripts have no dicts or sets"),
+    ("x = {1: 2, 3}", 1, 13, "SyntaxError", "unexpected '}' — expected ':'"),
     ("x = a if b", 1, 11, "SyntaxError", "unexpected end of line — expected 'else'"),
-    ("f = lambda x: x", 1, 5, "SyntaxError", "'lambda' is not supported in diffcli scripts"),
+    ("x = yield 1", 1, 5, "SyntaxError", "'yield' is not supported in diffcli scripts"),
     ("1 = x", 1, 1, "SyntaxError", "cannot assign to a literal"),
     ("f() = 3", 1, 1, "SyntaxError", "cannot assign to a function call"),
     ("a, b + 1 = t", 1, 4, "SyntaxError", "cannot assign to an expression"),

@@ -55,7 +55,7 @@ from diffcli.lang.interpreter import Interpreter  # noqa: E402
 from diffcli.session import Options, execute_with, parse_source  # noqa: E402
 from diffcli.source import Source  # noqa: E402
 
-from .script_gen import CANONICAL, FAMILY_OF, UNARY, programs, smooth_values_st  # noqa: E402
+from .script_gen import CANONICAL, FAMILY_OF, PY_BLOCKS, UNARY, programs, python_programs, smooth_values_st  # noqa: E402,E501
 
 try:
     import torch
@@ -634,3 +634,50 @@ def test_known_divergence_is_still_there(key):
         pytest.fail(f"known divergence {key!r} is fixed: delete it from KNOWN in {__file__} (and, "
                     "for an `avoid` entry, its handling in script_gen.py)")
     pytest.xfail(f"{entry['reason']}: " + "; ".join(diffs))
+
+
+# --- the Python of autograd tutorials (script_gen.python_programs; kept by the `pylang` work) ---
+
+def _check_python_program(prog):
+    note(str(prog))
+    ours, theirs = run_diffcli(prog.script), run_torch(prog.script)
+    assert ours.printed == theirs.printed, f"printed differently\n--- diffcli ---\n{ours.printed}\n" \
+                                           f"--- torch ---\n{theirs.printed}"
+    assert ours.error == theirs.error
+    assert (ours.error is not None) == prog.expect_error
+
+
+@needs_torch
+@settings(FAST, max_examples=60)
+@given(python_programs())
+def test_random_python_scripts_match_pytorch(prog):
+    """Classes, lambdas, dicts, decorators, unpacking, exceptions and PyTorch's keyword
+    names, as tutorial code mixes them: the same text run by diffcli and by Python + torch."""
+    _check_python_program(prog)
+
+
+@needs_torch
+@pytest.mark.parametrize("block", PY_BLOCKS)
+@settings(FAST, max_examples=5)
+@given(data=st.data())
+def test_each_python_block_matches_pytorch(block, data):
+    _check_python_program(data.draw(python_programs(require=block)))
+
+
+@settings(FAST, max_examples=40)
+@given(python_programs())
+def test_random_python_scripts_run_and_fail_only_where_meant(prog):
+    """Without torch: every generated script runs through diffcli, failing (with a
+    ScriptError, never a Python error) exactly where the generator put an error."""
+    note(str(prog))
+    ours = run_diffcli(prog.script)
+    assert (ours.error is not None) == prog.expect_error, ours.error
+    assert ours.printed.count("\n") >= 1
+
+
+@needs_torch
+@pytest.mark.slow
+@settings(LONG, max_examples=SLOW_EXAMPLES // 3)
+@given(python_programs())
+def test_random_python_scripts_match_pytorch_long(prog):
+    _check_python_program(prog)
