@@ -10,7 +10,7 @@ import builtins
 
 from .. import engine
 from ..engine.tensor import Size, Tensor
-from . import classes
+from . import cappedbuiltins, classes
 from .exceptions import EXCEPTIONS
 from .objects import (BoundMethod, Builtin, ClassMethod, ClassValue, GradModeFunction, Instance, NativeMethod,
                       Property, ProvidedBase, StaticMethod)
@@ -104,7 +104,7 @@ def _sorted(interp, args, kwargs, node):
     for k in kwargs:
         if k not in ("key", "reverse"):
             raise TypeError(f"sort() got an unexpected keyword argument '{k}'")
-    items = interp._sequence_builtin(list, node)(args[0])
+    items = cappedbuiltins.sequence(interp, list, node)(args[0])
     items.sort(key=host_callable(interp, kwargs.get("key"), node), reverse=bool(kwargs.get("reverse", False)))
     return items
 
@@ -116,6 +116,8 @@ def _min_max(name, fallback):
         if "key" in kwargs or "default" in kwargs:
             if "key" in kwargs:
                 kwargs = dict(kwargs, key=host_callable(interp, kwargs["key"], node))
+            if len(args) == 1:                 # a range's length is charged first, as without key=
+                args = (cappedbuiltins.consume(interp, args[0], f"{name}()"),)
             return builtin(*args, **kwargs)
         return fallback(*args, **kwargs)
     return fn
