@@ -217,7 +217,7 @@ _BACKENDS = Namespace("torch.backends", {"mps": Namespace("torch.backends.mps", 
     "is_available": _false, "is_built": _false})})
 
 # the PyTorch release whose behaviour diffcli reproduces (`torch.__version__`)
-TORCH_VERSION = "2.13.0"
+TORCH_VERSION = "2.13.0+cpu"   # the CPU-only build diffcli reproduces (CUDA fails as there)
 
 TORCH = Namespace("torch", {
     **engine.FUNCTIONS,
