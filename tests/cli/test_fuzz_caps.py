@@ -30,7 +30,7 @@ PEAK_BOUND_MB = 1024             # measured peak resident memory must stay below
 HANG_GUARD = 600                 # seconds; only a hang reaches it
 CAPS = ["--max-memory", str(MEMORY_CAP_MB), "--max-iterations", "1000000",
         "--max-elements", "1000000", "--max-script-size", "4"]
-FUZZ = settings(derandomize=True, deadline=None, database=None, max_examples=12,
+FUZZ = settings(derandomize=True, deadline=None, database=None, max_examples=8,
                 suppress_health_check=list(HealthCheck))
 
 
