@@ -2,7 +2,6 @@
 and returns nothing. Sizes come from `Sizes` so the smoke test can run them tiny."""
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import tempfile
@@ -35,10 +34,10 @@ def have_torch() -> bool:
 # --- 2. scalar chain --------------------------------------------------------------
 
 def _chain_engine(n):
-    from diffcli.engine import tensor, sin
+    from diffcli.engine import sin, tensor
     x = tensor(0.5, requires_grad=True)
     y = x
-    for i in range(n // 5):
+    for _ in range(n // 5):
         y = y + 0.1
         y = y * 0.999
         y = sin(y)
@@ -52,7 +51,7 @@ def _chain_torch(n):
     import torch
     x = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
     y = x
-    for i in range(n // 5):
+    for _ in range(n // 5):
         y = y + 0.1
         y = y * 0.999
         y = torch.sin(y)
@@ -72,7 +71,7 @@ def scalar_chain(n):
 # --- 4. tensors -----------------------------------------------------------------
 
 def _elementwise_engine(x0):
-    from diffcli.engine import tensor, sin, exp, tanh
+    from diffcli.engine import sin, tanh, tensor
     x = tensor(x0, requires_grad=True)
     y = x
     for _ in range(5):
@@ -121,7 +120,7 @@ def elementwise(n):
 
 
 def _mlp_engine(a, b, c, d):
-    from diffcli.engine import tensor, tanh
+    from diffcli.engine import tanh, tensor
     A = tensor(a, requires_grad=True)
     B = tensor(b, requires_grad=True)
     C = tensor(c, requires_grad=True)
@@ -237,6 +236,7 @@ def depth_run(n):
 
 def parsing(n):
     import ast
+
     from diffcli.lang.parse import parse
     text = script_text(n)
     py = text.replace("^", "**")
@@ -256,6 +256,7 @@ RENDER_FORMATS = ("table", "json", "dot", "mermaid", "tree")
 def render_graph(shape, fmt, n):
     """Build the graph of a finished run and render it (the run itself is not timed)."""
     import io
+
     from diffcli import session
     from diffcli.render import jsonout, table, text
     from diffcli.source import Source

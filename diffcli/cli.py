@@ -19,7 +19,7 @@ import math
 import os
 import re
 import sys
-from typing import Annotated, List, Optional
+from typing import Annotated, Optional
 
 from . import __version__, outstream
 from .outstream import StdoutError, write_document
@@ -167,7 +167,8 @@ def _run_command(fmt, body):
     """Run `body()`, rendering any failure on stderr; the exit status."""
     import warnings
 
-    from .engine import dtypes, errors as engine_errors
+    from .engine import dtypes
+    from .engine import errors as engine_errors
     from .lang.errors import ScriptError
     from .source import SourceError
     status = ExitStatus.OK
@@ -297,8 +298,8 @@ def _stderr_write(text):
 # Each returns its exit status. The options every command shares are spelt out in each
 # signature, as Typer reads them.
 def grad(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
-         expr: Annotated[Optional[List[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
-         set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
+         expr: Annotated[Optional[list[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
+         set_: Annotated[Optional[list[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
          of: Annotated[Optional[str], _option("--of", help="The tensor to differentiate (default: the last assigned name).")] = None,
          wrt: Annotated[Optional[str], _option("--wrt", help="Comma-separated leaves to report; they are made to require grad.")] = None,
          retain_graph: Annotated[bool, _option("--retain-graph", help="Keep the graph's saved tensors after backward.")] = False,
@@ -398,8 +399,8 @@ def _err(type_name, message):
 
 
 def graph(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
-          expr: Annotated[Optional[List[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
-          set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
+          expr: Annotated[Optional[list[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
+          set_: Annotated[Optional[list[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
           of: Annotated[Optional[str], _option("--of", help="Show only the graph of this tensor.")] = None,
           backward: Annotated[bool, _option("--backward", help="Run TARGET.backward() first and show grads.")] = False,
           fmt: Annotated[GraphFormat, _option("--format", "-f", help="Output format.")] = GraphFormat.table,
@@ -450,8 +451,8 @@ def graph(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defa
 
 
 def run(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
-        expr: Annotated[Optional[List[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
-        set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
+        expr: Annotated[Optional[list[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
+        set_: Annotated[Optional[list[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
         max_elements: Annotated[int, _limit("--max-elements")] = MAX_ELEMENTS,
         max_iterations: Annotated[int, _limit("--max-iterations")] = MAX_ITERATIONS,
         max_statements: Annotated[int, _limit("--max-statements")] = MAX_STATEMENTS,
@@ -475,8 +476,8 @@ def run(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_defaul
 
 
 def check(script: Annotated[Optional[str], _argument(help=SCRIPT_HELP, show_default=False)] = None,
-          expr: Annotated[Optional[List[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
-          set_: Annotated[Optional[List[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
+          expr: Annotated[Optional[list[str]], _option("-e", "--expr", help=EXPR_HELP)] = None,
+          set_: Annotated[Optional[list[str]], _option("--set", help=SET_HELP, metavar="NAME=VALUE")] = None,
           of: Annotated[Optional[str], _option("--of", help="The tensor to check (default: the last assigned name).")] = None,
           wrt: Annotated[Optional[str], _option("--wrt", help="Comma-separated leaves to check.")] = None,
           order: Annotated[int, _option("--order", min=1, max=2, help="1: gradients; 2: also second derivatives.")] = 1,

@@ -9,7 +9,8 @@ import sys
 import numpy as np
 
 from . import engine
-from .engine import autograd, dtypes, errors as engine_errors
+from .engine import autograd, dtypes
+from .engine import errors as engine_errors
 from .engine.node import AccumulateGrad
 from .engine.tensor import Tensor
 from .lang import ast as A
@@ -413,7 +414,7 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
     _, ins, g = grads_at({})
     analytic = {n: (np.zeros_like(t.data_) if gi is None else gi.data_) for (n, t), gi in zip(leaves, g)}
     current = {n: t.data_.copy() for n, t in leaves}
-    for n, t in leaves:
+    for n, _ in leaves:
         num = np.zeros_like(current[n], dtype=np.float64)
         for idx in np.ndindex(*current[n].shape):
             plus = {k: v.copy() for k, v in current.items()}
@@ -423,7 +424,7 @@ def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e
             num[idx] = (value_at(plus) - value_at(minus)) / (2 * eps)
         rows.append(_row(n, 1, analytic[n], num, atol, rtol))
     if order >= 2:
-        for n, t in leaves:
+        for n, _ in leaves:
             size = current[n].size
             hess_a = np.zeros((size, size))
             hess_n = np.zeros((size, size))

@@ -10,11 +10,11 @@ import numpy as _np
 _np.seterr(all="ignore")
 
 from . import dtypes  # noqa: E402
-from .autograd import backward, grad
-from .errors import EngineError
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .ops.table import FUNCTIONS, INPLACE, METHODS
-from .tensor import Size, Tensor
+from .autograd import backward, grad  # noqa: E402
+from .errors import EngineError  # noqa: E402
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402
+from .ops.table import FUNCTIONS, INPLACE, METHODS  # noqa: E402
+from .tensor import Size, Tensor  # noqa: E402
 
 globals().update({k: v for k, v in FUNCTIONS.items() if k not in ("Tensor",)})
 tensor = FUNCTIONS["tensor"]

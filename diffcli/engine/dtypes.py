@@ -82,7 +82,7 @@ def default_float() -> np.dtype:
     return _defaults[0].float
 
 
-def get_default_dtype() -> "DType":
+def get_default_dtype() -> DType:
     """`torch.get_default_dtype()`."""
     return of(_defaults[0].float)
 

@@ -176,7 +176,8 @@ def sum_to_shape(g: Tensor, shape) -> Tensor:
     create_graph). The only place in the engine that reduces broadcast gradients."""
     if g.data_.shape == shape:
         return g
-    from .ops import reductions, shape as shape_ops
+    from .ops import reductions
+    from .ops import shape as shape_ops
     lead = g.data_.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(
         i + lead for i, s in enumerate(shape) if s == 1 and g.data_.shape[i + lead] != 1)

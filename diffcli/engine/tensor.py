@@ -93,7 +93,7 @@ class Tensor:
             views.append(weakref.ref(self))
 
     @property
-    def data(self) -> "Tensor":
+    def data(self) -> Tensor:
         """`x.data`: same storage, detached, with a version counter of its own."""
         return Tensor(self.data_)
 
@@ -227,7 +227,7 @@ class Tensor:
         self.requires_grad_flag = bool(requires_grad)
         return self
 
-    def detach(self) -> "Tensor":
+    def detach(self) -> Tensor:
         t = Tensor(self.data_)
         t._version = self._version
         # the alias shares the memory's list of views too: an in-place op on it changes
@@ -238,7 +238,7 @@ class Tensor:
         t._views = root._views
         return t
 
-    def detach_(self) -> "Tensor":
+    def detach_(self) -> Tensor:
         if self._base is not None:
             raise errors.TorchRuntimeError(errors.DETACH_VIEW_INPLACE)
         self.grad_fn = None

@@ -181,7 +181,7 @@ class Starred(Expr):
 
 class Lambda(Expr):
     """``lambda params: body``."""
-    params: list["Param"]
+    params: list[Param]
     body: Expr
 
 

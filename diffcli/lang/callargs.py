@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from . import ast as A
 from .errors import ScriptError
+from .objects import BoundMethod, ClassScope, ClassValue, FunctionScope, GradModeFunction, StaticMethod
 from .suggest import keyword_hint
-from .objects import (BoundMethod, ClassScope, ClassValue, FunctionScope, GradModeFunction, StaticMethod)
 from .values import ITERABLES, UserFunction, type_name
-
 
 # --- making functions ---------------------------------------------------------------------
 

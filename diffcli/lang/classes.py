@@ -12,10 +12,24 @@ from . import ast as A
 from .dunders import DEFINABLE, refuse
 from .errors import ScriptError
 from .exceptions import EXCEPTIONS, ExceptionValue, catchable, value_of
-from .objects import (MISSING, BoundMethod, Builtin, ClassMethod, ClassScope, ClassValue, GradModeFunction,
-                      Instance, NativeMethod, Property, ProvidedBase, ScriptObject, StaticMethod, SuperProxy,
-                      class_mro,
-                      new_instance)
+from .objects import (
+    MISSING,
+    BoundMethod,
+    Builtin,
+    ClassMethod,
+    ClassScope,
+    ClassValue,
+    GradModeFunction,
+    Instance,
+    NativeMethod,
+    Property,
+    ProvidedBase,
+    ScriptObject,
+    StaticMethod,
+    SuperProxy,
+    class_mro,
+    new_instance,
+)
 from .values import AnomalyMode, UserFunction, type_name
 
 GRAD_MODES = (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)

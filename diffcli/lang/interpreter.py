@@ -25,19 +25,59 @@ from ..engine.node import Node
 from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
-from . import callargs, classes, dunders, exceptions, printopts, pybuiltins, pydict, pymethods, signatures
-from . import cappedbuiltins, formatting
+from . import (
+    callargs,
+    cappedbuiltins,
+    classes,
+    dunders,
+    exceptions,
+    formatting,
+    printopts,
+    pybuiltins,
+    pydict,
+    pymethods,
+    signatures,
+)
 from . import flavour as flavours
 from .callerrors import explain_call_error
 from .errors import ScriptError
-from .limits import (_CATS, _SEQUENCES, _TUPLES, CHECK_EVERY, MEMORY_CHECK_ELEMENTS,
-                     Caps, Limits, _check_int_size, _length, growth_estimate)
+from .limits import (
+    _CATS,
+    _SEQUENCES,
+    _TUPLES,
+    CHECK_EVERY,
+    MEMORY_CHECK_ELEMENTS,
+    Caps,
+    Limits,
+    _check_int_size,
+    _length,
+    growth_estimate,
+)
 from .lookups import DEVICE_ATTRS, attribute_hint, attribute_position, names_in_reach
 from .objects import Instance, ScriptObject
 from .suggest import name_hint
-from .values import (CPU, DICT_METHODS, ITERABLES, LIST_METHODS, MODULES, NODE_ATTRS, SET_METHODS, TENSOR_ATTRS,
-                     TENSOR_METHODS, TENSOR_SETTABLE, TORCH, Device, Namespace,
-                     TextBudget, TypeValue, UserFunction, display, require_cpu, type_name, type_of)
+from .values import (
+    CPU,
+    DICT_METHODS,
+    ITERABLES,
+    LIST_METHODS,
+    MODULES,
+    NODE_ATTRS,
+    SET_METHODS,
+    TENSOR_ATTRS,
+    TENSOR_METHODS,
+    TENSOR_SETTABLE,
+    TORCH,
+    Device,
+    Namespace,
+    TextBudget,
+    TypeValue,
+    UserFunction,
+    display,
+    require_cpu,
+    type_name,
+    type_of,
+)
 
 
 class _Break(Exception):
@@ -235,9 +275,9 @@ class Interpreter(Caps):
             with self.limits.watching():   # starts the clock; backward passes poll the limits
                 self.exec_block(script.body, self.env)
         except _Return:
-            raise ScriptError("SyntaxError", "'return' outside function", self.line, 1)
+            raise ScriptError("SyntaxError", "'return' outside function", self.line, 1) from None
         except (_Break, _Continue):
-            raise ScriptError("SyntaxError", "'break' outside loop", self.line, 1)
+            raise ScriptError("SyntaxError", "'break' outside loop", self.line, 1) from None
         finally:
             self.defaults = dtypes.use_defaults(prev_defaults)
             gc.set_threshold(*prev_gc)

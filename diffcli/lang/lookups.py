@@ -10,8 +10,16 @@ from ..engine.node import Node
 from ..engine.ops import reductions
 from ..engine.tensor import Size, Tensor
 from .suggest import name_hint
-from .values import (LIST_METHODS, NODE_ATTRS, TENSOR_ATTRS, TENSOR_METHODS, ExceptionValue, Namespace,
-                     TypeValue, UserFunction)
+from .values import (
+    LIST_METHODS,
+    NODE_ATTRS,
+    TENSOR_ATTRS,
+    TENSOR_METHODS,
+    ExceptionValue,
+    Namespace,
+    TypeValue,
+    UserFunction,
+)
 
 DEVICE_ATTRS = frozenset(("device", "is_cuda", "cpu", "cuda", "to"))
 PYTHON_TYPES = (int, float, bool, str, list, tuple, range, type(None), dict, enumerate, zip, slice)
@@ -22,6 +30,7 @@ def unsupported_hint(obj, name):
     PyTorch 2.13 but a script cannot reach; "" where Python's own error says it all
     (`'NoneType' object has no attribute 'zero_'`)."""
     from types import BuiltinFunctionType, FunctionType, MethodType
+
     from .torchnames import NAMES
     if isinstance(obj, Tensor):
         known = NAMES["Tensor"]

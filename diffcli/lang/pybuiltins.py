@@ -12,8 +12,18 @@ from .. import engine
 from ..engine.tensor import Size, Tensor
 from . import cappedbuiltins, classes
 from .exceptions import EXCEPTIONS
-from .objects import (BoundMethod, Builtin, ClassMethod, ClassValue, GradModeFunction, Instance, NativeMethod,
-                      Property, ProvidedBase, StaticMethod)
+from .objects import (
+    BoundMethod,
+    Builtin,
+    ClassMethod,
+    ClassValue,
+    GradModeFunction,
+    Instance,
+    NativeMethod,
+    Property,
+    ProvidedBase,
+    StaticMethod,
+)
 from .values import ITERABLES, ITERATORS, TypeValue, UserFunction, show, type_name, type_of
 
 # what `isinstance(x, T)` accepts as T besides script classes, exception classes, torch.Tensor

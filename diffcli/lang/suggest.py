@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import inspect
 
+
 def closest(name: str, candidates) -> str | None:
     """The candidate closest to `name`, or None when none is close enough. Private and
     dunder names are never suggested, nor anything for a name of one or two letters (`q`

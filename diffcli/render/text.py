@@ -16,9 +16,10 @@ _BARE = {'"nan"': "nan", '"inf"': "inf", '"-inf"': "-inf"}
 def _compact(arr) -> str:
     """A value for TSV: JSON's nested lists, with non-finite numbers bare (nan, inf, -inf)
     as TSV tools read them, not JSON's quoted strings."""
-    from .jsonout import plain
     import json
     import re
+
+    from .jsonout import plain
     if arr is None:
         return ""
     return re.sub(r'"-?inf"|"nan"', lambda m: _BARE[m.group()], json.dumps(plain(np.asarray(arr))))

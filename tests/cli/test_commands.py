@@ -18,6 +18,7 @@ import typer
 
 from diffcli import __version__
 from diffcli.cli import app
+
 from .samples import cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,6 +12,7 @@ import pytest
 
 from diffcli import session
 from diffcli.source import Source
+
 from .samples import cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,8 +19,8 @@ from diffcli.engine.ops import reductions
 from diffcli.engine.tensor import Size, Tensor
 from diffcli.lang import ast as A
 from diffcli.lang import objects, values
-from diffcli.lang.exceptions import ExceptionClass
 from diffcli.lang.errors import ScriptError
+from diffcli.lang.exceptions import ExceptionClass
 from diffcli.lang.interpreter import Interpreter
 from diffcli.lang.parse import parse
 

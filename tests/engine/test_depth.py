@@ -19,8 +19,7 @@ import weakref
 import numpy as np
 import pytest
 
-from diffcli.engine import errors
-from diffcli.engine import EngineError, Tensor, backward, grad, tensor
+from diffcli.engine import EngineError, Tensor, backward, errors, grad, tensor
 
 DEPTH = 1_000_000
 BIG = 13_107_200  # float64 elements in 100 MiB

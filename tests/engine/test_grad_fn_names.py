@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import as_array, load_ops_goldens, replay
+
 from diffcli.engine import dtypes
 
 RECORDS = load_ops_goldens()

@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 
 from diffcli.engine import FUNCTIONS, errors, grad
-from diffcli.engine.ops import losses as LS
 from diffcli.engine.ops.creation import tensor
 from diffcli.lang import values
 

@@ -92,7 +92,7 @@ def test_mT():
     m = T([[1.0, 2.0], [3.0, 4.0]])
     assert m.mT.grad_fn.name() == "TransposeBackward0" and vals(m.mT) == [[1.0, 3.0], [2.0, 4.0]]
     with pytest.raises(errors.TorchRuntimeError, match="Got 1-D tensor"):
-        T([1.0, 2.0]).mT
+        T([1.0, 2.0]).mT  # noqa: B018
     z = T(1.5)
     errors.reset_warn_once()
     with warnings.catch_warnings(record=True) as caught:
@@ -105,9 +105,9 @@ def test_contains():
     t = tensor([1.0, 2.0, 3.0])
     assert 2 in t and 2.0 in t and 5 not in t and tensor(2.0) in t
     with pytest.raises(errors.TorchRuntimeError, match="you passed in a <class 'str'>"):
-        "a" in t
+        "a" in t  # noqa: B015
     with pytest.raises(errors.TorchRuntimeError, match="must match the size of tensor b"):
-        tensor([2.0, 9.0]) in t
+        tensor([2.0, 9.0]) in t  # noqa: B015
 
 
 @pytest.mark.parametrize("make, text", [
@@ -144,7 +144,7 @@ def test_T_warns_once_unless_2d(v, message):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert a.T.grad_fn.name() == "PermuteBackward0"
-        a.T
+        a.T  # noqa: B018
     assert [str(w.message) for w in caught] == [message]
 
 
@@ -697,6 +697,7 @@ _RANGES = [
 @pytest.mark.parametrize("fn, args, dtype, digest", _RANGES)
 def test_linspace_and_arange_values_are_pytorchs_bit_for_bit(fn, args, dtype, digest):
     import hashlib
+
     from diffcli.engine import dtypes
     t = FUNCTIONS[fn](*args, dtype=dtypes.BY_NAME[dtype])
     assert t.data_.dtype.name == dtype

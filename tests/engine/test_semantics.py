@@ -16,8 +16,19 @@ import math
 import numpy as np
 import pytest
 
-from diffcli.engine import (EngineError, Tensor, backward, dtypes, enable_grad, errors, grad,
-                            is_grad_enabled, no_grad, set_grad_enabled, tensor)
+from diffcli.engine import (
+    EngineError,
+    Tensor,
+    backward,
+    dtypes,
+    enable_grad,
+    errors,
+    grad,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+    tensor,
+)
 
 from .torch_shim import golden_scenarios, outcome, run_golden
 
@@ -183,7 +194,7 @@ def test_non_leaf_grad_is_none_with_pytorch_warning(warnings_seen):
         "(Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
     x.grad, C([1.0]).grad  # leaves and constants: no warning
     assert len(warnings_seen) == 1
-    y.grad  # every access warns (PyTorch de-duplicates only through Python's filter)
+    y.grad  # noqa: B018  (every access warns (PyTorch de-duplicates only through Python's filter))
     assert len(warnings_seen) == 2
 
 

@@ -142,7 +142,7 @@ GOLDENS = pathlib.Path(__file__).resolve().parents[1] / "goldens" / "semantics.j
 REFERENCE = pathlib.Path(__file__).resolve().parents[1] / "goldens" / "torchref" / "reference.json"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_goldens() -> dict:
     return json.loads(GOLDENS.read_text())
 

@@ -921,8 +921,8 @@ ADAPTED = [
 
 # --- recording ----------------------------------------------------------------------------
 def _run_in_child(code: str) -> dict:
-    import torch
     import numpy
+    import torch
 
     torch.set_default_dtype(torch.float64)
 

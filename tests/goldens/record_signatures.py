@@ -12,7 +12,6 @@ function with one is probed position by position with an object of no known type
 its positional parameters only. Functions torch implements in Python (F.mse_loss, ...)
 are recorded through the C++ function they call, whose arguments come in the same order.
 """
-import os
 import re
 import sys
 from pathlib import Path

@@ -22,7 +22,6 @@ from diffcli.engine.tensor import Tensor
 from diffcli.lang import flavour
 from diffcli.lang.interpreter import Interpreter
 from diffcli.lang.parse import parse
-
 from tests.cli.samples import invoke
 
 GOLDENS = json.loads((Path(__file__).resolve().parents[1] / "goldens" / "flavours.json").read_text())

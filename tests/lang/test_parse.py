@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from diffcli.lang import ast
-from diffcli.lang import larkparse
+from diffcli.lang import ast, larkparse
 from diffcli.lang import parse as parse_module
 from diffcli.lang.parse import ScriptSyntaxError, parse
 

@@ -63,7 +63,8 @@ def test_a_huge_cell_costs_time_linear_in_its_size():
 
 rich = pytest.importorskip("rich")
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 
 def _rich_table(columns, rows, width, title=None):

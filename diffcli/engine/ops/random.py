@@ -46,7 +46,7 @@ class Generator:
     def __init__(self, seed: int = DEFAULT_SEED):
         self.manual_seed(seed)
 
-    def manual_seed(self, seed) -> "Generator":
+    def manual_seed(self, seed) -> Generator:
         seed = _seed_value(seed)
         self._seed = seed
         self._bits = None  # made at the first draw: importing numpy.random costs ~10 ms
