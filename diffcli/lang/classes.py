@@ -28,6 +28,7 @@ from .objects import (
     StaticMethod,
     SuperProxy,
     class_mro,
+    find_in_mro,
     new_instance,
 )
 from .values import AnomalyMode, UserFunction, type_name
@@ -74,14 +75,9 @@ def lookup(cls, name, after=None):
     mro = class_mro(cls.host)
     if after is not None:
         mro = mro[mro.index(after) + 1:] if after in mro else []
-    for klass in mro:
-        if isinstance(klass, ClassValue):
-            if name in klass.ns:
-                return klass, klass.ns[name]
-        else:
-            value = klass.lookup(name)
-            if value is not MISSING:
-                return klass, value
+    found = find_in_mro(mro, name)
+    if found is not MISSING:
+        return found
     if name in _OBJECT:
         return None, _OBJECT[name]
     return MISSING

@@ -63,15 +63,7 @@ class ClassValue:
 
     def lookup(self, name):
         """`(owner, value)` of the first class in the MRO that has `name`, else MISSING."""
-        for klass in self.mro:
-            if isinstance(klass, ClassValue):
-                if name in klass.ns:
-                    return klass, klass.ns[name]
-            else:
-                value = klass.lookup(name)
-                if value is not MISSING:
-                    return klass, value
-        return MISSING
+        return find_in_mro(self.mro, name)
 
     def __repr__(self):
         return f"<class '{self.full_name}'>"
@@ -258,3 +250,17 @@ class ClassScope(FunctionScope):
         super().__init__(outer)
         self.qualname = qualname
         self.cls = None            # the ClassValue, once made (zero-argument super() needs it)
+
+
+def find_in_mro(mro, name):
+    """`(owner, value)` of the first class in `mro` that has `name` (a script class in its
+    namespace, a provided base through its own lookup), else MISSING."""
+    for klass in mro:
+        if isinstance(klass, ClassValue):
+            if name in klass.ns:
+                return klass, klass.ns[name]
+        else:
+            value = klass.lookup(name)
+            if value is not MISSING:
+                return klass, value
+    return MISSING
