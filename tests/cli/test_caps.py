@@ -377,17 +377,6 @@ def test_timeout_covers_checks_many_runs_and_grads_repeats():
     assert r.code == 1 and r.stderr.splitlines()[-1].endswith(TIMEOUT_1), r.stderr
 
 
-@pytest.mark.parametrize("command", ["grad", "graph", "run", "check"])
-def test_timeout_is_an_option_of_every_command(command):
-    r = cli(command, "--help")
-    assert "--timeout" in r.stdout and "300" in r.stdout
-    r = cli(command, "-e", "x = 2.0\ny = x * x", "--timeout", "-1")
-    assert r.exit_code == 2
-    assert r.stderr.startswith("error: UsageError: --timeout must be at least 0 (0: none), got -1")
-    assert cli(command, "-e", "x = 2.0\ny = x * x", "--timeout", "0").exit_code == 0
-    assert cli(command, "-e", "x = 2.0\ny = x * x", "--timeout=5").exit_code == 0
-
-
 def test_the_fast_reader_reads_timeout_as_typer_does():
     from diffcli import cli as diffcli_cli
 

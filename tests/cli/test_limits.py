@@ -223,11 +223,23 @@ def test_max_memory_lets_through_what_fits_and_what_is_freed():
     assert (r.returncode, r.stdout) == (0, "30\n"), r.stderr
 
 
+# option, its default as --help shows it, a value below its range and the error's text,
+# values inside the range (`--opt=V` as well as `--opt V`)
+LIMIT_OPTIONS = [
+    ("--max-memory", "4096", "0", "--max-memory must be at least 1, got 0", ["1"]),
+    ("--timeout", "300", "-1", "--timeout must be at least 0 (0: none), got -1", ["0", "5"]),
+    ("--max-script-size", "16", "0", "--max-script-size must be at least 1, got 0", ["1", "2"]),
+]
+
+
+@pytest.mark.parametrize("option, default, bad, message, good", LIMIT_OPTIONS)
 @pytest.mark.parametrize("command", ["grad", "graph", "run", "check"])
-def test_max_memory_is_an_option_of_every_command(command):
+def test_limit_is_an_option_of_every_command(command, option, default, bad, message, good):
     r = cli(command, "--help")
-    assert "--max-memory" in r.stdout and "4096" in r.stdout
-    r = cli(command, "-e", "x = 2.0\ny = x * x", "--max-memory", "0")
+    assert option in r.stdout and default in r.stdout
+    r = cli(command, "-e", "x = 2.0\ny = x * x", option, bad)
     assert r.exit_code == 2
-    assert r.stderr.startswith("error: UsageError: --max-memory must be at least 1, got 0")
-    assert cli(command, "-e", "x = 2.0\ny = x * x", "--max-memory", "1").exit_code == 0
+    assert r.stderr.startswith(f"error: UsageError: {message}")
+    for i, value in enumerate(good):
+        args = [f"{option}={value}"] if i % 2 else [option, value]
+        assert cli(command, "-e", "x = 2.0\ny = x * x", *args).exit_code == 0
