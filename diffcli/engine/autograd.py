@@ -196,6 +196,8 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                         gf = g if g.__class__ is float else g.data_.item()
                         try:
                             grads = fast(gf, *node.fargs)
+                            if grads.__class__ is not tuple:  # a float: the first input's
+                                grads = (grads,)
                         except (ArithmeticError, ValueError):  # Python refuses; numpy won't
                             grads = node.backward_fn(Tensor(np.array(gf)), *node.unpack_saved())
                     else:

@@ -49,10 +49,12 @@ OUT = object()  # in `saved`: stands for the op's own output
 TRACE = [None]  # a list to append (output, inputs) of every op to, for `diffcli graph`
 
 
-def record(name, data, inputs, backward, saved=()):
+def record(name, data, inputs, backward, saved=(), fargs=()):
+    """`fargs`: what the backward formula gets after the saved tensors (an op's scalar
+    arguments, a Python-number operand's value)."""
     out = Tensor(data)
     if TRACE[0] is not None:
-        return _traced(out, name, data, inputs, backward, saved)
+        return _traced(out, name, data, inputs, backward, saved, fargs)
     if not _grad_state[0]:
         return out
     # one pass over the inputs: the edges (next_functions) and each input's shape/dtype
@@ -81,7 +83,7 @@ def record(name, data, inputs, backward, saved=()):
                 outputs = tuple([i for i, s in enumerate(saved) if s is OUT])
                 saved = tuple([output_shell(out) if s is OUT else s for s in saved])
                 break
-    out.grad_fn = Node(name, tuple(edges), backward, saved, tuple(meta), outputs)
+    out.grad_fn = Node(name, tuple(edges), backward, saved, tuple(meta), outputs, None, fargs)
     out.requires_grad_flag = True
     return out
 
@@ -136,12 +138,12 @@ def record_scalar(name, value, inputs, backward, saved, fast, fargs):
     return out
 
 
-def _traced(out, name, data, inputs, backward, saved):
+def _traced(out, name, data, inputs, backward, saved, fargs=()):
     """record() for `diffcli graph`: also log (output, inputs, node, value at creation)."""
     trace = TRACE[0]
     TRACE[0] = None
     try:
-        res = record(name, data, inputs, backward, saved)
+        res = record(name, data, inputs, backward, saved, fargs)
     finally:
         TRACE[0] = trace
     trace.append((res, inputs, res.grad_fn, np.array(res.data_, copy=True)))

@@ -12,8 +12,9 @@ as its grad_fn, which is what create_graph needs.
 
 The scalar lane (function.record_scalar): a node made by an op on 0-d float64 tensors also
 has `fast`, the same formula on Python floats, and `fargs`, the floats it needs. Without
-create_graph the engine runs `fast(g, *fargs)` on a float gradient; the saved tensors are
-still kept and checked (release, versions) exactly as for any node.
+create_graph the engine runs `fast(g, *fargs)` on a float gradient (it returns a tuple of
+gradients, or a float: the first input's); the saved tensors are still kept and checked
+(release, versions) exactly as for any node.
 """
 from __future__ import annotations
 

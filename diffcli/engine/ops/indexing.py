@@ -9,7 +9,7 @@ from .. import errors
 from ..function import as_tensor, record
 from ..tensor import Tensor, _wrap_dim
 from . import shape as S
-from .arithmetic import where
+from .selection import where
 
 
 def scatter_to(g: Tensor, shape, dim, idx) -> Tensor:

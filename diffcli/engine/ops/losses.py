@@ -81,7 +81,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     def backward(g, pp, tt):
         # PyTorch's binary_cross_entropy_backward: g * (p - t) / max((1 - p) * p, EPSILON),
         # times the weight, divided by numel for 'mean'; EPSILON is the float 1e-12f
-        from .arithmetic import clamp
+        from .selection import clamp
         from .shape import expand
         denom = clamp((1 - pp) * pp, min=_BCE_EPSILON)
         gx = expand(g, *shape) if reduction != "none" and shape else g
@@ -206,7 +206,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                   reduction="mean", label_smoothing=0.0):
     """PyTorch's composition: log_softmax, then nll_loss (class indices) or a weighted sum
     (class probabilities); label smoothing adds the smoothing term as PyTorch builds it."""
-    from .arithmetic import mul_scalar
+    from .formulas import mul_scalar
     from .reductions import sum as tsum
     a, t = as_tensor(input), as_tensor(target)
     dim = 0 if a.data_.ndim == 1 else 1
@@ -254,7 +254,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 def where_zero(mask, g: Tensor) -> Tensor:
     """g with zeros where `mask` (a numpy bool array) is set (differentiable)."""
-    from .arithmetic import where
+    from .selection import where
     return where(Tensor(np.asarray(mask)), 0.0, g)
 
 
@@ -283,9 +283,9 @@ def _log_sigmoid_np(x: np.ndarray) -> np.ndarray:
 
 def _log_sigmoid_t(x: Tensor) -> Tensor:
     """log_sigmoid of a Tensor, from differentiable ops (the target's backward formula)."""
-    from . import arithmetic as A
+    from . import selection as SE
     from . import unary as U
-    return A.clamp_max(x, 0.0) - U.log1p(U.exp(-U.abs(x)))
+    return SE.clamp_max(x, 0.0) - U.log1p(U.exp(-U.abs(x)))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,

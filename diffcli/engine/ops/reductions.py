@@ -10,7 +10,7 @@ import numpy as np
 from .. import dtypes, errors
 from ..function import OUT, as_tensor, record
 from ..tensor import Tensor, _wrap_dim
-from .arithmetic import where
+from .selection import where
 
 _TYPE_NAMES = {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int", "bool": "Bool"}
 

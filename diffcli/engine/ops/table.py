@@ -1,5 +1,11 @@
 """The op table as the script sees it: function names -> callables, Tensor methods and
-operators. A new op is one row here (and one test row)."""
+operators.
+
+The differentiable ops come from their rows: each op module puts its functions in
+rows.TABLE (rows.expose) with their script names and flags, a row with `names` doing so
+itself. A new elementwise op is therefore one row in its module (and one test row); this
+file lists only the ops without rows (creation, comparisons, conversions) and the methods
+and operators that are not plain functions."""
 from __future__ import annotations
 
 from ..tensor import Tensor
@@ -11,30 +17,18 @@ from . import inplace as IP
 from . import linalg as L
 from . import losses as LS
 from . import reductions as R
+from . import rows
+from . import selection as SE
 from . import shape as S
 from . import unary as U
 
-# Functions reachable as `name(...)`, `torch.name(...)`, `F.name(...)`.
-FUNCTIONS = {
-    "add": A.add, "sub": A.sub, "subtract": A.sub, "mul": A.mul, "multiply": A.mul,
-    "div": A.div, "divide": A.div, "true_divide": A.div, "neg": A.neg, "negative": A.neg,
-    "pow": A.pow, "square": A.square, "rsub": A.rsub,
+# Functions reachable as `name(...)`, `torch.name(...)`, `F.name(...)`: the rows' ops...
+FUNCTIONS = {name: e.function for e in rows.TABLE for name in e.names}
+# ...and the rest (`_METHODS` marks those that are also Tensor methods)
+_OTHERS = {
     "matmul": L.matmul, "mm": L.mm, "mv": L.mv, "dot": L.dot, "outer": L.outer, "bmm": L.bmm,
-    "sin": U.sin, "cos": U.cos, "tan": U.tan, "asin": U.asin, "acos": U.acos, "atan": U.atan,
-    "arcsin": U.asin, "arccos": U.acos, "arctan": U.atan,
-    "atan2": A.atan2, "arctan2": A.atan2, "sinh": U.sinh, "cosh": U.cosh, "tanh": U.tanh,
-    "asinh": U.asinh, "acosh": U.acosh, "atanh": U.atanh,
-    "exp": U.exp, "expm1": U.expm1, "log": U.log, "log2": U.log2, "log10": U.log10,
-    "log1p": U.log1p, "sqrt": U.sqrt, "rsqrt": U.rsqrt, "abs": U.abs, "absolute": U.abs,
-    "sign": U.sign, "reciprocal": U.reciprocal,
-    "sigmoid": U.sigmoid, "relu": U.relu, "gelu": U.gelu, "silu": U.silu,
-    "softplus": U.softplus, "elu": U.elu, "leaky_relu": U.leaky_relu,
-    "floor": U.floor, "ceil": U.ceil, "round": U.round, "trunc": U.trunc,
-    "clamp": A.clamp, "clip": A.clamp, "clamp_min": A.clamp_min, "clamp_max": A.clamp_max,
-    "maximum": A.maximum, "minimum": A.minimum, "where": A.where,
-    "floor_divide": A.floor_divide, "remainder": A.remainder,
-    "lt": A.lt, "le": A.le, "gt": A.gt, "ge": A.ge, "eq": A.eq, "ne": A.ne,
-    "logical_and": A.logical_and, "logical_or": A.logical_or, "logical_not": A.logical_not,
+    "lt": SE.lt, "le": SE.le, "gt": SE.gt, "ge": SE.ge, "eq": SE.eq, "ne": SE.ne,
+    "logical_and": SE.logical_and, "logical_or": SE.logical_or, "logical_not": SE.logical_not,
     "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax,
     "var": R.var, "std": R.std, "norm": R.norm, "logsumexp": R.logsumexp,
     "softmax": R.softmax, "log_softmax": R.log_softmax, "cumsum": R.cumsum,
@@ -53,31 +47,29 @@ FUNCTIONS = {
     "rand_like": K.rand_like, "randn_like": K.randn_like, "manual_seed": K.manual_seed,
     "select": I.select,
 }
-
-# Methods: every function that takes the tensor first, plus tensor-only ones.
 _NOT_METHODS = {"tensor", "Tensor", "zeros", "ones", "full", "eye", "arange", "linspace",
                 "rand", "randn", "manual_seed", "cat", "concat", "concatenate", "stack",
                 "mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
                 "binary_cross_entropy_with_logits",
-                "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "rsub",
-                "gelu", "softplus", "elu", "leaky_relu"}
-METHODS = {k: v for k, v in FUNCTIONS.items() if k not in _NOT_METHODS}
+                "zeros_like", "ones_like", "full_like", "rand_like", "randn_like"}
+FUNCTIONS.update(_OTHERS)
+
+# Methods: the rows' ops flagged `method`, every other function that takes the tensor
+# first, plus tensor-only ones.
+METHODS = {name: e.method for e in rows.TABLE if e.method is not None for name in e.names}
+METHODS.update({k: v for k, v in _OTHERS.items() if k not in _NOT_METHODS})
 METHODS.update({
     "view": S.view, "expand": S.expand, "expand_as": S.expand_as, "repeat": S.repeat,
     "contiguous": S.contiguous, "to": C.to, "double": C.double, "float": C.float_,
     "long": C.long, "int": C.int_, "bool": C.bool_, "type_as": lambda a, b: C.to_dtype(a, b.data_.dtype),
     "view_as": lambda a, b: S.view(a, *b.data_.shape), "reshape_as": lambda a, b: S.reshape(a, *b.data_.shape),
-    "where": lambda a, condition, other: A.where(condition, a, other),  # x.where(cond, y)
-    "maximum": A.maximum_method, "minimum": A.minimum_method,
+    "where": lambda a, condition, other: SE.where(condition, a, other),  # x.where(cond, y)
     "equal": R.equal_method, "allclose": R.allclose_method,
 })
 
-# In-place variants `x.name_(...)`; `zero_`/`fill_` are their own ops.
-INPLACE = {name + "_": fn for name, fn in METHODS.items() if name in {
-    "add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sin", "cos", "tan", "tanh",
-    "sigmoid", "relu", "sqrt", "abs", "clamp", "clamp_min", "clamp_max", "floor", "ceil",
-    "round", "trunc", "reciprocal", "square", "sign", "expm1", "log1p", "rsqrt", "t",
-    "squeeze", "unsqueeze", "transpose"}}
+# In-place variants `x.name_(...)` (of an op's first name); `zero_`/`fill_` are their own ops.
+INPLACE = {e.names[0] + "_": METHODS[e.names[0]] for e in rows.TABLE if e.inplace}
+INPLACE.update({name + "_": METHODS[name] for name in ("t", "squeeze", "unsqueeze", "transpose")})
 
 
 def _inplace_method(fn):
@@ -100,8 +92,8 @@ def _bind():
     Tensor.__rsub__ = lambda s, o: A.rsub(s, o) if not isinstance(o, Tensor) else A.sub(o, s)
     Tensor.__mul__ = A.mul
     Tensor.__rmul__ = A.mul
-    Tensor.__truediv__ = A.div
-    Tensor.__rtruediv__ = lambda s, o: A.rdiv(s, o) if not isinstance(o, Tensor) else A.div(o, s)
+    Tensor.__truediv__ = A.div_  # (the row itself: no rounding_mode to dispatch on)
+    Tensor.__rtruediv__ = lambda s, o: A.mul(U.reciprocal(s), o) if not isinstance(o, Tensor) else A.div_(o, s)
     Tensor.__floordiv__ = A.floor_divide
     Tensor.__rfloordiv__ = lambda s, o: A.floor_divide(o, s)
     Tensor.__mod__ = A.remainder
@@ -114,15 +106,15 @@ def _bind():
     Tensor.__pos__ = lambda s: s
     Tensor.__abs__ = lambda s: U.abs(s)
     Tensor.__iter__ = lambda s: iter(I.unbind(s))
-    Tensor.__lt__ = lambda s, o: A.lt(s, o)
-    Tensor.__le__ = lambda s, o: A.le(s, o)
-    Tensor.__gt__ = lambda s, o: A.gt(s, o)
-    Tensor.__ge__ = lambda s, o: A.ge(s, o)
-    Tensor.__eq__ = lambda s, o: A.eq(s, o)
-    Tensor.__ne__ = lambda s, o: A.ne(s, o)
-    Tensor.__and__ = lambda s, o: A.logical_and(s, o)
-    Tensor.__or__ = lambda s, o: A.logical_or(s, o)
-    Tensor.__invert__ = lambda s: A.logical_not(s)
+    Tensor.__lt__ = lambda s, o: SE.lt(s, o)
+    Tensor.__le__ = lambda s, o: SE.le(s, o)
+    Tensor.__gt__ = lambda s, o: SE.gt(s, o)
+    Tensor.__ge__ = lambda s, o: SE.ge(s, o)
+    Tensor.__eq__ = lambda s, o: SE.eq(s, o)
+    Tensor.__ne__ = lambda s, o: SE.ne(s, o)
+    Tensor.__and__ = lambda s, o: SE.logical_and(s, o)
+    Tensor.__or__ = lambda s, o: SE.logical_or(s, o)
+    Tensor.__invert__ = lambda s: SE.logical_not(s)
     Tensor.__getitem__ = lambda s, k: I.getitem(s, k)
     Tensor.__setitem__ = lambda s, k, v: I.setitem(s, k, v)
     Tensor.__iadd__ = lambda s, o: IP.apply(s, A.add, o)

@@ -1,0 +1,87 @@
+"""The small ops PyTorch's C++ formulas are made of (its FunctionsManual.cpp), each with
+its float version for the scalar lane. In C++ `x + 1` is add(Tensor, Scalar), recorded as
+AddBackward1 with one input; a script's `x + 1` is AddBackward0 with a wrapped number. The
+rows' formulas (rows.py) use these names so that a gradient computed under create_graph
+records PyTorch's nodes."""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from ..function import record
+from ..tensor import Tensor
+from . import rows
+
+
+def add_scalar(t: Tensor, c) -> Tensor:
+    """Tensor + Scalar: AddBackward1, one input."""
+    out = (t.data_ + c).astype(t.data_.dtype, copy=False)
+    return record("AddBackward1", out, (t,), _identity)
+
+
+def sub_scalar(t: Tensor, c) -> Tensor:
+    """Tensor - Scalar: SubBackward1, one input."""
+    out = (t.data_ - c).astype(t.data_.dtype, copy=False)
+    return record("SubBackward1", out, (t,), _identity)
+
+
+def rsub_scalar(c, t: Tensor) -> Tensor:
+    """Scalar - Tensor (ATen fills a tensor with the scalar and subtracts in place):
+    SubBackward0, its first input a constant."""
+    out = (c - t.data_).astype(t.data_.dtype, copy=False)
+    return record("SubBackward0", out, (None, t), _rsub_backward)
+
+
+def mul_scalar(t: Tensor, c) -> Tensor:
+    """Tensor * Scalar: MulBackward1, one input."""
+    out = t.data_ * c
+    return record("MulBackward1", out.astype(t.data_.dtype, copy=False), (t,), _mul_scalar_backward,
+                  (), (c,))
+
+
+def div_scalar(t: Tensor, n) -> Tensor:
+    """Tensor / Scalar (mean's / numel): DivBackward1, one input."""
+    out = (t.data_ / n if n else t.data_ / np.float64(0.0)).astype(t.data_.dtype, copy=False)
+    return record("DivBackward1", out, (t,), _div_scalar_backward, (), (n,))
+
+
+def rdiv_scalar(c, t: Tensor) -> Tensor:
+    """Scalar / Tensor: DivBackward0, its first input a constant."""
+    out = (c / t.data_).astype(t.data_.dtype, copy=False)
+    return record("DivBackward0", out, (None, t), _rdiv_backward, (t,), (c,))
+
+
+def zeros_like(t: Tensor) -> Tensor:
+    """zeros_like(grad) in a formula: a constant, so it never requires grad (floor, sign...:
+    +0. everywhere and no grad_fn even under create_graph, as in PyTorch)."""
+    return Tensor(np.zeros_like(t.data_))
+
+
+def _identity(g):
+    return (g,)
+
+
+def _rsub_backward(g):
+    return None, -g
+
+
+def _mul_scalar_backward(g, c):
+    return (mul_scalar(g, c),)
+
+
+def _div_scalar_backward(g, n):
+    return (div_scalar(g, n),)
+
+
+def _rdiv_backward(g, q, c):
+    return None, -g * c / (q * q)
+
+
+rows.helpers(
+    tensor={"add_scalar": add_scalar, "sub_scalar": sub_scalar, "rsub_scalar": rsub_scalar,
+            "mul_scalar": mul_scalar, "div_scalar": div_scalar, "rdiv_scalar": rdiv_scalar,
+            "zeros_like": zeros_like},
+    floats={"add_scalar": operator.add, "sub_scalar": operator.sub, "rsub_scalar": operator.sub,
+            "mul_scalar": operator.mul, "div_scalar": operator.truediv,
+            "rdiv_scalar": operator.truediv, "zeros_like": lambda t: 0.0})

@@ -1,0 +1,161 @@
+"""Selection and comparison: where, the clamp family, comparisons and logical ops. The
+comparisons have no gradient; where and clamp are written by hand (their bounds and
+conditions are not inputs of an elementwise row) and carry their rows for the texts."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes, errors
+from ..function import as_tensor, record
+from ..tensor import Tensor
+from . import rows
+from .elementwise import broadcast_check, data, operands
+from .rows import D, Row, expose
+
+
+def _number(x):
+    return not isinstance(x, Tensor)
+
+
+def _compare(fn):
+    def op(a, b):
+        x, y, rd = operands(a, b)
+        return Tensor(broadcast_check(fn, x, y, rd))
+    return op
+
+
+lt = _compare(np.less)
+le = _compare(np.less_equal)
+gt = _compare(np.greater)
+ge = _compare(np.greater_equal)
+eq = _compare(np.equal)
+ne = _compare(np.not_equal)
+
+
+def logical_and(a, b):
+    x, y, _ = operands(a, b)
+    return Tensor(broadcast_check(np.logical_and, x, y, None))
+
+
+def logical_or(a, b):
+    x, y, _ = operands(a, b)
+    return Tensor(broadcast_check(np.logical_or, x, y, None))
+
+
+def logical_not(a):
+    return Tensor(np.logical_not(as_tensor(a).data_))
+
+
+def where(cond, a, b):
+    cond = as_tensor(cond)
+    if cond.data_.dtype != np.bool_:
+        raise errors.TorchRuntimeError(
+            f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{errors.dtype_scalar_name(cond.data_.dtype) if cond.data_.dtype.kind != 'f' else 'Double'}")
+    x, y, rd = operands(a, b)
+    errors.broadcast_shapes(cond.data_.shape, x.data_.shape, y.data_.shape)
+    out = np.where(cond.data_, data(x, rd), data(y, rd))
+
+    def backward(g, c):
+        zero = Tensor(np.zeros((), dtype=g.data_.dtype))
+        return where(c, g, zero), where(c, zero, g)
+
+    # PyTorch saves the condition (so a second backward without retain_graph raises)
+    return record("WhereBackward0", out, (None if _number(a) else x, None if _number(b) else y),
+                  backward, (cond,))
+
+
+def clamp(a, min=None, max=None):
+    a = as_tensor(a)
+    if min is None and max is None:
+        raise errors.TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        lo = as_tensor(min) if min is not None else None
+        hi = as_tensor(max) if max is not None else None
+        errors.broadcast_shapes(*(t.data_.shape for t in (a, lo, hi) if t is not None))
+        out = a.data_
+        if lo is not None:
+            out = np.maximum(out, lo.data_)
+        if hi is not None:
+            out = np.minimum(out, hi.data_)
+
+        def backward(g, p, *bounds):
+            # PyTorch's clamp_backward_min_max: the input where it lies within the bounds,
+            # min where the input is below it (and min < max), max where above (or max < min)
+            lo_d = None if lo is None else lo.data_
+            hi_d = None if hi is None else hi.data_
+            x = p.data_
+            if lo_d is not None and hi_d is not None:
+                m_self = (x >= lo_d) & (x <= hi_d)
+                m_lo = (x < lo_d) & (lo_d < hi_d)
+                m_hi = (x > hi_d) | (hi_d < lo_d)
+            elif lo_d is not None:
+                m_self, m_lo, m_hi = x >= lo_d, x < lo_d, None
+            else:
+                m_self, m_lo, m_hi = x <= hi_d, None, x > hi_d
+            pick = lambda m, t: None if m is None or not t.requires_grad_flag else where(Tensor(m), g, 0.0)
+            return (pick(m_self, a), None if lo is None else pick(m_lo, lo),
+                    None if hi is None else pick(m_hi, hi))
+        saved = tuple(t for t in (a, lo, hi) if t is not None)
+        return record("ClampBackward0", out, (a, lo, hi), backward, saved)
+    rd = dtypes.result_type(a, *(v for v in (min, max) if v is not None))
+    out = a.data_.astype(rd, copy=False)
+    if min is not None:
+        out = np.maximum(out, min)
+    if max is not None:
+        out = np.minimum(out, max)
+    out = np.asarray(out, dtype=rd)
+
+    def backward(g, p):
+        m = np.ones(p.data_.shape, dtype=bool)
+        if min is not None:
+            m &= p.data_ >= min
+        if max is not None:
+            m &= p.data_ <= max
+        return (where(Tensor(m), g, 0.0),)
+    return record("ClampBackward1", out, (a,), backward, (a,))
+
+
+def clamp_min(a, m):
+    a = as_tensor(a)
+    if isinstance(m, Tensor):
+        errors.broadcast_shapes(a.data_.shape, m.data_.shape)
+    out = np.maximum(a.data_, m)
+    return record("ClampMinBackward0", out, (a,),
+                  lambda g, p: (where(Tensor(p.data_ >= m), g, 0.0),), (a,))
+
+
+def clamp_max(a, m):
+    a = as_tensor(a)
+    if isinstance(m, Tensor):
+        errors.broadcast_shapes(a.data_.shape, m.data_.shape)
+    out = np.minimum(a.data_, m)
+    return record("ClampMaxBackward0", out, (a,),
+                  lambda g, p: (where(Tensor(p.data_ <= m), g, 0.0),), (a,))
+
+
+def _text_row(name, grad_fn, inputs, texts, saves=(), args=()):
+    return rows.register(Row(name, grad_fn, inputs=inputs, grads=tuple(D(None, t) for t in texts),
+                             saves=saves, args=args))
+
+
+_WHERE = _text_row("where", "WhereBackward0", ("self", "other"),
+                   ("where(condition, 1.0, 0.0)", "where(condition, 0.0, 1.0)"), ("condition",),
+                   (("condition", None),))
+_CLAMP = _text_row("clamp.Tensor", "ClampBackward0", ("self", "min", "max"),
+                   ("where((self >= min) & (self <= max), 1.0, 0.0)",
+                    "where((self < min) & (min < max), 1.0, 0.0)",
+                    "where((self > max) | (max < min), 1.0, 0.0)"), ("self", "min", "max"))
+_CLAMP_SCALAR = _text_row("clamp", "ClampBackward1", ("self",),
+                          ("where((self >= min) & (self <= max), 1.0, 0.0)",), ("self",),
+                          (("min", None), ("max", None)))
+_CLAMP_MIN = _text_row("clamp_min", "ClampMinBackward0", ("self",), ("where(self >= min, 1.0, 0.0)",),
+                       ("self",), (("min", None),))
+_CLAMP_MAX = _text_row("clamp_max", "ClampMaxBackward0", ("self",), ("where(self <= max, 1.0, 0.0)",),
+                       ("self",), (("max", None),))
+
+expose(where, _WHERE, names=("where",))
+expose(clamp, _CLAMP, _CLAMP_SCALAR, names=("clamp", "clip"), inplace=True)
+expose(clamp_min, _CLAMP_MIN, names=("clamp_min",), inplace=True)
+expose(clamp_max, _CLAMP_MAX, names=("clamp_max",), inplace=True)
+rows.helpers(tensor={"where": where})
