@@ -180,6 +180,8 @@ def sum_to_shape(g: Tensor, shape) -> Tensor:
         return g
     from .ops import reductions
     from .ops import shape as shape_ops
+    if not shape:  # PyTorch's sum_to: a 0-dim target is the full sum (SumBackward0)
+        return reductions.sum(g)
     lead = g.data_.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(
         i + lead for i, s in enumerate(shape) if s == 1 and g.data_.shape[i + lead] != 1)

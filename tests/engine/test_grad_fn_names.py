@@ -13,9 +13,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import as_array, load_ops_goldens, replay
+from conftest import (
+    as_array,
+    graph_text,
+    load_ops_goldens,
+    replay,
+    snippet_namespace,
+    upstream_gradient,
+    values_of,
+)
 
-from diffcli.engine import dtypes
+from diffcli.engine import Tensor, dtypes, grad
 
 RECORDS = load_ops_goldens()
 REFERENCE = Path(__file__).resolve().parents[1] / "goldens" / "torchref" / "reference.json"
@@ -129,3 +137,69 @@ def test_matches_reference_catalogue_float32(group, entry):
     names, graphs, dtypes and shapes exactly, values to float32 precision."""
     ours = replay(entry["setup"], entry["expr"], group, default_float=dtypes.float32)
     check(ours, entry, rtol=2e-6)
+
+
+# --- second order: the gradients' own graphs and a Hessian-vector product ------------------
+
+SECOND_ORDER = [r for r in RECORDS if "second_order" in r]
+
+
+def _direction(x):
+    """The recorder's direction for leaf x: ((arange(n) % 3) + 1) * 0.25."""
+    n = x.data_.size
+    v = (np.arange(n, dtype=np.float64) % 3 + 1) * 0.25
+    return Tensor(v.reshape(x.data_.shape).astype(x.data_.dtype))
+
+
+def replay_second_order(golden) -> dict:
+    """The recorder's second_order() on diffcli's engine."""
+    ns = snippet_namespace()
+    exec(golden["setup"], ns)
+    leaves = {k: v for k, v in ns.items() if isinstance(v, Tensor)}
+    names = {id(v): k for k, v in leaves.items()}
+    out = eval(golden["expr"], ns)
+    g = Tensor(np.ones_like(out.data_)) if out.data_.ndim == 0 else upstream_gradient(out, golden["group"])
+    xs = {k: v for k, v in leaves.items() if v.is_leaf and v.requires_grad}
+    gs = grad(out, list(xs.values()), grad_outputs=g, create_graph=True, allow_unused=True)
+    rec = {"grads": {}, "directions": {}, "hvp": None}
+    total = None
+    for (k, x), gx in zip(xs.items(), gs):
+        v = _direction(x)
+        rec["directions"][k] = values_of(v)
+        rec["grads"][k] = None if gx is None else {
+            "values": values_of(gx), "grad_fn": None if gx.grad_fn is None else gx.grad_fn.name(),
+            "graph": graph_text(gx.grad_fn, names)}
+        if gx is not None and gx.requires_grad:
+            term = (gx * v).sum()
+            total = term if total is None else total + term
+    if total is not None:
+        hs = grad(total, list(xs.values()), retain_graph=True, allow_unused=True)
+        rec["hvp"] = {k: None if h is None else values_of(h) for k, h in zip(xs, hs)}
+    return rec
+
+
+@pytest.mark.parametrize("golden", SECOND_ORDER, ids=[r["id"] for r in SECOND_ORDER])
+def test_second_order_matches_pytorch(golden):
+    """Under create_graph each gradient is PyTorch's (value, grad_fn, the graph its formula
+    recorded), and differentiating it again gives PyTorch's Hessian-vector product."""
+    ours, theirs = replay_second_order(golden), golden["second_order"]
+    assert ours["directions"] == theirs["directions"]
+    assert set(ours["grads"]) == set(theirs["grads"])
+    for name, g in theirs["grads"].items():
+        mine = ours["grads"][name]
+        assert (mine is None) == (g is None), name
+        if g is not None:
+            assert mine["grad_fn"] == g["grad_fn"], name
+            assert mine["graph"] == g["graph"], name
+            assert_close(mine["values"], g["values"], 1e-12, f"{name}.grad")
+    assert (ours["hvp"] is None) == (theirs["hvp"] is None)
+    for name, h in (theirs["hvp"] or {}).items():
+        assert (ours["hvp"][name] is None) == (h is None), name
+        if h is not None:
+            assert_close(ours["hvp"][name], h, 1e-12, f"d/d{name} of <grad, v>")
+
+
+def test_the_added_ops_have_second_order_goldens():
+    """hypot, erf, logaddexp, sinc (added as one row each) are pinned to second order."""
+    covered = {r["output"]["grad_fn"] for r in SECOND_ORDER}
+    assert {"HypotBackward0", "ErfBackward0", "LogaddexpBackward0", "SincBackward0"} <= covered

@@ -126,7 +126,7 @@ UNARY_ROWS = [
     ("leaky_relu", lambda x: np.where(x > 0, x, 0.01 * x), away_from_zero()),
     ("floor", np.floor, off_grid), ("ceil", np.ceil, off_grid), ("round", np.round, off_grid),
     ("trunc", np.trunc, off_grid), ("neg", np.negative, DEFAULT),
-    ("square", np.square, DEFAULT),
+    ("square", np.square, DEFAULT), ("erf", _erf, DEFAULT), ("sinc", np.sinc, DEFAULT),
 ]
 for _name, _ref, _dom in UNARY_ROWS:
     row(_name, F[_name], _ref, UNARY_SHAPES, domain=_dom)
@@ -160,7 +160,8 @@ BINARY_ROWS = [
     ("div", np.divide, (DEFAULT, away_from_zero(0.4))),
     ("pow", np.power, (POSITIVE, DEFAULT)), ("atan2", np.arctan2, (DEFAULT, away_from_zero())),
     ("maximum", np.maximum, DEFAULT), ("minimum", np.minimum, DEFAULT),
-    ("rsub", lambda a, b: b - a, DEFAULT),
+    ("rsub", lambda a, b: b - a, DEFAULT), ("hypot", np.hypot, DEFAULT),
+    ("logaddexp", np.logaddexp, DEFAULT),
 ]
 for _name, _ref, _dom in BINARY_ROWS:
     row(_name, F[_name], _ref, BINARY_SHAPES, domain=_dom)

@@ -21,6 +21,9 @@ grad_fn's next_functions, the whole backward graph as text, the leaf gradients a
 and the warnings raised. g is ((arange(n) % 4) + 1) * 0.5 shaped like the output, except
 for the edge_point_gradients group, which uses ones (as REFERENCE.md does).
 
+Snippets in SECOND_ORDER also record "second_order": the gradients under create_graph
+(values, grad_fn, graph) and a Hessian-vector product (see second_order()).
+
 Non-finite floats are stored as the strings "nan", "inf", "-inf"; -0.0 keeps its sign.
 """
 import json
@@ -129,6 +132,18 @@ SNIPPETS = [
     ('unary_math', 'minimum', 'a = T([1.5, 2.0, 3.0]); b = T([0.5, -1.0, 4.0])', 'torch.minimum(a, b)'),
     ('unary_math', 'torch.max(a, b) (binary)', 'a = T([1.5, 2.0, 3.0]); b = T([0.5, -1.0, 4.0])', 'torch.max(a, b)'),
     ('unary_math', 'torch.min(a, b) (binary)', 'a = T([1.5, 2.0, 3.0]); b = T([0.5, -1.0, 4.0])', 'torch.min(a, b)'),
+    # --- ops added as one row each (diffcli/engine/ops/rows.py); second order too ---
+    ('unary_math', 'erf', 'a = T([-1.5, 0.5, 2.5])', 'torch.erf(a)'),
+    ('unary_math', 'a.erf() (0-dim)', 'a = T(0.75)', 'a.erf()'),
+    ('unary_math', 'sinc', 'a = T([-1.5, 0.5, 2.5])', 'torch.sinc(a)'),
+    ('unary_math', 'a.sinc() (0-dim)', 'a = T(0.25)', 'a.sinc()'),
+    ('unary_math', 'hypot(a, b)', 'a = T([1.5, 2.0, 3.0]); b = T([0.5, -1.0, 4.0])', 'torch.hypot(a, b)'),
+    ('unary_math', 'a.hypot(c) (c constant)', 'a = T([1.5, 2.0, 3.0]); c = C([0.5, -1.0, 4.0])', 'a.hypot(c)'),
+    ('unary_math', 'hypot (2,3) with (3,)', 'a = T([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]]); b = T([0.5, -1.0, 2.0])', 'torch.hypot(a, b)'),
+    ('unary_math', 'hypot (0-dim)', 'a = T(3.0); b = T(-4.0)', 'torch.hypot(a, b)'),
+    ('unary_math', 'logaddexp(a, b)', 'a = T([1.5, 2.0, 3.0]); b = T([0.5, -1.0, 4.0])', 'torch.logaddexp(a, b)'),
+    ('unary_math', 'a.logaddexp(s) (0-dim s, broadcast)', 'a = T([1.5, 2.0, 3.0]); s = T(2.0)', 'a.logaddexp(s)'),
+    ('unary_math', 'logaddexp (0-dim)', 'a = T(-0.5); b = T(1.25)', 'torch.logaddexp(a, b)'),
     # --- reductions (REFERENCE.md §1) ---
     ('reductions', 'max() full reduction', 'a = T([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]])', 'a.max()'),
     ('reductions', 'torch.max(a) full', 'a = T([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]])', 'torch.max(a)'),
@@ -298,6 +313,9 @@ SNIPPETS = [
     ('dtype_and_conversion', 'float32 * float64 (promotion)', 'a = T([1.5, 2.0]); b = T([0.5, -1.0], dtype=torch.float64)', 'a * b'),
     ('dtype_and_conversion', 'float32 leaf * int64 constant', 'a = T([1.5, 2.0]); k = C([2, 3])', 'a * k'),
     ('dtype_and_conversion', 'a.double()', 'a = T([0.5, 1.5, 2.5])', 'a.double()'),
+    ('dtype_and_conversion', 'erf of an int tensor', 'c = C([1, 2])', 'torch.erf(c)'),
+    ('dtype_and_conversion', 'sinc of a bool tensor', 'c = C([True, False])', 'torch.sinc(c)'),
+    ('dtype_and_conversion', 'hypot float32 with float64', 'a = T([1.5, 2.0], dtype=torch.float32); b = T([0.5, -1.0])', 'torch.hypot(a, b)'),
     ('dtype_and_conversion', 'a.to(torch.float64)', 'a = T([0.5, 1.5, 2.5])', 'a.to(torch.float64)'),
     ('dtype_and_conversion', 'a.float() on float32 (returns self)', 'a = T([0.5, 1.5, 2.5])', 'a.float()'),
     ('dtype_and_conversion', 'a.long() (non-differentiable)', 'a = T([0.5, 1.5, 2.5])', 'a.long()'),
@@ -665,6 +683,12 @@ SNIPPETS = [
     ('op_errors', 'max(0) over an empty dim', 'a = T([])', 'a.max(0)'),
     ('op_errors', 'amax() of empty', 'a = T([])', 'a.amax()'),
     ('op_errors', 'amax(0) over an empty dim', 'a = T([])', 'a.amax(0)'),
+    ('op_errors', 'hypot with a float other', 'a = T([1.0, 2.0])', 'torch.hypot(a, 2.0)'),
+    ('op_errors', 'a.hypot(2.0)', 'a = T([1.0, 2.0])', 'a.hypot(2.0)'),
+    ('op_errors', 'hypot of int tensors', 'c = C([1, 2])', 'torch.hypot(c, c)'),
+    ('op_errors', 'logaddexp of bool tensors', 'c = C([True, False])', 'torch.logaddexp(c, c)'),
+    ('op_errors', 'logaddexp with an int other', 'a = T([1.0, 2.0])', 'torch.logaddexp(a, 2)'),
+    ('op_errors', 'hypot shape mismatch', 'a = T([1.0, 2.0, 3.0]); b = T([1.0, 2.0])', 'torch.hypot(a, b)'),
     # --- more edge points (upstream ones) ---
     ('edge_point_gradients', 'relu at -0.0', 'a = T([-0.0, 0.0])', 'torch.relu(a)'),
     ('edge_point_gradients', 'sign at -0.0', 'a = T([-0.0, 0.0])', 'a.sign()'),
@@ -721,8 +745,19 @@ SNIPPETS = [
     ('edge_point_gradients', 'exp overflow', 'a = T([800.0, -800.0])', 'a.exp()'),
     ('edge_point_gradients', 'binary_cross_entropy at 0 and 1', 'p = T([0.0, 1.0, 0.0, 1.0]); t = C([0.0, 0.0, 1.0, 1.0])', "F.binary_cross_entropy(p, t, reduction='none')"),
     ('edge_point_gradients', 'cross_entropy extreme logits', 'z = T([[1000.0, 0.0, -1000.0]]); t = C([2])', 'F.cross_entropy(z, t)'),
+    ('edge_point_gradients', 'hypot at (0, 0)', 'a = T([0.0, 0.0, 3.0]); b = T([0.0, -0.0, 4.0])', 'torch.hypot(a, b)'),
+    ('edge_point_gradients', 'sinc at 0', 'a = T([0.0, -0.0])', 'torch.sinc(a)'),
+    ('edge_point_gradients', 'erf at 0 and in its tails', 'a = T([0.0, -30.0, 30.0])', 'torch.erf(a)'),
+    ('edge_point_gradients', 'logaddexp with infinities', "a = T([float('inf'), float('-inf'), float('-inf'), 0.0]); b = T([float('inf'), float('-inf'), 0.0, float('inf')])", 'torch.logaddexp(a, b)'),
     ('edge_point_gradients', 'mse_loss zero residual', 'a = T([1.0, 2.0]); t = C([1.0, 2.0])', 'F.mse_loss(a, t)'),
 ]
+
+
+# Snippets whose record also holds second-order gradients ("second_order", below).
+SECOND_ORDER = {f"unary_math/{label}" for label in (
+    "erf", "a.erf() (0-dim)", "sinc", "a.sinc() (0-dim)", "hypot(a, b)", "a.hypot(c) (c constant)",
+    "hypot (2,3) with (3,)", "hypot (0-dim)", "logaddexp(a, b)", "a.logaddexp(s) (0-dim s, broadcast)",
+    "logaddexp (0-dim)")}
 
 
 from diffcli.render.jsonout import json_number as _fnum  # noqa: E402
@@ -755,6 +790,34 @@ def upstream_gradient(torch, out, group):
     return g.reshape(out.shape).to(out.dtype)
 
 
+def direction(torch, x):
+    """The second-order records' direction for leaf x: ((arange(n) % 3) + 1) * 0.25."""
+    n = x.numel()
+    return ((torch.arange(n, dtype=torch.float64) % 3 + 1) * 0.25).reshape(x.shape).to(x.dtype)
+
+
+def second_order(torch, out, leaves, names, g):
+    """g_i = grad(out, x_i, g, create_graph=True) (values, grad_fn, graph), then the
+    gradient of sum_i (g_i * v_i).sum() with v_i = direction(x_i): a Hessian-vector
+    product, which runs every first-order formula's own backward."""
+    xs = {k: v for k, v in leaves.items() if v.is_leaf and v.requires_grad}
+    gs = torch.autograd.grad(out, list(xs.values()), g, create_graph=True, allow_unused=True)
+    rec = {"grads": {}, "directions": {}, "hvp": None}
+    total = None
+    for (k, x), gx in zip(xs.items(), gs):
+        v = direction(torch, x)
+        rec["directions"][k] = _values(v)
+        rec["grads"][k] = None if gx is None else {
+            "values": _values(gx), "grad_fn": _fn_name(gx.grad_fn), "graph": _graph(gx.grad_fn, names)}
+        if gx is not None and gx.requires_grad:
+            term = (gx * v).sum()
+            total = term if total is None else total + term
+    if total is not None:
+        hs = torch.autograd.grad(total, list(xs.values()), retain_graph=True, allow_unused=True)
+        rec["hvp"] = {k: None if h is None else _values(h) for k, h in zip(xs, hs)}
+    return rec
+
+
 def record(torch, F, group, label, setup, expr):
     def T(v, dtype=None):
         return torch.tensor(v, requires_grad=True, dtype=dtype)
@@ -785,6 +848,9 @@ def record(torch, F, group, label, setup, expr):
         rec["graph"] = _graph(fn, names)
         rec["upstream_gradient"] = None
         rec["grads"] = None
+        if out.requires_grad and rec["id"] in SECOND_ORDER:
+            g = torch.ones_like(out) if out.dim() == 0 else upstream_gradient(torch, out, group)
+            rec["second_order"] = second_order(torch, out, leaves, names, g)
         if out.requires_grad:
             if out.dim() == 0:
                 out.backward()

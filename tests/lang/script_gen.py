@@ -70,6 +70,7 @@ TORCH_FNS = set("""add sub mul div neg pow matmul mm mv dot outer bmm sin cos ta
 atan2 sinh cosh tanh asinh acosh atanh exp expm1 log log2 log10 log1p sqrt rsqrt abs sign
 sigmoid relu floor ceil round trunc reciprocal square clamp clamp_min clamp_max maximum
 minimum where sum mean prod max min amax var std norm logsumexp softmax log_softmax cumsum
+erf sinc hypot logaddexp
 reshape flatten squeeze unsqueeze transpose permute t cat stack clone detach flip select rsub
 eq ne gt ge lt le logical_and logical_or logical_not floor_divide remainder any all argmax argmin
 equal allclose""".split()) | set(CANONICAL) | CONSTRUCTORS
@@ -86,7 +87,8 @@ BARE_FNS = (TORCH_FNS | F_FNS) - {"view", "expand"}
 FAMILY_OF = {
     **{fn: "extra" for fn in ("clamp", "clamp_min", "clamp_max", "leaky_relu", "elu", "softplus", "gelu")},
     "rsub": "scalar",
-    **{fn: "binary" for fn in ("add", "sub", "mul", "div", "pow", "atan2", "maximum", "minimum")},
+    **{fn: "binary" for fn in ("add", "sub", "mul", "div", "pow", "atan2", "maximum", "minimum", "hypot",
+                               "logaddexp")},
     **{fn: "where" for fn in ("where", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or",
                               "logical_not")},
     **{fn: "reduce" for fn in ("sum", "mean", "prod", "max", "min", "amax", "norm", "var", "std")},
@@ -367,6 +369,8 @@ UNARY = {
     "trunc": (("any",), lambda lo, hi: (min(lo, 0), max(hi, 0))),
     "neg": (("any",), lambda lo, hi: (-hi, -lo)),
     "clone": (("any",), lambda lo, hi: (lo, hi)),
+    "erf": (("any",), _mono(math.erf)),
+    "sinc": (("any",), lambda lo, hi: (-0.22, 1.0)),
 }
 
 
@@ -704,10 +708,13 @@ class _Gen:
         if y is None:
             return None
         op = self.pick(["+", "-", "*", "/", "**", "add", "sub", "mul", "div", "pow", "atan2",
-                        "maximum", "minimum", "add_alpha"])
-        if op in ("pow", "atan2", "maximum", "minimum", "add", "sub", "mul", "div", "add_alpha") \
-                and not self.can(op.split("_")[0]):
+                        "maximum", "minimum", "add_alpha", "hypot", "logaddexp"])
+        if op in ("pow", "atan2", "maximum", "minimum", "add", "sub", "mul", "div", "add_alpha", "hypot",
+                  "logaddexp") and not self.can(op.split("_")[0]):
             op = "+"
+        # finite differences: away from hypot's kink at the origin
+        if op == "hypot" and self.fd_safe:
+            x = self.prep(x, ("pos", 0.1))
         # finite differences: away from atan2's branch cut (y = 0, x <= 0) and its origin
         if op == "atan2" and self.fd_safe and self.chance(5):
             y = self.prep(y, ("pos", 0.1))
@@ -736,6 +743,10 @@ class _Gen:
                 lo, hi = -math.pi, math.pi
             elif op == "maximum":
                 lo, hi = max(x.lo, y.lo), max(x.hi, y.hi)
+            elif op == "hypot":
+                lo, hi = 0.0, math.hypot(max(abs(x.lo), abs(x.hi)), max(abs(y.lo), abs(y.hi)))
+            elif op == "logaddexp":
+                lo, hi = max(x.lo, y.lo), max(x.hi, y.hi) + math.log(2.0)
             else:
                 lo, hi = min(x.lo, y.lo), min(x.hi, y.hi)
         shape = _broadcast(x.shape, y.shape)

@@ -267,6 +267,29 @@ minimum = _arith("minimum", "MinimumBackward0", np.minimum,
                  eager=True,
                  tensor_only=True, number=None)
 maximum_method, minimum_method = maximum.method, minimum.method
+hypot = _arith("hypot", "HypotBackward0", np.hypot,
+               (lambda grad, self, other, result: grad * self / result, "self / hypot(self, other)"),
+               (lambda grad, self, other, result: grad * other / result, "other / hypot(self, other)"),
+               saves=("self", "other", "result"),
+               keeps_dtype=False, no_kernel=("hypot_cpu", "biu"), tensor_only=True, number=None,
+               inplace=True)
+
+
+def _logaddexp(p, q):
+    """PyTorch's kernel: max + log1p(exp(-|p - q|)), and p itself for equal infinities."""
+    m = np.maximum(p, q)
+    out = m + np.log1p(np.exp(-np.abs(p - q)))
+    return np.where(np.isinf(p) & (p == q), p, out)
+
+
+logaddexp = _arith("logaddexp", "LogaddexpBackward0", _logaddexp,
+                   (lambda grad, self, other, result: grad / add_scalar(exp(other - self), 1),
+                    "1 / (1 + exp(other - self))"),
+                   (lambda grad, self, other, result: grad / add_scalar(exp(self - other), 1),
+                    "1 / (1 + exp(self - other))"),
+                   saves=("self", "other"), keeps_dtype=False, no_kernel=("logaddexp_cpu", "biu"),
+                   tensor_only=True, number=None)
+
 
 # --- floor_divide (//) and remainder (%) --------------------------------------------------
 

@@ -25,8 +25,8 @@ from . import unary_backward as B
 from .elementwise import unary
 from .formulas import add_scalar, mul_scalar, rsub_scalar, sub_scalar, zeros_like
 from .rows import NUMPY, D, Row, expose
-from .unary_backward import (LN2, LN10, elu_backward, gelu_backward,
-                             leaky_relu_backward, sigmoid_backward, silu_backward,
+from .unary_backward import (LN2, LN10, TWO_OVER_SQRT_PI, elu_backward, gelu_backward,
+                             leaky_relu_backward, sigmoid_backward, silu_backward, sinc_backward,
                              softplus_backward, tanh_backward, threshold_backward)
 
 
@@ -42,6 +42,12 @@ def _sigmoid_float(x):
 
 def _sign(a):
     return a.copy() if a.dtype == np.bool_ else np.sign(a)
+
+
+def _sinc(x):
+    """PyTorch's kernel: sin(pi x) / (pi x), 1 at 0."""
+    product = np.pi * x
+    return np.where(x == 0, 1.0, np.sin(product) / product)
 
 
 def _row(name, grad_fn, forward, formula, text, saves=(), **kw):
@@ -123,6 +129,13 @@ rsqrt = _row("rsqrt", "RsqrtBackward0", lambda a: 1.0 / np.sqrt(a),
 reciprocal = _row("reciprocal", "ReciprocalBackward0", lambda a: 1.0 / a,
                   lambda grad, self, result: -grad * (result * result), "-1 / self**2",
                   ("result",), lane=NUMPY, inplace=True)
+erf = _row("erf", "ErfBackward0", B.erf,
+           lambda grad, self, result: mul_scalar(exp(-pow(self, 2)), TWO_OVER_SQRT_PI) * grad,
+           "2 / sqrt(pi) * exp(-self**2)", ("self",), lane=math.erf, inplace=True)
+sinc = _row("sinc", "SincBackward0", _sinc,
+            lambda grad, self, result: sinc_backward(grad, self),
+            "where(self == 0, 0.0, (pi * self * cos(pi * self) - sin(pi * self)) / (pi * self**2))",
+            ("self",), inplace=True)
 
 # --- activations, sign, rounding ---------------------------------------------------------
 
