@@ -77,6 +77,9 @@ SNIPPETS = [
     ('arithmetic', 'a+a (same tensor twice)', 'a = T([0.5, 1.5, 2.5])', 'a + a'),
     ('arithmetic', 'a*a (same tensor twice)', 'a = T([0.5, 1.5, 2.5])', 'a * a'),
     ('arithmetic', 'a*s (s 0-dim requires_grad, broadcast)', 'a = T([1.5, 2.0, 3.0]); s = T(2.0)', 'a * s'),
+    ('arithmetic', "torch.div(a, b, rounding_mode='floor')", 'a = T([1.5, -2.5, 3.0]); b = T([0.5, 2.0, -4.0])', "torch.div(a, b, rounding_mode='floor')"),
+    ('arithmetic', 'torch.remainder(a, b)', 'a = T([1.5, -2.5, 3.0]); b = T([0.5, 2.0, -4.0])', 'torch.remainder(a, b)'),
+    ('arithmetic', 'a % 2.5', 'a = T([1.5, -2.5, 3.0])', 'a % 2.5'),
     # --- unary_math (REFERENCE.md §1) ---
     ('unary_math', 'sin', 'a = T([-1.5, 0.5, 2.5])', 'torch.sin(a)'),
     ('unary_math', 'cos', 'a = T([-1.5, 0.5, 2.5])', 'torch.cos(a)'),

@@ -7,6 +7,8 @@ import numpy as np
 from .. import dtypes
 from ..function import as_tensor, record
 from ..tensor import Tensor
+from . import rows
+from .rows import expose
 
 
 def to_dtype(a, dtype):
@@ -57,3 +59,15 @@ def detach(a):
 def copy_backwards(g: Tensor) -> Tensor:
     """What AccumulateGrad stores on first create_graph backward: CopyBackwards(None, g)."""
     return record("CopyBackwards", np.array(g.data_, copy=True), (None, g), lambda gg: (None, gg))
+
+
+def type_as(a, other):
+    return to_dtype(a, other.data_.dtype)
+
+
+# the row: ToCopyBackward0 (the gradient goes back to the input's dtype)
+_TO = rows.text_row("to", "ToCopyBackward0", ("grad.to(self.dtype)",), args=(("dtype", None),))
+for _fn, _name in ((to, "to"), (double, "double"), (float_, "float"), (long, "long"), (int_, "int"),
+                   (bool_, "bool"), (type_as, "type_as")):
+    expose(_fn, _TO, names=(_name,), function_too=False)
+expose(detach, names=("detach",))

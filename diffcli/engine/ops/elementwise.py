@@ -236,6 +236,7 @@ def binary(row: Row, number="edge"):
         def method(self, other, *args):
             return ordinary(self, other, args or defaults, _method=True)
         method.__name__ = fname
+        method.rows = (row,)
         op.method = method
     rows.register(row, op)
     _expose(op, row)

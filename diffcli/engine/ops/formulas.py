@@ -85,3 +85,14 @@ rows.helpers(
     floats={"add_scalar": operator.add, "sub_scalar": operator.sub, "rsub_scalar": operator.sub,
             "mul_scalar": operator.mul, "div_scalar": operator.truediv,
             "rdiv_scalar": operator.truediv, "zeros_like": lambda t: 0.0})
+
+
+def _row(name, grad_fn, text):
+    """The row of a helper op: a Scalar overload (one input, the number an arg)."""
+    rows.register(rows.Row(name, grad_fn, grads=(rows.D(None, text),), args=(("other", None),)))
+
+
+_row("add.Scalar", "AddBackward1", "1")
+_row("sub.Scalar", "SubBackward1", "1")
+_row("mul.Scalar", "MulBackward1", "other")
+_row("div.Scalar", "DivBackward1", "1 / other")

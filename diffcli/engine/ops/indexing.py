@@ -8,7 +8,9 @@ import numpy as np
 from .. import errors
 from ..function import as_tensor, record
 from ..tensor import Tensor, _wrap_dim
+from . import inplace, rows  # noqa: F401 (inplace: its rows, which setitem records)
 from . import shape as S
+from .rows import expose
 from .selection import where
 
 
@@ -362,3 +364,31 @@ def setitem(a, key, value):
         res = record(name, new, inputs, backward, (Tensor(mask),))
     commit_inplace(a, res)
     return a
+
+
+# --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
+# explanation shows (rows.text_row; the backward formulas are in the functions above).
+# x[key] is PyTorch's select/slice/index (and unsqueeze for None); x[key] = v its
+# copy_/fill_/index_put_ on x or a view of it. -----------------------------------------
+
+_SELECT = rows.text_row("select.int", "SelectBackward0", ("zeros_like(self).select_scatter(grad, dim, index)",),
+                        args=(("dim", None), ("index", None)))
+_SLICE = rows.text_row("slice.Tensor", "SliceBackward0",
+                       ("zeros_like(self).slice_scatter(grad, dim, start, end, step)",),
+                       args=(("dim", 0), ("start", None), ("end", None), ("step", 1)))
+_INDEX = rows.text_row("index.Tensor", "IndexBackward0",
+                       ("zeros_like(self).index_put(indices, grad, accumulate=True)",), args=(("indices", None),))
+_ALIAS = rows.text_row("alias", "AliasBackward0", ("grad",))
+_UNBIND = rows.text_row("unbind.int", "UnbindBackward0", ("stack(grads, dim)",), args=(("dim", 0),))
+_INDEX_PUT = rows.text_row("index_put", "IndexPutBackward0", ("grad.index_put(indices, 0.0)", "grad[indices]"),
+                           inputs=("self", "values"), args=(("indices", None),))
+_COPY = rows.text_row("copy_", "CopyBackwards", ("0", "grad"), inputs=("self", "src"))
+_FILL_TENSOR = rows.ROWS["fill_.Tensor"]  # (x[...] = 0-dim v is fill_(v): inplace.py's row)
+_COPY_SLICES = rows.text_row("copy_.view", "CopySlices", ("where(region, 0.0, grad)", "grad[key]"),
+                             inputs=("self", "src"), args=(("key", None),))
+
+expose(select, _SELECT, names=("select",))
+# (Tensor.__getitem__ / __setitem__ in table.py: getitem and setitem carry their rows)
+getitem.rows = (_SELECT, _SLICE, _INDEX, _ALIAS, rows.ROWS["unsqueeze"])
+setitem.rows = (_COPY, _FILL_TENSOR, _INDEX_PUT, _COPY_SLICES, rows.ROWS["view"], rows.ROWS["expand"])
+unbind.rows = (_UNBIND,)

@@ -9,6 +9,7 @@ from .. import dtypes, errors
 from ..grad_mode import is_grad_enabled
 from ..node import Node
 from ..tensor import Tensor, hang_retained
+from . import rows
 
 
 def check_inplace(a: Tensor, view: bool = False) -> None:
@@ -244,3 +245,9 @@ def fill_(a: Tensor, value) -> Tensor:
     else:
         res = record("FillBackward2", np.full_like(a.data_, value), (a,), lambda g: (zeros(g),))
     return commit_inplace(a, res)
+
+
+# the rows of the in-place ops that are their own ops (x.zero_(), x.fill_(v))
+zero_.rows = (rows.text_row("zero_", "ZeroBackward0", ("0",)),)
+fill_.rows = (rows.text_row("fill_.Scalar", "FillBackward2", ("0",), args=(("value", None),)),
+              rows.text_row("fill_.Tensor", "FillBackward3", ("0", "grad.sum()"), inputs=("self", "value")))

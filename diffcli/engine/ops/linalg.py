@@ -6,7 +6,10 @@ import numpy as np
 
 from .. import errors
 from ..function import as_tensor, record
+from . import rows
 from . import shape as S
+from .arithmetic import mul
+from .rows import expose
 
 
 def _dtype_check(a, b, what="expected m1 and m2 to have the same dtype"):
@@ -93,7 +96,6 @@ def outer(a, b):
         if t.data_.ndim != 1:
             raise errors.TorchRuntimeError(
                 f"outer: Expected 1-D argument {name}, but got {t.data_.ndim}-D")
-    from .arithmetic import mul
     return mul(S.view(a, a.data_.shape[0], 1), b)
 
 
@@ -192,3 +194,25 @@ def matmul(a, b):
     if db == 1:
         res = S.squeeze(res, -1)
     return S._unsafe_view(res, out_shape)
+
+
+# --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
+# explanation shows (rows.text_row; the backward formulas are the lambdas above) ----------
+
+_MM = rows.text_row("mm", "MmBackward0", ("grad @ mat2.t()", "self.t() @ grad"), inputs=("self", "mat2"),
+                    saves=("mat2", "self"))
+_MV = rows.text_row("mv", "MvBackward0", ("outer(grad, vec)", "self.t() @ grad"), inputs=("self", "vec"),
+                    saves=("vec", "self"))
+_DOT = rows.text_row("dot", "DotBackward0", ("grad * tensor", "grad * self"), inputs=("self", "tensor"),
+                     saves=("tensor", "self"))
+_BMM = rows.text_row("bmm", "BmmBackward0", ("grad @ mat2.transpose(1, 2)", "self.transpose(1, 2) @ grad"),
+                     inputs=("self", "mat2"), saves=("mat2", "self"))
+
+expose(mm, _MM, names=("mm",))
+expose(mv, _MV, names=("mv",))
+expose(dot, _DOT, names=("dot",))
+expose(bmm, _BMM, names=("bmm",))
+# composites (as ATen's CompositeImplicitAutograd): the rows of the ops they record
+expose(outer, rows.ROWS["view"], rows.ROWS["mul"], names=("outer",))
+expose(matmul, _DOT, _MV, _MM, _BMM, rows.ROWS["unsqueeze"], rows.ROWS["squeeze_.dim"],
+       rows.ROWS["_unsafe_view"], rows.ROWS["expand"], rows.ROWS["view"], names=("matmul",))

@@ -7,7 +7,9 @@ import numpy as np
 from .. import errors
 from ..function import as_tensor, record
 from ..tensor import Tensor
-from .reductions import log_softmax
+from . import rows, shape  # noqa: F401 (shape: the rows of the views nll_loss records)
+from .softmax import log_softmax
+from .rows import expose
 
 
 def _reduce(loss: np.ndarray, reduction: str):
@@ -389,3 +391,41 @@ def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
                 gt = gt / n
         return gi, gt
     return record("BinaryCrossEntropyWithLogitsBackward0", out, (a, t), backward, (a, t))
+
+
+# --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
+# explanation shows (rows.text_row; the backward formulas are in the functions above) -----
+
+_MEAN_SCALED = "(grad / self.numel() if reduction == 'mean' else grad)"
+_MSE = rows.text_row("mse_loss", "MseLossBackward0",
+                     (f"2 * (self - target) * {_MEAN_SCALED}", f"-2 * (self - target) * {_MEAN_SCALED}"),
+                     inputs=("self", "target"), saves=("self", "target"), args=(("reduction", "mean"),))
+_BCE = rows.text_row("binary_cross_entropy", "BinaryCrossEntropyBackward0",
+                     (f"weight * (self - target) / (self * (1 - self)) * {_MEAN_SCALED}",
+                      f"weight * (log(1 - self) - log(self)) * {_MEAN_SCALED}"),
+                     inputs=("self", "target"), saves=("self", "target"),
+                     args=(("weight", 1.0), ("reduction", "mean")))
+_NLL_TEXT = ("-weight * (arange(self.shape[1]) == target.unsqueeze(1))"
+             " * (grad / target.numel() if reduction == 'mean' else grad.unsqueeze(1))")
+_NLL = rows.text_row("nll_loss", "NllLossBackward0", (_NLL_TEXT,), saves=("target",),
+                     args=(("target", None), ("weight", 1.0), ("reduction", "mean")))
+_NLL2D = rows.text_row("nll_loss2d", "NllLoss2DBackward0", (_NLL_TEXT,), saves=("target",),
+                       args=(("target", None), ("weight", 1.0), ("reduction", "mean")))
+_BCE_LOGITS = rows.text_row("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
+                            (f"weight * (sigmoid(self) - target) * {_MEAN_SCALED}",
+                             f"-weight * self * {_MEAN_SCALED}"),
+                            inputs=("self", "target"), saves=("self", "target"),
+                            args=(("weight", 1.0), ("reduction", "mean")))
+_MASKED_FILL = rows.text_row("masked_fill.Scalar", "MaskedFillBackward0", ("where(mask, 0.0, grad)",),
+                             args=(("mask", None),))
+_DIV_SCALAR = rows.ROWS["div.Scalar"]
+
+expose(mse_loss, _MSE, names=("mse_loss",), method=False)
+expose(binary_cross_entropy, _BCE, names=("binary_cross_entropy",), method=False)
+expose(nll_loss, _NLL, _NLL2D, rows.ROWS["view"], names=("nll_loss",), method=False)
+expose(binary_cross_entropy_with_logits, _BCE_LOGITS, names=("binary_cross_entropy_with_logits",),
+       method=False)
+# a composite: nll_loss over log_softmax, with label smoothing's sum and masked fill
+expose(cross_entropy, _NLL, _NLL2D, rows.ROWS["log_softmax"], rows.ROWS["sum"],
+       rows.ROWS["sum.dim_IntList"], rows.ROWS["neg"], _MASKED_FILL, _DIV_SCALAR, rows.ROWS["div.Tensor"],
+       rows.ROWS["mul.Scalar"], rows.ROWS["add"], names=("cross_entropy",), method=False)

@@ -1,6 +1,7 @@
-"""Reductions and normalisations: sum, mean, prod, max/min, var/std, norm, logsumexp,
-softmax, log_softmax, cumsum. `dim=None` is the full reduction (PyTorch's ...Backward0
-for sum/mean/prod, MaxBackward1 for max); a dim gives the dim variant."""
+"""Reductions: sum, mean, prod, max/min, amax, var/std, norm, logsumexp, cumsum. `dim=None`
+is the full reduction (PyTorch's ...Backward0 for sum/mean/prod, MaxBackward1 for max); a
+dim gives the dim variant. (softmax and log_softmax: softmax.py; any/all/argmax/equal...,
+which have no gradient: discrete.py.)"""
 from __future__ import annotations
 
 import builtins
@@ -10,7 +11,11 @@ import numpy as np
 from .. import dtypes, errors
 from ..function import OUT, as_tensor, record
 from ..tensor import Tensor, _wrap_dim
+from . import rows
+from .arithmetic import maximum, minimum
+from .rows import expose
 from .selection import where
+
 
 _TYPE_NAMES = {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
@@ -428,8 +433,7 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
 
     def backward(g, q, r):
         # PyTorch's norm_backward (FunctionsManual.cpp), case by case
-        from .unary import abs as tabs
-        from .unary import sign
+        from .unary import abs as tabs, sign
         gb = _expand_back(g, shape, dims, kd)
         rb = _expand_back(r, shape, dims, kd)
         if p == 0:
@@ -470,96 +474,6 @@ def logsumexp(a, dim, keepdim=False):
     return record("LogsumexpBackward0", np.asarray(out), (a,), backward, (a, OUT))
 
 
-def softmax(a, dim=None, dtype=None):
-    a = as_tensor(a)
-    if dtype is not None:
-        from .conversion import to_dtype
-        a = to_dtype(a, dtype)
-    d = _softmax_dim(dim, a.data_.ndim)
-    x = _softmax_input(a, d, "softmax")
-    if x.size == 0:
-        return record("SoftmaxBackward0", x.copy(), (a,), lambda g, y: (g * y,), (OUT,))
-    with np.errstate(all="ignore"):
-        e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
-        out = np.ascontiguousarray(e / np.sum(e, axis=d, keepdims=True)) if x.ndim else e
-
-    return record("SoftmaxBackward0", out, (a,), lambda g, y: (_softmax_backward_data(g, y, d),), (OUT,))
-
-
-def _sum_keep(t: Tensor, d: int) -> Tensor:
-    """t.sum(d, keepdim=True) (SumBackward1, also for a 0-d t and d 0)."""
-    return sum(t, d, keepdim=True)
-
-
-def _softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
-    """PyTorch's _softmax_backward_data(grad, output) (SoftmaxBackwardDataBackward0,
-    saving both): y (g - sum(g y)). Its derivatives: this op again in the gradient,
-    softmax_double_backward in the output."""
-    gd, yd = g.data_, y.data_
-    with np.errstate(all="ignore"):
-        out = yd * (gd - (np.sum(gd * yd, axis=d, keepdims=True) if yd.ndim else gd * yd))
-
-    def backward(gg, go, o):
-        # softmax_double_backward(grad, grad_output, dim, output)
-        return (_softmax_backward_data(gg, o, d),
-                go * gg - _sum_keep(o * go, d) * gg - go * _sum_keep(o * gg, d))
-    return record("SoftmaxBackwardDataBackward0", out.astype(gd.dtype, copy=False), (g, y), backward, (g, y))
-
-
-def log_softmax(a, dim=None, dtype=None):
-    a = as_tensor(a)
-    if dtype is not None:
-        from .conversion import to_dtype
-        a = to_dtype(a, dtype)
-    d = _softmax_dim(dim, a.data_.ndim, "log_softmax")
-    x = _softmax_input(a, d, "log_softmax")
-    if x.size == 0:
-        return record("LogSoftmaxBackward0", x.copy(), (a,), lambda g, y: (g * 1,), (OUT,))
-    with np.errstate(all="ignore"):
-        if x.ndim:
-            m = np.max(x, axis=d, keepdims=True)
-            out = np.ascontiguousarray(x - m - np.log(np.sum(np.exp(x - m), axis=d, keepdims=True)))
-        else:
-            out = x - x
-
-    return record("LogSoftmaxBackward0", out, (a,), lambda g, y: (_log_softmax_backward_data(g, y, d),),
-                  (OUT,))
-
-
-def _log_softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
-    """PyTorch's _log_softmax_backward_data(grad, output) (LogSoftmaxBackwardDataBackward0,
-    saving both): g - exp(y) sum(g), with PyTorch's formulas for its derivatives."""
-    from .unary import exp
-    gd, yd = g.data_, y.data_
-    with np.errstate(all="ignore"):
-        out = gd - np.exp(yd) * (np.sum(gd, axis=d, keepdims=True) if yd.ndim else gd)
-
-    def backward(gg, go, o):
-        return gg - _sum_keep(gg * exp(o), d), -_sum_keep(go, d) * exp(o) * gg
-    return record("LogSoftmaxBackwardDataBackward0", out.astype(gd.dtype, copy=False), (g, y), backward,
-                  (g, y))
-
-
-def _softmax_input(a: Tensor, d: int, name: str) -> np.ndarray:
-    """The data softmax/log_softmax work on: PyTorch has no integer or bool kernel (its
-    "lastdim" kernel serves the last dim and 0-d tensors); an empty tensor is returned as
-    it is, without a kernel."""
-    x = a.data_
-    if x.dtype.kind != "f" and x.size:
-        last = x.ndim == 0 or d == x.ndim - 1
-        raise errors.not_implemented(f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl",
-                                     x.dtype)
-    return x
-
-
-def _softmax_dim(dim, ndim, name="softmax"):
-    if dim is None:
-        dim = 0 if ndim in (0, 1, 3) else 1
-        from .. import errors as E
-        E.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.")
-    return _wrap_dim(int(dim), ndim)
-
-
 def cumsum(a, dim, dtype=None):
     a = as_tensor(a)
     x = a.data_ if dtype is None else a.data_.astype(dtypes.to_np(dtype))
@@ -576,97 +490,59 @@ def cumsum(a, dim, dtype=None):
     return record("CumsumBackward0", out, (a,), backward)
 
 
-# --- any / all, argmax / argmin, equal / allclose: results without gradients ----------------
+# --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
+# explanation shows (rows.text_row; the backward formulas are the functions above) -------
 
-def _bool_reduce(np_fn):
-    def op(a, dim=None, keepdim=False):
-        a = as_tensor(a)
-        x = a.data_
-        if dim is None:
-            out = np.asarray(np_fn(x))
-            if keepdim:
-                out = out.reshape((1,) * x.ndim)
-            return Tensor(out)
-        dims = _dims(dim, x.ndim)
-        out = np.asarray(np_fn(x, axis=_axes(dims, x.ndim), keepdims=keepdim))
-        return Tensor(out)
-    return op
+_DIM, _KEEPDIM = ("dim", None), ("keepdim", False)
+_UNREDUCE = "(grad if keepdim else grad.unsqueeze(dim))"  # grad with the reduced dim back
+_RESULT_BACK = "(result if keepdim else result.unsqueeze(dim))"
+_SUM = rows.text_row("sum", "SumBackward0", ("grad.expand_as(self)",))
+_SUM_DIM = rows.text_row("sum.dim_IntList", "SumBackward1", (f"{_UNREDUCE}.expand_as(self)",),
+                         args=(_DIM, _KEEPDIM))
+_MEAN = rows.text_row("mean", "MeanBackward0", ("grad.expand_as(self) / self.numel()",))
+_MEAN_DIM = rows.text_row("mean.dim", "MeanBackward1", (f"{_UNREDUCE}.expand_as(self) / self.shape[dim]",),
+                          args=(_DIM, _KEEPDIM))
+_PROD = rows.text_row("prod", "ProdBackward0", ("grad * result / self",), saves=("self", "result"))
+_PROD_DIM = rows.text_row("prod.dim_int", "ProdBackward1", (f"{_UNREDUCE} * {_RESULT_BACK} / self",),
+                          saves=("self", "result"), args=(_DIM, _KEEPDIM))
+_EXTREMES = {}
+for _kind in ("max", "min"):
+    _K = _kind.capitalize()
+    _EXTREMES[_kind] = (
+        rows.text_row(_kind, f"{_K}Backward1", ("grad * (self == result) / (self == result).sum()",),
+                      saves=("self", "result")),
+        rows.text_row(f"{_kind}.dim", f"{_K}Backward0",
+                      (f"{_UNREDUCE} * (self == {_RESULT_BACK})",), saves=("indices",),
+                      args=(_DIM, _KEEPDIM)))
+_AMAX = rows.text_row("amax", "AmaxBackward0",
+                      ("grad * (self == result) / (self == result).sum()",), saves=("self", "result"),
+                      args=(("dim", ()), _KEEPDIM))
+_VAR = rows.text_row("var", "VarBackward0",
+                     ("grad * 2 * (self - self.mean()) / (self.numel() - correction)",), saves=("self",),
+                     args=(("dim", None), ("correction", 1), _KEEPDIM))
+_STD = rows.text_row("std", "StdBackward0",
+                     ("grad * (self - self.mean()) / ((self.numel() - correction) * result)",),
+                     saves=("self", "result"), args=(("dim", None), ("correction", 1), _KEEPDIM))
+_NORM = rows.text_row("norm", "LinalgVectorNormBackward0",
+                      ("grad * self * abs(self)**(p - 2) / result**(p - 1)",), saves=("self", "result"),
+                      args=(("p", 2), ("dim", None), _KEEPDIM))
+_LOGSUMEXP = rows.text_row("logsumexp", "LogsumexpBackward0",
+                           (f"{_UNREDUCE} * exp(self - {_RESULT_BACK})",), saves=("self", "result"),
+                           args=(_DIM, _KEEPDIM))
+_CUMSUM = rows.text_row("cumsum", "CumsumBackward0", ("grad.flip(dim).cumsum(dim).flip(dim)",),
+                        args=(_DIM,))
+_CUMPROD = rows.text_row("cumprod", "CumprodBackward0",
+                         ("(result * grad).flip(dim).cumsum(dim).flip(dim) / self",),
+                         saves=("self", "result"), args=(_DIM,))
 
-
-any = _bool_reduce(np.any)
-all = _bool_reduce(np.all)
-
-
-def _arg_extreme(name, is_max):
-    def op(a, dim=None, keepdim=False):
-        a = as_tensor(a)
-        x = a.data_
-        if x.dtype == np.bool_:
-            raise errors.TorchRuntimeError(f"{name}(): does not support bool input")
-        if dim is None:
-            if x.size == 0:
-                raise errors.TorchIndexError(
-                    f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
-            idx = np.asarray(x.argmax() if is_max else x.argmin(), dtype=np.int64)
-            return Tensor(idx.reshape((1,) * x.ndim) if keepdim else idx)
-        d = _dims(dim, x.ndim)[0]
-        if x.ndim == 0:
-            return Tensor(np.asarray(0, dtype=np.int64))
-        if x.shape[d] == 0:
-            raise errors.TorchIndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
-        idx = np.asarray(x.argmax(axis=d) if is_max else x.argmin(axis=d), dtype=np.int64)
-        return Tensor(np.expand_dims(idx, d) if keepdim else idx)
-    return op
-
-
-argmax = _arg_extreme("argmax", True)
-argmin = _arg_extreme("argmin", False)
-
-
-def _tensor_args(fname, a, b, method):
-    for v, arg, pos in ((a, "input", 1), (b, "other", 1 if method else 2)):
-        if not isinstance(v, Tensor):
-            raise errors.TorchTypeError(
-                f"{fname}(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}")
-
-
-def equal(a, b, _method=False):
-    """torch.equal: a Python bool, True when the shapes and the values (after promotion)
-    are the same; nan equals nothing."""
-    _tensor_args("equal", a, b, _method)
-    x, y = a.data_, b.data_
-    if x.shape != y.shape:
-        return False
-    rd = dtypes.promote(x.dtype, y.dtype)
-    return bool(np.array_equal(x.astype(rd, copy=False), y.astype(rd, copy=False)))
-
-
-def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False, _method=False):
-    """torch.allclose: isclose(...).all() as a Python bool. The dtypes must match; integer
-    tensors compare in the default float dtype. |a - b| <= atol + |rtol * b| where finite,
-    or a == b (or both nan, with equal_nan)."""
-    _tensor_args("allclose", a, b, _method)
-    x, y = a.data_, b.data_
-    if x.dtype != y.dtype:
-        raise errors.TorchRuntimeError(
-            f"{errors.dtype_scalar_name(x.dtype)} did not match {errors.dtype_scalar_name(y.dtype)}")
-    errors.broadcast_shapes(x.shape, y.shape)
-    with np.errstate(all="ignore"):
-        close = x == y
-        if equal_nan:
-            close = close | (np.isnan(x) & np.isnan(y))
-        if rtol != 0 or atol != 0:
-            if x.dtype.kind != "f":
-                x, y = x.astype(dtypes.default_float()), y.astype(dtypes.default_float())
-            allowed = atol + np.abs(rtol * y)
-            actual = np.abs(x - y)
-            close = close | (np.isfinite(actual) & (actual <= allowed))
-    return bool(np.all(close))
-
-
-def equal_method(self, other):
-    return equal(self, other, _method=True)
-
-
-def allclose_method(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return allclose(self, other, rtol, atol, equal_nan, _method=True)
+expose(sum, _SUM, _SUM_DIM, names=("sum",))
+expose(mean, _MEAN, _MEAN_DIM, names=("mean",))
+expose(prod, _PROD, _PROD_DIM, names=("prod",))
+expose(max, *_EXTREMES["max"], maximum.row, names=("max",))
+expose(min, *_EXTREMES["min"], minimum.row, names=("min",))
+expose(amax, _AMAX, names=("amax",))
+expose(var, _VAR, names=("var",))
+expose(std, _STD, names=("std",))
+expose(norm, _NORM, names=("norm",))
+expose(logsumexp, _LOGSUMEXP, names=("logsumexp",))
+expose(cumsum, _CUMSUM, names=("cumsum",))

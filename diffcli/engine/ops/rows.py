@@ -149,6 +149,14 @@ def register(row: Row, op=None, float_op=None) -> Row:
     return row
 
 
+def text_row(name, grad_fn, texts, inputs=("self",), saves=(), args=()) -> Row:
+    """A row for an op whose forward and backward are written by hand (a reduction, a view,
+    a loss...): its node, inputs, what it saves and, per input, the text an explanation
+    shows: the vector-Jacobian product in `grad`, the inputs, `result` and the args."""
+    return register(Row(name, grad_fn, inputs=tuple(inputs), grads=tuple(D(None, t) for t in texts),
+                        saves=tuple(saves), args=tuple(args), elementwise=False))
+
+
 def _check_params(row, f, extra=()):
     if f is None:
         return
@@ -315,9 +323,9 @@ def _fast(fs, n):
 
 class Exposed:
     """An entry of the op table (table.py builds FUNCTIONS, METHODS, INPLACE from these):
-    `function`, torch.NAME(...); `method`, Tensor.NAME(...) or None; `names`; `inplace`,
-    whether Tensor.NAME_(...) exists too; `rows`, the rows the function records (several
-    for a dispatcher)."""
+    `function`, torch.NAME(...) or None (a Tensor method only); `method`, Tensor.NAME(...)
+    or None; `names`; `inplace`, whether Tensor.NAME_(...) exists too; `rows`, the rows
+    the function records (several for a dispatcher or a composite op)."""
     __slots__ = ("function", "method", "names", "inplace", "rows")
 
     def __init__(self, function, method, names, inplace, rows):
@@ -327,10 +335,12 @@ class Exposed:
 TABLE: list = []   # in registration order
 
 
-def expose(fn, *rows_, names=(), method=True, inplace=False):
-    """Put `fn` (an op, or a dispatcher over several rows) in the op table under `names`;
-    `method`: also a Tensor method (True: `fn` itself; or the method's own function)."""
+def expose(fn, *rows_, names=(), method=True, inplace=False, function_too=True):
+    """Put `fn` (an op, or a dispatcher or composite over several rows) in the op table
+    under `names`: a script function (unless `function_too` is False: a Tensor method
+    only, as `view`), and `method`: a Tensor method (True: `fn` itself; or the method's
+    own function; False: not one)."""
     fn.rows = tuple(rows_)
     meth = fn if method is True else (method or None)
-    TABLE.append(Exposed(fn, meth, tuple(names), inplace, tuple(rows_)))
+    TABLE.append(Exposed(fn if function_too else None, meth, tuple(names), inplace, tuple(rows_)))
     return fn

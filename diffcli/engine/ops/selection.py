@@ -154,7 +154,13 @@ _CLAMP_MIN = _text_row("clamp_min", "ClampMinBackward0", ("self",), ("where(self
 _CLAMP_MAX = _text_row("clamp_max", "ClampMaxBackward0", ("self",), ("where(self <= max, 1.0, 0.0)",),
                        ("self",), (("max", None),))
 
-expose(where, _WHERE, names=("where",))
+def where_method(a, condition, other):
+    """x.where(condition, y): torch.where(condition, x, y)."""
+    return where(condition, a, other)
+
+
+expose(where, _WHERE, names=("where",), method=where_method)
+where_method.rows = (_WHERE,)
 expose(clamp, _CLAMP, _CLAMP_SCALAR, names=("clamp", "clip"), inplace=True)
 expose(clamp_min, _CLAMP_MIN, names=("clamp_min",), inplace=True)
 expose(clamp_max, _CLAMP_MAX, names=("clamp_max",), inplace=True)

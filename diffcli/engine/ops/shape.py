@@ -9,6 +9,8 @@ from .. import errors
 from ..function import as_tensor, record
 from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
+from . import rows
+from .rows import expose
 
 
 def _view_of(out: Tensor, base: Tensor) -> Tensor:
@@ -308,3 +310,60 @@ def stack(tensors, dim=0):
         from .indexing import select
         return tuple(select(g, d, i) for i in range(len(ts)))
     return record("StackBackward0", out, tuple(ts), backward)
+
+
+def view_as(a, other):
+    return view(a, *other.data_.shape)
+
+
+def reshape_as(a, other):
+    return reshape(a, *other.data_.shape)
+
+
+# --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
+# explanation shows (rows.text_row; the backward formulas are the lambdas above) ----------
+
+_BACK = "grad.reshape(self.shape)"
+_VIEW = rows.text_row("view", "ViewBackward0", (_BACK,), args=(("size", None),))
+_RESHAPE_ALIAS = rows.text_row("_reshape_alias", "ReshapeAliasBackward0", (_BACK,), args=(("size", None),))
+_UNSAFE_VIEW = rows.text_row("_unsafe_view", "UnsafeViewBackward0", (_BACK,), args=(("size", None),))
+_SQUEEZE = rows.text_row("squeeze", "SqueezeBackward0", (_BACK,))
+_SQUEEZE_DIM = rows.text_row("squeeze.dim", "SqueezeBackward1", (_BACK,), args=(("dim", None),))
+_SQUEEZE_DIMS = rows.text_row("squeeze.dims", "SqueezeBackward2", (_BACK,), args=(("dim", None),))
+_SQUEEZE_ = rows.text_row("squeeze_.dim", "SqueezeBackward4", ("grad.unsqueeze(dim)",), args=(("dim", 0),))
+_UNSQUEEZE = rows.text_row("unsqueeze", "UnsqueezeBackward0", ("grad.squeeze(dim)",), args=(("dim", None),))
+_TRANSPOSE = rows.text_row("transpose", "TransposeBackward0", ("grad.transpose(dim0, dim1)",),
+                           args=(("dim0", None), ("dim1", None)))
+_T = rows.text_row("t", "TBackward0", ("grad.t()",))
+_PERMUTE = rows.text_row("permute", "PermuteBackward0",
+                         ("grad.permute([list(dims).index(i) for i in range(len(dims))])",),
+                         args=(("dims", None),))
+_EXPAND = rows.text_row("expand", "ExpandBackward0", ("grad.sum_to_size(self.shape)",), args=(("size", None),))
+_CLONE = rows.text_row("clone", "CloneBackward0", ("grad",))
+_FLIP = rows.text_row("flip", "FlipBackward0", ("grad.flip(dims)",), args=(("dims", None),))
+_REPEAT = rows.text_row("repeat", "RepeatBackward0", ("grad.reshape(repeats[0], self.numel()).sum(0)",),
+                        args=(("repeats", None),))  # (the text: a 1-D self)
+_CAT = rows.text_row("cat", "CatBackward0", ("grad.narrow(dim, offset, tensors.shape[dim])",),
+                     inputs=("tensors",), args=(("dim", 0),))  # (per tensor: its slice of grad)
+_STACK = rows.text_row("stack", "StackBackward0", ("grad.select(dim, i)",), inputs=("tensors",),
+                       args=(("dim", 0),))  # (tensor i: grad's slice i)
+_RESHAPES = (_VIEW, _RESHAPE_ALIAS, _UNSAFE_VIEW)
+
+expose(view, _VIEW, names=("view",), function_too=False)
+expose(reshape, *_RESHAPES, names=("reshape",))
+expose(flatten, *_RESHAPES, names=("flatten",))
+expose(squeeze, _SQUEEZE, _SQUEEZE_DIM, _SQUEEZE_DIMS, names=("squeeze",), inplace=True)
+expose(unsqueeze, _UNSQUEEZE, names=("unsqueeze",), inplace=True)
+expose(transpose, _TRANSPOSE, names=("transpose",), inplace=True)
+expose(t, _T, names=("t",), inplace=True)
+expose(permute, _PERMUTE, names=("permute",))
+expose(expand, _EXPAND, names=("expand",), function_too=False)
+expose(expand_as, _EXPAND, names=("expand_as",), function_too=False)
+expose(clone, _CLONE, names=("clone",))
+expose(contiguous, _CLONE, names=("contiguous",), function_too=False)
+expose(flip, _FLIP, names=("flip",))
+expose(repeat, _REPEAT, names=("repeat",), function_too=False)
+expose(cat, _CAT, names=("cat", "concat", "concatenate"), method=False)
+expose(stack, _STACK, names=("stack",), method=False)
+expose(view_as, _VIEW, names=("view_as",), function_too=False)
+expose(reshape_as, *_RESHAPES, names=("reshape_as",), function_too=False)

@@ -2,74 +2,50 @@
 operators.
 
 The differentiable ops come from their rows: each op module puts its functions in
-rows.TABLE (rows.expose) with their script names and flags, a row with `names` doing so
-itself. A new elementwise op is therefore one row in its module (and one test row); this
-file lists only the ops without rows (creation, comparisons, conversions) and the methods
-and operators that are not plain functions."""
+rows.TABLE (rows.expose) with their script names and flags (a Tensor method, an in-place
+variant), a row with `names` doing so itself. A new elementwise op is therefore one row in
+its module (and one test row); this file lists only the ops without a gradient
+(comparisons, creation...) and binds the operators."""
 from __future__ import annotations
 
 from ..tensor import Tensor
 from . import arithmetic as A
-from . import conversion as C
+from . import conversion, losses, reductions, shape, softmax  # noqa: F401 (their ops' rows)
 from . import creation as K
+from . import discrete as D
 from . import indexing as I
 from . import inplace as IP
 from . import linalg as L
-from . import losses as LS
-from . import reductions as R
 from . import rows
 from . import selection as SE
-from . import shape as S
 from . import unary as U
 
-# Functions reachable as `name(...)`, `torch.name(...)`, `F.name(...)`: the rows' ops...
-FUNCTIONS = {name: e.function for e in rows.TABLE for name in e.names}
-# ...and the rest (`_METHODS` marks those that are also Tensor methods)
+# Functions reachable as `name(...)`, `torch.name(...)`, `F.name(...)`: the ops with rows...
+FUNCTIONS = {name: e.function for e in rows.TABLE if e.function is not None for name in e.names}
+# ...and the rest: comparisons, logic, integer/bool results, creation (`_NOT_METHODS` marks
+# those that are not Tensor methods)
 _OTHERS = {
-    "matmul": L.matmul, "mm": L.mm, "mv": L.mv, "dot": L.dot, "outer": L.outer, "bmm": L.bmm,
     "lt": SE.lt, "le": SE.le, "gt": SE.gt, "ge": SE.ge, "eq": SE.eq, "ne": SE.ne,
     "logical_and": SE.logical_and, "logical_or": SE.logical_or, "logical_not": SE.logical_not,
-    "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax,
-    "var": R.var, "std": R.std, "norm": R.norm, "logsumexp": R.logsumexp,
-    "softmax": R.softmax, "log_softmax": R.log_softmax, "cumsum": R.cumsum,
-    "any": R.any, "all": R.all, "argmax": R.argmax, "argmin": R.argmin,
-    "equal": R.equal, "allclose": R.allclose,
-    "reshape": S.reshape, "flatten": S.flatten, "squeeze": S.squeeze,
-    "unsqueeze": S.unsqueeze, "transpose": S.transpose, "permute": S.permute, "t": S.t,
-    "cat": S.cat, "concat": S.cat, "concatenate": S.cat, "stack": S.stack, "clone": S.clone,
-    "flip": S.flip, "detach": C.detach,
-    "mse_loss": LS.mse_loss, "binary_cross_entropy": LS.binary_cross_entropy,
-    "cross_entropy": LS.cross_entropy, "nll_loss": LS.nll_loss,
-    "binary_cross_entropy_with_logits": LS.binary_cross_entropy_with_logits,
+    "any": D.any, "all": D.all, "argmax": D.argmax, "argmin": D.argmin,
+    "equal": D.equal, "allclose": D.allclose,
     "tensor": K.tensor, "Tensor": K.Tensor_, "zeros": K.zeros, "ones": K.ones, "full": K.full,
     "eye": K.eye, "arange": K.arange, "linspace": K.linspace, "rand": K.rand, "randn": K.randn,
     "zeros_like": K.zeros_like, "ones_like": K.ones_like, "full_like": K.full_like,
     "rand_like": K.rand_like, "randn_like": K.randn_like, "manual_seed": K.manual_seed,
-    "select": I.select,
 }
 _NOT_METHODS = {"tensor", "Tensor", "zeros", "ones", "full", "eye", "arange", "linspace",
-                "rand", "randn", "manual_seed", "cat", "concat", "concatenate", "stack",
-                "mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
-                "binary_cross_entropy_with_logits",
-                "zeros_like", "ones_like", "full_like", "rand_like", "randn_like"}
+                "rand", "randn", "manual_seed", "zeros_like", "ones_like", "full_like", "rand_like",
+                "randn_like"}
 FUNCTIONS.update(_OTHERS)
 
-# Methods: the rows' ops flagged `method`, every other function that takes the tensor
-# first, plus tensor-only ones.
+# Methods: the rows' ops flagged `method`, the other functions that take the tensor first
 METHODS = {name: e.method for e in rows.TABLE if e.method is not None for name in e.names}
 METHODS.update({k: v for k, v in _OTHERS.items() if k not in _NOT_METHODS})
-METHODS.update({
-    "view": S.view, "expand": S.expand, "expand_as": S.expand_as, "repeat": S.repeat,
-    "contiguous": S.contiguous, "to": C.to, "double": C.double, "float": C.float_,
-    "long": C.long, "int": C.int_, "bool": C.bool_, "type_as": lambda a, b: C.to_dtype(a, b.data_.dtype),
-    "view_as": lambda a, b: S.view(a, *b.data_.shape), "reshape_as": lambda a, b: S.reshape(a, *b.data_.shape),
-    "where": lambda a, condition, other: SE.where(condition, a, other),  # x.where(cond, y)
-    "equal": R.equal_method, "allclose": R.allclose_method,
-})
+METHODS.update({"equal": D.equal_method, "allclose": D.allclose_method})
 
 # In-place variants `x.name_(...)` (of an op's first name); `zero_`/`fill_` are their own ops.
 INPLACE = {e.names[0] + "_": METHODS[e.names[0]] for e in rows.TABLE if e.inplace}
-INPLACE.update({name + "_": METHODS[name] for name in ("t", "squeeze", "unsqueeze", "transpose")})
 
 
 def _inplace_method(fn):

@@ -1,0 +1,118 @@
+"""softmax and log_softmax (SoftmaxBackward0, LogSoftmaxBackward0), with PyTorch's
+backward ops for them (_softmax_backward_data...), so that their gradients record what
+PyTorch records under create_graph."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+from ..function import OUT, as_tensor, record
+from ..tensor import Tensor, _wrap_dim
+from . import rows
+from .reductions import sum
+from .rows import expose
+from .unary import exp
+
+
+def softmax(a, dim=None, dtype=None):
+    a = as_tensor(a)
+    if dtype is not None:
+        from .conversion import to_dtype
+        a = to_dtype(a, dtype)
+    d = _softmax_dim(dim, a.data_.ndim)
+    x = _softmax_input(a, d, "softmax")
+    if x.size == 0:
+        return record("SoftmaxBackward0", x.copy(), (a,), lambda g, y: (g * y,), (OUT,))
+    with np.errstate(all="ignore"):
+        e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
+        out = np.ascontiguousarray(e / np.sum(e, axis=d, keepdims=True)) if x.ndim else e
+
+    return record("SoftmaxBackward0", out, (a,), lambda g, y: (_softmax_backward_data(g, y, d),), (OUT,))
+
+
+def _sum_keep(t: Tensor, d: int) -> Tensor:
+    """t.sum(d, keepdim=True) (SumBackward1, also for a 0-d t and d 0)."""
+    return sum(t, d, keepdim=True)
+
+
+def _softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
+    """PyTorch's _softmax_backward_data(grad, output) (SoftmaxBackwardDataBackward0,
+    saving both): y (g - sum(g y)). Its derivatives: this op again in the gradient,
+    softmax_double_backward in the output."""
+    gd, yd = g.data_, y.data_
+    with np.errstate(all="ignore"):
+        out = yd * (gd - (np.sum(gd * yd, axis=d, keepdims=True) if yd.ndim else gd * yd))
+
+    def backward(gg, go, o):
+        # softmax_double_backward(grad, grad_output, dim, output)
+        return (_softmax_backward_data(gg, o, d),
+                go * gg - _sum_keep(o * go, d) * gg - go * _sum_keep(o * gg, d))
+    return record("SoftmaxBackwardDataBackward0", out.astype(gd.dtype, copy=False), (g, y), backward, (g, y))
+
+
+def log_softmax(a, dim=None, dtype=None):
+    a = as_tensor(a)
+    if dtype is not None:
+        from .conversion import to_dtype
+        a = to_dtype(a, dtype)
+    d = _softmax_dim(dim, a.data_.ndim, "log_softmax")
+    x = _softmax_input(a, d, "log_softmax")
+    if x.size == 0:
+        return record("LogSoftmaxBackward0", x.copy(), (a,), lambda g, y: (g * 1,), (OUT,))
+    with np.errstate(all="ignore"):
+        if x.ndim:
+            m = np.max(x, axis=d, keepdims=True)
+            out = np.ascontiguousarray(x - m - np.log(np.sum(np.exp(x - m), axis=d, keepdims=True)))
+        else:
+            out = x - x
+
+    return record("LogSoftmaxBackward0", out, (a,), lambda g, y: (_log_softmax_backward_data(g, y, d),),
+                  (OUT,))
+
+
+def _log_softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
+    """PyTorch's _log_softmax_backward_data(grad, output) (LogSoftmaxBackwardDataBackward0,
+    saving both): g - exp(y) sum(g), with PyTorch's formulas for its derivatives."""
+    gd, yd = g.data_, y.data_
+    with np.errstate(all="ignore"):
+        out = gd - np.exp(yd) * (np.sum(gd, axis=d, keepdims=True) if yd.ndim else gd)
+
+    def backward(gg, go, o):
+        return gg - _sum_keep(gg * exp(o), d), -_sum_keep(go, d) * exp(o) * gg
+    return record("LogSoftmaxBackwardDataBackward0", out.astype(gd.dtype, copy=False), (g, y), backward,
+                  (g, y))
+
+
+def _softmax_input(a: Tensor, d: int, name: str) -> np.ndarray:
+    """The data softmax/log_softmax work on: PyTorch has no integer or bool kernel (its
+    "lastdim" kernel serves the last dim and 0-d tensors); an empty tensor is returned as
+    it is, without a kernel."""
+    x = a.data_
+    if x.dtype.kind != "f" and x.size:
+        last = x.ndim == 0 or d == x.ndim - 1
+        raise errors.not_implemented(f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl",
+                                     x.dtype)
+    return x
+
+
+def _softmax_dim(dim, ndim, name="softmax"):
+    if dim is None:
+        dim = 0 if ndim in (0, 1, 3) else 1
+        from .. import errors as E
+        E.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.")
+    return _wrap_dim(int(dim), ndim)
+
+
+# --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
+# explanation shows (rows.text_row; the backward formulas are the functions above) -------
+
+_DIM = ("dim", None)
+_SOFTMAX = rows.text_row("softmax", "SoftmaxBackward0",
+                         ("result * (grad - (grad * result).sum(dim, keepdim=True))",), saves=("result",),
+                         args=(_DIM,))
+_LOG_SOFTMAX = rows.text_row("log_softmax", "LogSoftmaxBackward0",
+                             ("grad - exp(result) * grad.sum(dim, keepdim=True)",), saves=("result",),
+                             args=(_DIM,))
+
+expose(softmax, _SOFTMAX, names=("softmax",))
+expose(log_softmax, _LOG_SOFTMAX, names=("log_softmax",))
