@@ -1,0 +1,194 @@
+"""The op rows (diffcli/engine/ops/rows.py): every differentiable op has one, with a text per
+input that diffcli's own language evaluates, and the texts say what the engine computes.
+
+- every differentiable function, method and operator of the op table names its rows, and
+  every row has a text for each of its inputs; every node the PyTorch goldens show has a row;
+- every text parses as a diffcli expression;
+- at the inputs the goldens record, each row's text, evaluated by diffcli's interpreter,
+  gives the engine's gradient: for an elementwise row grad * text (summed over broadcast
+  dims), for the others the text itself (a vector-Jacobian product in `grad`);
+- every formula binds in both namespaces (Tensor ops and, for the scalar lane, floats).
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from conftest import as_array, load_ops_goldens, snippet_namespace, upstream_gradient
+from diffcli.engine import FUNCTIONS, INPLACE, METHODS, Tensor, grad
+from diffcli.engine.ops import indexing, inplace, rows
+from diffcli.lang.interpreter import Interpreter
+from diffcli.lang.parse import parse
+
+RECORDS = [r for r in load_ops_goldens() if "error" not in r]
+
+# what has no gradient: creation (leaves), bool/int results, the graph cut
+NOT_DIFFERENTIABLE = {
+    "tensor", "Tensor", "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn",
+    "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "manual_seed",
+    "lt", "le", "gt", "ge", "eq", "ne", "logical_and", "logical_or", "logical_not",
+    "any", "all", "argmax", "argmin", "equal", "allclose", "detach", "floor_divide",
+}
+# nodes the engine makes that are not ops of their own (a leaf's sink, a missing derivative)
+NOT_OPS = {"AccumulateGrad", "NotImplemented"}
+
+
+def _row_names(fn):
+    return [r.name for r in getattr(fn, "rows", ())]
+
+
+def _differentiable():
+    table = {**{f"torch.{k}": v for k, v in FUNCTIONS.items()},
+             **{f"Tensor.{k}": v for k, v in METHODS.items()},
+             **{f"Tensor.{k}": v for k, v in INPLACE.items()}}
+    ops = {name: fn for name, fn in table.items() if name.split(".")[1] not in NOT_DIFFERENTIABLE}
+    ops.update({"x[key]": indexing.getitem, "x[key] = v": indexing.setitem, "iter(x)": indexing.unbind,
+                "Tensor.zero_": inplace.zero_, "Tensor.fill_": inplace.fill_})
+    return ops
+
+
+def test_every_differentiable_op_has_rows_with_a_text_per_input():
+    missing, untexted = [], []
+    for name, fn in _differentiable().items():
+        target = getattr(fn, "rows", None)
+        if target is None and name.startswith("Tensor.") and name.endswith("_"):
+            target = getattr(METHODS.get(name[7:-1]), "rows", None)  # x.op_(): op's rows
+        if not target:
+            missing.append(name)
+    for row in rows.ROWS.values():
+        if len(row.grads) != len(row.inputs) or not all(d.text.strip() for d in row.grads):
+            untexted.append(row.name)
+    assert not missing, f"differentiable ops without rows: {sorted(missing)}"
+    assert not untexted, f"rows without a text per input: {untexted}"
+
+
+def test_every_node_the_goldens_show_has_a_row():
+    shown = set()
+    for r in RECORDS:
+        shown |= set(re.findall(r"(\w+)\(", r["graph"]))
+    have = {row.grad_fn for row in rows.ROWS.values()}
+    assert not sorted(shown - have - NOT_OPS), "nodes without a row"
+
+
+def test_the_added_ops_are_one_row_each():
+    for name, grad_fn in (("hypot", "HypotBackward0"), ("erf", "ErfBackward0"),
+                          ("logaddexp", "LogaddexpBackward0"), ("sinc", "SincBackward0")):
+        (row,) = FUNCTIONS[name].rows
+        assert row.grad_fn == grad_fn and all(d.formula is not None for d in row.grads)
+
+
+@pytest.mark.parametrize("row", list(rows.ROWS.values()), ids=list(rows.ROWS))
+def test_texts_are_diffcli_expressions(row):
+    for d in row.grads:
+        parse(f"d = {d.text}\n")
+
+
+# --- the texts against the engine, at the goldens' inputs ----------------------------------
+
+_LEAF = re.compile(r"^AccumulateGrad\[(\w+)\]$")
+
+
+def _leaf_inputs(record, row):
+    """The leaf names feeding the record's output node, in the row's input order, or None
+    (an input that is not a leaf: a constant, a Python number, another op)."""
+    m = re.match(r"^(\w+)\((.*)\)$", record["graph"])
+    if m is None or m.group(1) != row.grad_fn:
+        return None
+    parts = [p.strip() for p in m.group(2).split(", ")] if m.group(2) else []
+    names = [_LEAF.match(p) for p in parts]
+    if len(names) != len(row.inputs) or not all(names):
+        return None
+    return [n.group(1) for n in names]
+
+
+def _evaluate(text, env):
+    interp = Interpreter(write=lambda s: None)
+    interp.env.update(env)
+    return interp.run(parse(f"d = {text}\n")).env["d"]
+
+
+def _sum_to(g, shape):
+    g = g.sum(axis=tuple(range(g.ndim - len(shape)))) if g.ndim > len(shape) else g
+    axes = tuple(i for i, s in enumerate(shape) if s == 1 and g.shape[i] != 1)
+    return g.sum(axis=axes, keepdims=True).reshape(shape)
+
+
+def _cases():
+    """(row, record) for each row that takes no args (the record's expression is then the
+    op at its inputs) or whose op the row makes (called here with the args' defaults), at
+    each record whose output is the row's node on distinct leaves (away from the edge
+    points' kinks)."""
+    for row in rows.ROWS.values():
+        if row.args and row.name not in rows.OPS:
+            continue
+        for r in RECORDS:
+            names = _leaf_inputs(r, row)
+            if r["group"] != "edge_point_gradients" and r["output"]["requires_grad"] \
+                    and names is not None and len(set(names)) == len(names):
+                yield pytest.param(row, r, id=f"{row.name}@{r['id']}")
+
+
+CASES = list(_cases())
+# rows whose formula is written in the row itself (not by hand elsewhere) must each be
+# checked at some recorded input
+FORMULA_ROWS = {row.name for row in rows.ROWS.values()
+                if row.joint is not None or any(d.formula is not None for d in row.grads)}
+
+
+def test_every_formula_row_is_checked_at_recorded_inputs():
+    checked = {c.values[0].name for c in CASES}
+    assert not sorted(FORMULA_ROWS - checked), "rows without a golden on leaves"
+
+
+@pytest.mark.parametrize("row, record", CASES)
+def test_text_gives_the_engines_gradient(row, record):
+    ns = snippet_namespace()
+    exec(record["setup"], ns)
+    leaves = [ns[n] for n in _leaf_inputs(record, row)]
+    if not all(t.data_.dtype == np.float64 for t in leaves):
+        pytest.skip("float32 inputs (the texts are checked in float64)")
+    fn = rows.OPS.get(row.name)
+    if fn is None:  # a row of an op written by hand: the record's own expression
+        out = eval(record["expr"], ns)
+    else:
+        defaults = [d for _, d in row.args]
+        if row.inputs == ("exponent",):  # pow(Scalar, Tensor): the number is its first arg
+            defaults = [2.0]
+        out = fn(*leaves, *defaults)
+    g = Tensor(np.ones_like(out.data_)) if out.data_.ndim == 0 else upstream_gradient(out, record["group"])
+    engine = grad(out, leaves, grad_outputs=g, allow_unused=True)
+    env = {**dict(zip(row.inputs, leaves)), "result": out.detach(), "grad": g,
+           **{a: d for a, d in row.args}}
+    if row.inputs == ("exponent",):
+        env["self"] = 2.0
+    for name, leaf, want, d in zip(row.inputs, leaves, engine, row.grads):
+        got = _evaluate(d.text, env)
+        got = np.asarray(got.data_ if isinstance(got, Tensor) else got, dtype=np.float64)
+        if row.elementwise:
+            got = _sum_to(np.broadcast_to(got * g.data_, out.data_.shape), leaf.data_.shape)
+        want = np.zeros(leaf.data_.shape) if want is None else want.data_
+        np.testing.assert_allclose(np.broadcast_to(got, want.shape), want, rtol=1e-10, atol=1e-12,
+                                   err_msg=f"d/d{name}: {d.text}")
+        if fn is None or row.args:
+            continue
+        golden = record["grads"][_leaf_inputs(record, row)[row.inputs.index(name)]]
+        np.testing.assert_allclose(want, as_array(golden["values"]), rtol=1e-12, atol=1e-15)
+
+
+# --- the formulas bind in both namespaces ---------------------------------------------------
+
+@pytest.mark.parametrize("row", [r for r in rows.ROWS.values() if r.name in FORMULA_ROWS],
+                         ids=lambda r: r.name)
+def test_formulas_bind_to_tensors_and_floats(row):
+    """Every pattern of which inputs require grad binds (no name missing from
+    TENSOR_NS), and a lane row's also on floats (none missing from FLOAT_NS)."""
+    n = len(row.inputs)
+    patterns = [(True,)] if n == 1 else [(True, False), (False, True), (True, True)]
+    for needs in patterns:
+        v = rows.variant(row, needs)
+        assert v.fast is None
+        if row.lane is not None:
+            lane_args = (row.args[0][0],) if n == 1 and row.args else ()
+            assert rows.variant(row, needs, lane=True, lane_args=lane_args).fast is not None
