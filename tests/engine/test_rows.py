@@ -15,8 +15,8 @@ import re
 
 import numpy as np
 import pytest
-
 from conftest import as_array, load_ops_goldens, snippet_namespace, upstream_gradient
+
 from diffcli.engine import FUNCTIONS, INPLACE, METHODS, Tensor, grad
 from diffcli.engine.ops import indexing, inplace, rows
 from diffcli.lang.interpreter import Interpreter

@@ -22,7 +22,9 @@ from .rows import D, Row, expose
 from .selection import where
 
 # A formula takes `grad, self, other, result` (and the row's args); its names are looked
-# up in rows.TENSOR_NS / FLOAT_NS (`pow` there is this module's pow, `log` unary's).
+# up in rows.TENSOR_NS / FLOAT_NS (`pow` there is this module's pow, `log` unary's), not
+# in this module, hence:
+# ruff: noqa: F821
 
 
 def _arith(name, grad_fn, forward, self_grad, other_grad, saves=(), **kw):
@@ -199,10 +201,10 @@ def pow(a, b):
             return r
         return _pow_scalar(a, b)
     if not isinstance(a, Tensor):
+        if not isinstance(b, Tensor):  # (the script layer words it as torch's parser does)
+            raise errors.TorchTypeError("pow(): expected a Tensor as self or exponent")
         return _pow_base(b, a)
     return _pow_tensor(a, b)
-
-
 
 
 def square(a):

@@ -10,7 +10,6 @@ from ..tensor import Tensor
 from .reductions import _axes, _dims
 
 
-
 def _bool_reduce(np_fn):
     def op(a, dim=None, keepdim=False):
         a = as_tensor(a)

@@ -7,9 +7,10 @@ import numpy as np
 from .. import errors
 from ..function import as_tensor, record
 from ..tensor import Tensor
-from . import rows, shape  # noqa: F401 (shape: the rows of the views nll_loss records)
-from .softmax import log_softmax
+from . import rows
+from . import shape as _shape_rows  # noqa: F401 (the rows of the views nll_loss records)
 from .rows import expose
+from .softmax import log_softmax
 
 
 def _reduce(loss: np.ndarray, reduction: str):

@@ -16,7 +16,6 @@ from .arithmetic import maximum, minimum
 from .rows import expose
 from .selection import where
 
-
 _TYPE_NAMES = {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
 
@@ -433,7 +432,8 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
 
     def backward(g, q, r):
         # PyTorch's norm_backward (FunctionsManual.cpp), case by case
-        from .unary import abs as tabs, sign
+        from .unary import abs as tabs
+        from .unary import sign
         gb = _expand_back(g, shape, dims, kd)
         rb = _expand_back(r, shape, dims, kd)
         if p == 0:

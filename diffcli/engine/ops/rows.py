@@ -176,7 +176,7 @@ def helpers(tensor: dict, floats: dict = None) -> None:
         FLOAT_NS[k] = v
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _reads(code) -> frozenset:
     """The parameters a formula reads, and the global names it uses."""
     out = set()

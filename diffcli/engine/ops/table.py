@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from ..tensor import Tensor
 from . import arithmetic as A
-from . import conversion, losses, reductions, shape, softmax  # noqa: F401 (their ops' rows)
+from . import conversion, losses, reductions, rows, shape, softmax  # noqa: F401 (their ops' rows)
 from . import creation as K
 from . import discrete as D
 from . import indexing as I
 from . import inplace as IP
 from . import linalg as L
-from . import rows
 from . import selection as SE
 from . import unary as U
 

@@ -25,9 +25,20 @@ from . import unary_backward as B
 from .elementwise import unary
 from .formulas import add_scalar, mul_scalar, rsub_scalar, sub_scalar, zeros_like
 from .rows import NUMPY, D, Row, expose
-from .unary_backward import (LN2, LN10, TWO_OVER_SQRT_PI, elu_backward, gelu_backward,
-                             leaky_relu_backward, sigmoid_backward, silu_backward, sinc_backward,
-                             softplus_backward, tanh_backward, threshold_backward)
+from .unary_backward import (
+    LN2,
+    LN10,
+    TWO_OVER_SQRT_PI,
+    elu_backward,
+    gelu_backward,
+    leaky_relu_backward,
+    sigmoid_backward,
+    silu_backward,
+    sinc_backward,
+    softplus_backward,
+    tanh_backward,
+    threshold_backward,
+)
 
 
 def _relu(a):
