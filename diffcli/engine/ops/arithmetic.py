@@ -18,7 +18,7 @@ from ..tensor import Tensor
 from . import rows
 from .elementwise import binary, broadcast_check, data, operands, unary
 from .formulas import add_scalar, mul_scalar, zeros_like
-from .rows import D, Row, expose
+from .rows import D, Kink, Row, expose
 from .selection import where
 
 # A formula takes `grad, self, other, result` (and the row's args); its names are looked
@@ -67,7 +67,17 @@ _div_mode = _arith(
     lambda p, q, rounding_mode: np.floor_divide(p, q) if rounding_mode == "floor" else np.trunc(p / q),
     (lambda grad, self, other, result, rounding_mode: grad * 0, "0"),
     (lambda grad, self, other, result, rounding_mode: grad * 0, "0"),
-    args=(("rounding_mode", None),), names=())
+    args=(("rounding_mode", None),), names=(),
+    kink=Kink("self / other is an integer (a jump; with rounding_mode='trunc' except at 0)",
+              lambda self, other, rounding_mode, **_: _quotient_is_integer(self, other, rounding_mode == "trunc"),
+              "0"))
+
+
+def _quotient_is_integer(p, q, but_zero=False):
+    with np.errstate(all="ignore"):
+        r = np.true_divide(p, q)
+    at = np.isfinite(r) & (np.floor(r) == r)
+    return at & (r != 0) if but_zero else at
 
 
 def div(a, b, rounding_mode=None):
@@ -253,20 +263,22 @@ atan2 = _arith("atan2", "Atan2Backward0", np.arctan2, (None, "other / (self**2 +
                (None, "-self / (self**2 + other**2)"), saves=("self", "other"),
                joint=lambda grad, self, other, result, needs: atan2_backward(grad, self, other, needs),
                keeps_dtype=False, eager=True,
+               kink=Kink("self == 0 and other == 0", lambda self, other, **_: (self == 0) & (other == 0), "0"),
                names=("atan2", "arctan2"))
+KINK_TIES = Kink("self == other (a tie: the gradient is split)", lambda self, other, **_: self == other, "0.5")
 maximum = _arith("maximum", "MaximumBackward0", np.maximum,
                  (None, "where(self == other, 0.5, where(self > other, 1.0, 0.0))"),
                  (None, "where(self == other, 0.5, where(other > self, 1.0, 0.0))"),
                  saves=("self", "other"),
                  joint=lambda grad, self, other, result, needs: tie_split_backward(grad, self, other, np_maximum),
-                 eager=True,
+                 eager=True, kink=KINK_TIES,
                  tensor_only=True, number=None)
 minimum = _arith("minimum", "MinimumBackward0", np.minimum,
                  (None, "where(self == other, 0.5, where(self < other, 1.0, 0.0))"),
                  (None, "where(self == other, 0.5, where(other < self, 1.0, 0.0))"),
                  saves=("self", "other"),
                  joint=lambda grad, self, other, result, needs: tie_split_backward(grad, self, other, np_minimum),
-                 eager=True,
+                 eager=True, kink=KINK_TIES,
                  tensor_only=True, number=None)
 maximum_method, minimum_method = maximum.method, minimum.method
 hypot = _arith("hypot", "HypotBackward0", np.hypot,
@@ -274,6 +286,8 @@ hypot = _arith("hypot", "HypotBackward0", np.hypot,
                (lambda grad, self, other, result: grad * other / result, "other / hypot(self, other)"),
                saves=("self", "other", "result"),
                keeps_dtype=False, no_kernel=("hypot_cpu", "biu"), tensor_only=True, number=None,
+               kink=Kink("self == 0 and other == 0", lambda self, other, **_: (self == 0) & (other == 0),
+                         "nan (0 / 0)"),
                inplace=True)
 
 
@@ -343,12 +357,16 @@ def _number(x):
 _remainder_scalar = unary(Row("remainder.Scalar", "RemainderBackward0", None,
                               grads=(D(lambda grad, self, result, other: grad, "1"),),
                               args=(("other", 1),),
+                              kink=Kink("self / other is an integer (a jump)",
+                                        lambda self, other, **_: _quotient_is_integer(self, other), "1"),
                               kernel=lambda a, b: _divide_like(a, b, "remainder_cpu", _remainder_np)[2]))
 _remainder_tensor = _arith(
     "remainder.Tensor", "RemainderBackward1", None, (lambda grad, self, other, result: grad, "1"),
     (lambda grad, self, other, result: -grad * div(self, other, rounding_mode="floor"), "-floor(self / other)"),
     saves=("self", "other"),
-    kernel=lambda x, y, rd: _divide_like(x, y, "remainder_cpu", _remainder_np)[2], number=None, names=())
+    kernel=lambda x, y, rd: _divide_like(x, y, "remainder_cpu", _remainder_np)[2], number=None, names=(),
+    kink=Kink("self / other is an integer (a jump)", lambda self, other, **_: _quotient_is_integer(self, other),
+              "1"))
 
 
 def remainder(a, b):

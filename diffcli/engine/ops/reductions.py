@@ -13,7 +13,7 @@ from ..function import OUT, as_tensor, record
 from ..tensor import Tensor, _wrap_dim
 from . import rows
 from .arithmetic import maximum, minimum
-from .rows import expose
+from .rows import Kink, expose
 from .selection import where
 
 _TYPE_NAMES = {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int", "bool": "Bool"}
@@ -496,6 +496,29 @@ def cumsum(a, dim, dtype=None):
 _DIM, _KEEPDIM = ("dim", None), ("keepdim", False)
 _UNREDUCE = "(grad if keepdim else grad.unsqueeze(dim))"  # grad with the reduced dim back
 _RESULT_BACK = "(result if keepdim else result.unsqueeze(dim))"
+
+
+def _ties(self, result, dim=None, keepdim=False, **_):
+    """Where a max/min/amax is taken by more than one element (over the reduced dims)."""
+    self = np.asarray(self)
+    if dim is None or dim == () or self.ndim == 0:
+        axes = None
+    else:
+        axes = tuple(d % self.ndim for d in (dim if isinstance(dim, (tuple, list)) else (dim,)))
+    r = np.asarray(result)
+    if axes is not None and not keepdim:
+        r = np.expand_dims(r, axes)
+    hit = self == r
+    return hit & (hit.sum(axis=axes, keepdims=True) > 1)
+
+
+_TIES_EVEN = Kink("a tie: several elements equal the result", _ties, "1 / (self == result).sum()")
+_TIES_INDEX = Kink("a tie along dim: several elements equal the result", _ties,
+                   "1 at the index returned, 0 at the other ties")
+_NORM_AT_ZERO = Kink("self == 0 (every element for p > 1; any element for p <= 1)",
+                     lambda self, p=2, **_: (np.asarray(self) == 0) & (
+                         np.all(np.asarray(self) == 0) if (isinstance(p, (int, float)) and p > 1) else True),
+                     "0")
 _SUM = rows.text_row("sum", "SumBackward0", ("grad.expand_as(self)",))
 _SUM_DIM = rows.text_row("sum.dim_IntList", "SumBackward1", (f"{_UNREDUCE}.expand_as(self)",),
                          args=(_DIM, _KEEPDIM))
@@ -510,13 +533,13 @@ for _kind in ("max", "min"):
     _K = _kind.capitalize()
     _EXTREMES[_kind] = (
         rows.text_row(_kind, f"{_K}Backward1", ("grad * (self == result) / (self == result).sum()",),
-                      saves=("self", "result")),
+                      saves=("self", "result"), kink=_TIES_EVEN),
         rows.text_row(f"{_kind}.dim", f"{_K}Backward0",
                       (f"{_UNREDUCE} * (self == {_RESULT_BACK})",), saves=("indices",),
-                      args=(_DIM, _KEEPDIM)))
+                      args=(_DIM, _KEEPDIM), kink=_TIES_INDEX))
 _AMAX = rows.text_row("amax", "AmaxBackward0",
                       ("grad * (self == result) / (self == result).sum()",), saves=("self", "result"),
-                      args=(("dim", ()), _KEEPDIM))
+                      args=(("dim", ()), _KEEPDIM), kink=_TIES_EVEN)
 _VAR = rows.text_row("var", "VarBackward0",
                      ("grad * 2 * (self - self.mean()) / (self.numel() - correction)",), saves=("self",),
                      args=(("dim", None), ("correction", 1), _KEEPDIM))
@@ -525,7 +548,7 @@ _STD = rows.text_row("std", "StdBackward0",
                      saves=("self", "result"), args=(("dim", None), ("correction", 1), _KEEPDIM))
 _NORM = rows.text_row("norm", "LinalgVectorNormBackward0",
                       ("grad * self * abs(self)**(p - 2) / result**(p - 1)",), saves=("self", "result"),
-                      args=(("p", 2), ("dim", None), _KEEPDIM))
+                      args=(("p", 2), ("dim", None), _KEEPDIM), kink=_NORM_AT_ZERO)
 _LOGSUMEXP = rows.text_row("logsumexp", "LogsumexpBackward0",
                            (f"{_UNREDUCE} * exp(self - {_RESULT_BACK})",), saves=("self", "result"),
                            args=(_DIM, _KEEPDIM))

@@ -36,6 +36,17 @@ requires grad reads it; `result` whenever any formula reads it. A Python-number 
 (`a * 2`) is saved as a placeholder (so a second backward fails as in PyTorch) and its
 value travels in the node's `fargs`, as do the args.
 
+Kinks (`kink`): where an op is not differentiable (relu and abs at 0, clamp at its
+bounds, max/min at ties, floor/round/sign at their jumps...) and which gradient PyTorch
+gives there. A `Kink` holds `text`, the points in script syntax over the row's
+parameters ("self == 0"); `where`, a predicate over numpy values (the row's parameters by
+keyword: inputs and `result` as arrays, args as given; it takes **_ for the rest) that
+is True at those points, or None where the inputs do not show them (where's condition);
+and `value`, the local derivative PyTorch's gradient uses there, in script syntax
+("0", "negative_slope", "0.5"). `Row.kink_at(...)` and
+`kinks()` are what a checker queries; a row with `kink = None` is smooth wherever it is
+defined (its domain's edges, log at 0, are not kinks).
+
 Texts, for explanations (`explain`): diffcli script syntax in the same names, that a
 script could evaluate. For an elementwise row, the local derivative d result / d input
 (the gradient is grad * text, summed over broadcast dims): `cos(self)` for sin, `other`
@@ -48,6 +59,8 @@ import builtins
 import dis
 import functools
 from types import FunctionType
+
+import numpy as np
 
 
 class _Numpy:
@@ -68,6 +81,17 @@ class D:
 
     def __repr__(self):
         return f"D({self.formula!r}, {self.text!r})"
+
+
+class Kink:
+    """Where a row is not differentiable (see the module's docstring)."""
+    __slots__ = ("text", "where", "value")
+
+    def __init__(self, text, where, value):
+        self.text, self.where, self.value = text, where, value
+
+    def __repr__(self):
+        return f"Kink({self.text!r}, value={self.value!r})"
 
 
 class Row:
@@ -102,6 +126,8 @@ class Row:
     keeps_dtype = False             # an integer/bool input keeps its dtype (floor, abs...)
     no_kernel = None                # (kernel name, numpy dtype kinds it refuses)
     tensor_only = False             # every operand must be a Tensor (maximum, hypot)
+    # where the op is not differentiable: a Kink, or None (smooth on its domain)
+    kink = None
 
     def __init__(self, name, grad_fn, forward=None, **fields):
         for k in fields:
@@ -122,6 +148,15 @@ class Row:
     @property
     def texts(self) -> dict:
         return {i: d.text for i, d in zip(self.inputs, self.grads)}
+
+    def kink_at(self, /, **values):
+        """Where (a bool array over the inputs' broadcast shape) the row is at a kink, given
+        its parameters by name; None if it has none or the inputs do not show it. An arg
+        left out takes the row's default."""
+        if self.kink is None or self.kink.where is None:
+            return None
+        full = {**dict(self.args), **values}
+        return np.asarray(self.kink.where(**full), dtype=bool)
 
 
 ROWS: dict = {}        # row name -> Row, in registration order
@@ -149,12 +184,17 @@ def register(row: Row, op=None, float_op=None) -> Row:
     return row
 
 
-def text_row(name, grad_fn, texts, inputs=("self",), saves=(), args=()) -> Row:
+def kinks() -> dict:
+    """Row name -> Kink, for every row that has one."""
+    return {name: row.kink for name, row in ROWS.items() if row.kink is not None}
+
+
+def text_row(name, grad_fn, texts, inputs=("self",), saves=(), args=(), kink=None) -> Row:
     """A row for an op whose forward and backward are written by hand (a reduction, a view,
     a loss...): its node, inputs, what it saves and, per input, the text an explanation
     shows: the vector-Jacobian product in `grad`, the inputs, `result` and the args."""
     return register(Row(name, grad_fn, inputs=tuple(inputs), grads=tuple(D(None, t) for t in texts),
-                        saves=tuple(saves), args=tuple(args), elementwise=False))
+                        saves=tuple(saves), args=tuple(args), elementwise=False, kink=kink))
 
 
 def _check_params(row, f, extra=()):

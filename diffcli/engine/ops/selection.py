@@ -10,7 +10,7 @@ from ..function import as_tensor, record
 from ..tensor import Tensor
 from . import rows
 from .elementwise import broadcast_check, data, operands
-from .rows import D, Row, expose
+from .rows import D, Kink, Row, expose
 
 
 def _number(x):
@@ -134,25 +134,42 @@ def clamp_max(a, m):
                   lambda g, p: (where(Tensor(p.data_ <= m), g, 0.0),), (a,))
 
 
-def _text_row(name, grad_fn, inputs, texts, saves=(), args=()):
+def _text_row(name, grad_fn, inputs, texts, saves=(), args=(), kink=None):
     return rows.register(Row(name, grad_fn, inputs=inputs, grads=tuple(D(None, t) for t in texts),
-                             saves=saves, args=args))
+                             saves=saves, args=args, kink=kink))
+
+
+def _at_bounds(self, min=None, max=None, **_):
+    at = np.zeros(np.shape(self), dtype=bool)
+    if min is not None:
+        at = at | (self == min)
+    if max is not None:
+        at = at | (self == max)
+    return at
+
+
+# clamp passes the gradient at its bounds (>= min, <= max); where's kink is where its
+# condition flips, which its inputs do not show
+_CLAMP_KINK = Kink("self == min or self == max", _at_bounds, "1")
 
 
 _WHERE = _text_row("where", "WhereBackward0", ("self", "other"),
                    ("where(condition, 1.0, 0.0)", "where(condition, 0.0, 1.0)"), ("condition",),
-                   (("condition", None),))
+                   (("condition", None),),
+                   Kink("where condition flips (its boundary: not seen from the inputs)", None,
+                        "1 for the side the condition picks"))
 _CLAMP = _text_row("clamp.Tensor", "ClampBackward0", ("self", "min", "max"),
                    ("where((self >= min) & (self <= max), 1.0, 0.0)",
                     "where((self < min) & (min < max), 1.0, 0.0)",
-                    "where((self > max) | (max < min), 1.0, 0.0)"), ("self", "min", "max"))
+                    "where((self > max) | (max < min), 1.0, 0.0)"), ("self", "min", "max"),
+                   kink=_CLAMP_KINK)
 _CLAMP_SCALAR = _text_row("clamp", "ClampBackward1", ("self",),
                           ("where((self >= min) & (self <= max), 1.0, 0.0)",), ("self",),
-                          (("min", None), ("max", None)))
+                          (("min", None), ("max", None)), _CLAMP_KINK)
 _CLAMP_MIN = _text_row("clamp_min", "ClampMinBackward0", ("self",), ("where(self >= min, 1.0, 0.0)",),
-                       ("self",), (("min", None),))
+                       ("self",), (("min", None),), _CLAMP_KINK)
 _CLAMP_MAX = _text_row("clamp_max", "ClampMaxBackward0", ("self",), ("where(self <= max, 1.0, 0.0)",),
-                       ("self",), (("max", None),))
+                       ("self",), (("max", None),), _CLAMP_KINK)
 
 def where_method(a, condition, other):
     """x.where(condition, y): torch.where(condition, x, y)."""

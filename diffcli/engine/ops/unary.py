@@ -24,7 +24,7 @@ from .. import errors
 from . import unary_backward as B
 from .elementwise import unary
 from .formulas import add_scalar, mul_scalar, rsub_scalar, sub_scalar, zeros_like
-from .rows import NUMPY, D, Row, expose
+from .rows import NUMPY, D, Kink, Row, expose
 from .unary_backward import (
     LN2,
     LN10,
@@ -65,6 +65,24 @@ def _row(name, grad_fn, forward, formula, text, saves=(), **kw):
     """A one-input row; the op is a Tensor method and a script function named `name`."""
     return unary(Row(name, grad_fn, forward, grads=(D(formula, text),), saves=saves,
                      names=kw.pop("names", (name,)), **kw))
+
+
+# --- kinks (rows.Kink): where these ops are not differentiable ----------------------------
+
+AT_ZERO_SIGN = Kink("self == 0", lambda self, **_: self == 0, "0")
+AT_ZERO_RELU = Kink("self == 0", lambda self, **_: self == 0, "0")
+AT_ZERO_SLOPE = Kink("self == 0", lambda self, **_: self == 0, "negative_slope")
+AT_ZERO_ELU = Kink("self == 0 and alpha != 1", lambda self, alpha, **_: (self == 0) & (alpha != 1),
+                   "alpha")
+JUMP_SIGN = Kink("self == 0 (a jump)", lambda self, **_: self == 0, "0")
+JUMP_INTEGERS = Kink("self is an integer (a jump)", lambda self, **_: np.floor(self) == self, "0")
+JUMP_TRUNC = Kink("self is a nonzero integer (a jump)",
+                  lambda self, **_: (np.floor(self) == self) & (self != 0), "0")
+JUMP_HALVES = Kink("self - floor(self) == 0.5 (a jump: round half to even)",
+                   lambda self, **_: self - np.floor(self) == 0.5, "0")
+JUMP_HALVES_DECIMALS = Kink(
+    "self * 10**decimals - floor(self * 10**decimals) == 0.5 (a jump)",
+    lambda self, decimals, **_: (lambda y: y - np.floor(y) == 0.5)(self * 10.0 ** decimals), "0")
 
 
 def _zero(grad, self, result):
@@ -152,23 +170,23 @@ sinc = _row("sinc", "SincBackward0", _sinc,
 
 abs = _row("abs", "AbsBackward0", np.abs,
            lambda grad, self, result: grad * sign(self), "sign(self)",
-           ("self",), keeps_dtype=True, no_kernel=("abs_cpu", "b"), names=("abs", "absolute"),
+           ("self",), kink=AT_ZERO_SIGN, keeps_dtype=True, no_kernel=("abs_cpu", "b"), names=("abs", "absolute"),
            inplace=True)
-sign = _row("sign", "SignBackward0", _sign, _zero, "0", keeps_dtype=True, inplace=True)
+sign = _row("sign", "SignBackward0", _sign, _zero, "0", kink=JUMP_SIGN, keeps_dtype=True, inplace=True)
 sigmoid = _row("sigmoid", "SigmoidBackward0", lambda a: 1.0 / (1.0 + np.exp(-a)),
                lambda grad, self, result: sigmoid_backward(grad, result),
                "sigmoid(self) * (1 - sigmoid(self))", ("result",), lane=_sigmoid_float, inplace=True)
 relu = _row("relu", "ReluBackward0", _relu,
             lambda grad, self, result: threshold_backward(grad, result, 0.0), "where(self > 0, 1.0, 0.0)",
-            ("result",), lane=NUMPY, keeps_dtype=True, inplace=True)
+            ("result",), kink=AT_ZERO_RELU, lane=NUMPY, keeps_dtype=True, inplace=True)
 silu = _row("silu", "SiluBackward0", lambda a: a / (1.0 + np.exp(-a)),
             lambda grad, self, result: silu_backward(grad, self),
             "sigmoid(self) * (1 + self * (1 - sigmoid(self)))", ("self",), no_kernel=("silu_cpu", "biu"))
-floor = _row("floor", "FloorBackward0", np.floor, _zero, "0", keeps_dtype=True,
+floor = _row("floor", "FloorBackward0", np.floor, _zero, "0", kink=JUMP_INTEGERS, keeps_dtype=True,
              no_kernel=("floor_vml_cpu", "b"), inplace=True)
-ceil = _row("ceil", "CeilBackward0", np.ceil, _zero, "0", keeps_dtype=True,
+ceil = _row("ceil", "CeilBackward0", np.ceil, _zero, "0", kink=JUMP_INTEGERS, keeps_dtype=True,
             no_kernel=("ceil_vml_cpu", "b"), inplace=True)
-trunc = _row("trunc", "TruncBackward0", np.trunc, _zero, "0", keeps_dtype=True,
+trunc = _row("trunc", "TruncBackward0", np.trunc, _zero, "0", kink=JUMP_TRUNC, keeps_dtype=True,
              no_kernel=("trunc_vml_cpu", "b"), inplace=True)
 
 
@@ -213,11 +231,12 @@ softplus = _row("softplus", "SoftplusBackward0", None,
                 no_kernel=("softplus_cpu", "biu"), method=False)
 elu = _row("elu", "EluBackward0", None,
            lambda grad, self, result, alpha: elu_backward(grad, self, alpha),
-           "where(self > 0, 1.0, alpha * exp(self))", ("self",), args=(("alpha", 1.0),),
+           "where(self > 0, 1.0, alpha * exp(self))", ("self",), args=(("alpha", 1.0),), kink=AT_ZERO_ELU,
            kernel=_elu_kernel, no_kernel=("elu_cpu", "biu"), method=False)
 leaky_relu = _row("leaky_relu", "LeakyReluBackward0", None,
                   lambda grad, self, result, negative_slope: leaky_relu_backward(grad, self, negative_slope),
                   "where(self > 0, 1.0, negative_slope)", ("self",), args=(("negative_slope", 0.01),),
+                  kink=AT_ZERO_SLOPE,
                   kernel=_leaky_relu_kernel, no_kernel=("leaky_relu_cpu", "biu"), method=False)
 
 
@@ -227,11 +246,12 @@ def _round_decimals_kernel(a, decimals):
     return np.round(a.data_, decimals)
 
 
-round_ = _row("round", "RoundBackward0", np.round, _zero, "0", keeps_dtype=True,
+round_ = _row("round", "RoundBackward0", np.round, _zero, "0", kink=JUMP_HALVES, keeps_dtype=True,
               no_kernel=("round_vml_cpu", "b"), names=())
 _round_decimals = _row("round.decimals", "RoundBackward1", None,
                        lambda grad, self, result, decimals: zeros_like(grad), "0",
-                       args=(("decimals", 0),), kernel=_round_decimals_kernel, names=())
+                       args=(("decimals", 0),), kernel=_round_decimals_kernel, kink=JUMP_HALVES_DECIMALS,
+                       names=())
 
 
 def round(a, decimals=None):
