@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .cppnodes import CPP_NODES, qualified
+
 
 class EngineError(Exception):
     """An error the script caused; `type_name` is the PyTorch/Python exception type."""
@@ -185,8 +187,8 @@ def node_display_name(name: str) -> str:
     """A grad_fn's name as the version-counter error prints it: `ExpBackward0` -> `Exp`,
     `PowBackward1` -> `Pow1`, `CopySlices` -> `torch::autograd::CopySlices` (the nodes
     written by hand in PyTorch's C++ keep their namespace)."""
-    if name in ("CopySlices", "CopyBackwards"):
-        return "torch::autograd::" + name
+    if name in CPP_NODES:
+        return qualified(name)
     i = name.rfind("Backward")
     suffix = name[i + len("Backward"):]
     if i > 0 and suffix.isdigit():

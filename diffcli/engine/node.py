@@ -23,9 +23,9 @@ import itertools
 import sys
 
 from . import errors
+from .cppnodes import qualified
 
 _sequence = itertools.count()
-CPP_NODES = frozenset({"AccumulateGrad", "CopySlices", "CopyBackwards"})
 
 # Python's cyclic collector has nothing to find in the graph (it is acyclic and freed by
 # reference counting), yet each of its full collections rescans every node and tensor:
@@ -83,7 +83,7 @@ class Node:
     def torch_name(self) -> str:
         """What PyTorch's `grad_fn.name()` returns: the nodes PyTorch writes by hand in C++
         keep their namespace (`torch::autograd::CopySlices`)."""
-        return "torch::autograd::" + self._name if self._name in CPP_NODES else self._name
+        return qualified(self._name)
 
     @property
     def next_functions(self):

@@ -20,7 +20,7 @@ def to_dtype(a, dtype):
     if d.kind != "f":
         return Tensor(out)
     src = a.data_.dtype
-    return record("ToCopyBackward0", out, (a,), lambda g: (to_dtype(g, src),))
+    return _TO.record(out, (a,), lambda g: (to_dtype(g, src),))
 
 
 def to(a, *args, dtype=None, **kwargs):

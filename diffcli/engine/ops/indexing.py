@@ -31,7 +31,7 @@ def _index_put_backward(shape, key):
             out = np.zeros(shape, dtype=gd.dtype)
             np.add.at(out, key, gd)
             return out
-        return (record("IndexPutBackward0", put(g.data_), (g,),
+        return (_INDEX_PUT.record(put(g.data_), (g,),
                        lambda gg: (Tensor(gg.data_[key]),)),)
     return backward
 
@@ -48,7 +48,7 @@ def select(a, dim, index):
             f"index {index} is out of bounds for dimension {d} with size {n}")
     key = (slice(None),) * d + (index,)
     # `...` keeps a 0-d result a view of x (numpy's x[0] of a 1-D array is a scalar copy)
-    return S._view_of(record("SelectBackward0", x[key + (Ellipsis,)], (a,),
+    return S._view_of(_SELECT.record(x[key + (Ellipsis,)], (a,),
                              _index_put_backward(x.shape, key)), a)
 
 
@@ -68,7 +68,7 @@ def unbind(a, dim=0):
         if poll is not None and not (i + 1) & 4095:
             poll()
         key = (slice(None),) * d + (i,)
-        views.append(S._view_of(record("UnbindBackward0", x[key + (Ellipsis,)], (a,),
+        views.append(S._view_of(_UNBIND.record(x[key + (Ellipsis,)], (a,),
                                        _index_put_backward(x.shape, key)), a))
     return tuple(views)
 
@@ -76,7 +76,7 @@ def unbind(a, dim=0):
 def narrow(a, dim, start, length):
     x = a.data_
     key = (slice(None),) * dim + (slice(start, start + length),)
-    return S._view_of(record("SliceBackward0", x[key], (a,), _index_put_backward(x.shape, key)), a)
+    return S._view_of(_SLICE.record(x[key], (a,), _index_put_backward(x.shape, key)), a)
 
 
 def _normalize_key(key):
@@ -174,13 +174,13 @@ def getitem(a, key):
             if lone_slice or not _whole_slice(k, out.data_.shape[dim]):
                 x = out.data_
                 sk = (slice(None),) * dim + (k,)
-                out = S._view_of(record("SliceBackward0", x[sk], (out,),
+                out = S._view_of(_SLICE.record(x[sk], (out,),
                                         _index_put_backward(x.shape, sk)), out)
             dim += 1
     if advanced:
         return _advanced(out, advanced)
     if out is a:
-        out = S._view_of(record("AliasBackward0", a.data_[...], (a,), lambda g: (g,)), a)
+        out = S._view_of(_ALIAS.record(a.data_[...], (a,), lambda g: (g,)), a)
     return out
 
 
@@ -199,7 +199,7 @@ def _advanced(a, indices):
         if "boolean" in msg:
             raise errors.TorchIndexError(msg) from None
         raise errors.TorchIndexError(msg.replace("axis", "dimension")) from None
-    return record("IndexBackward0", np.array(out, copy=True), (a,), _index_put_backward(x.shape, key))
+    return _INDEX.record(np.array(out, copy=True), (a,), _index_put_backward(x.shape, key))
 
 
 def _whole_slice(k: slice, size: int) -> bool:

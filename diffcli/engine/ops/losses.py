@@ -51,7 +51,7 @@ def mse_loss(input, target, reduction="mean"):
         d = (p - q) * 2
         gs = _scale(g, shape, reduction, n)
         return gs * d, -(gs * d)
-    return record("MseLossBackward0", out, (a, t), backward, (a, t))
+    return _MSE.record(out, (a, t), backward, (a, t))
 
 
 _BCE_EPSILON = float(np.float32(1e-12))
@@ -94,7 +94,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
         if reduction == "mean":
             gr = gr / n
         return gr, None
-    return record("BinaryCrossEntropyBackward0", out, (p, t), backward, (p, t))
+    return _BCE.record(out, (p, t), backward, (p, t))
 
 
 def _check_target_dtype(tgt: np.ndarray):
@@ -240,7 +240,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return nll
     ignored = t.data_ == ignore_index
     smooth = -tsum(ls if w is None else ls * w, dim)
-    smooth = record("MaskedFillBackward0", np.where(ignored, 0.0, smooth.data_).astype(smooth.data_.dtype),
+    smooth = _MASKED_FILL.record(np.where(ignored, 0.0, smooth.data_).astype(smooth.data_.dtype),
                     (smooth,), lambda g: (where_zero(ignored, g),))
     if reduction == "mean":
         if weight is None:
@@ -391,7 +391,7 @@ def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
             if reduction == "mean":
                 gt = gt / n
         return gi, gt
-    return record("BinaryCrossEntropyWithLogitsBackward0", out, (a, t), backward, (a, t))
+    return _BCE_LOGITS.record(out, (a, t), backward, (a, t))
 
 
 # --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an

@@ -80,10 +80,10 @@ def sum(a, dim=None, keepdim=False, dtype=None):
     if dims is None:
         out = np.asarray(x.sum(), dtype=x.dtype)  # (numpy would sum int32 into int64)
         shape = a.data_.shape
-        return record("SumBackward0", out, (a,), lambda g: (_sum_backward(g, shape, None, False),))
+        return _SUM.record(out, (a,), lambda g: (_sum_backward(g, shape, None, False),))
     out = np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
     shape = a.data_.shape
-    return record("SumBackward1", out, (a,), lambda g: (_sum_backward(g, shape, dims, keepdim),))
+    return _SUM_DIM.record(out, (a,), lambda g: (_sum_backward(g, shape, dims, keepdim),))
 
 
 def mean(a, dim=None, keepdim=False, dtype=None):
@@ -101,13 +101,13 @@ def mean(a, dim=None, keepdim=False, dtype=None):
         if dims is None:
             out = np.asarray(x.mean() if x.size else np.nan, dtype=x.dtype)
             n = x.size
-            return record("MeanBackward0", out, (a,),
+            return _MEAN.record(out, (a,),
                           lambda g: (_div_scalar(_sum_backward(g, shape, None, False), n),))
         out = np.asarray(x.mean(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
     n = 1
     for d in dims:
         n *= shape[d] if shape else 1
-    return record("MeanBackward1", out, (a,), lambda g: (_div_scalar(_sum_backward(g, shape, dims, keepdim), n),))
+    return _MEAN_DIM.record(out, (a,), lambda g: (_div_scalar(_sum_backward(g, shape, dims, keepdim), n),))
 
 
 def prod(a, dim=None, keepdim=False, dtype=None):
@@ -117,16 +117,16 @@ def prod(a, dim=None, keepdim=False, dtype=None):
         x = x.astype(np.int64)
     if dim is None:
         out = np.asarray(x.prod())
-        name, axis = "ProdBackward0", None
+        row, axis = _PROD, None
     else:
         dims = _dims(dim, x.ndim)
         axis = dims[0] if x.ndim else None
         out = np.asarray(x.prod(axis=axis, keepdims=keepdim) if x.ndim else x.prod())
-        name = "ProdBackward1"
+        row = _PROD_DIM
 
     def backward(g, p, r):
         return (_prod_backward(g, p, r, axis, keepdim),)
-    return record(name, out, (a,), backward, (a, OUT))
+    return row.record(out, (a,), backward, (a, OUT))
 
 
 def _prod_backward(g: Tensor, p: Tensor, r: Tensor, axis, keepdim) -> Tensor:
@@ -178,7 +178,7 @@ def _prod_safe_zeros_backward(g: Tensor, inp: Tensor, dim: int) -> Tensor:
 def _cumprod(a: Tensor, dim: int) -> Tensor:
     """cumprod along `dim` (CumprodBackward0, saving the input and the result), for
     prod's backward formula."""
-    return record("CumprodBackward0", np.cumprod(a.data_, axis=dim), (a,),
+    return _CUMPROD.record(np.cumprod(a.data_, axis=dim), (a,),
                   lambda g, p, r: (_cumprod_backward(g, p, dim, r),), (a, OUT))
 
 
@@ -230,7 +230,7 @@ def _extreme(a, dim, keepdim, is_max):
                 mask = np.isnan(p.data_)
             count = int(mask.sum())
             return (where(Tensor(mask), g / count, 0.0),)
-        return record(f"{kind}Backward1", out, (a,), backward, (a, OUT))
+        return _EXTREMES[kind.lower()][0].record(out, (a,), backward, (a, OUT))
     d = _dims(dim, x.ndim)[0]
     if x.ndim and x.shape[d] == 0:
         raise errors.TorchIndexError(
@@ -256,7 +256,7 @@ def _extreme(a, dim, keepdim, is_max):
         from .indexing import scatter_to
         ii = i.data_ if keepdim else np.expand_dims(i.data_, d)
         return (scatter_to(g if keepdim else _unsq(g, d), shape, d, ii),)
-    values = record(f"{kind}Backward0", vals, (a,), backward, (indices,))
+    values = _EXTREMES[kind.lower()][1].record(vals, (a,), backward, (indices,))
     return ReturnTypes(values, indices, kind.lower())
 
 
@@ -340,7 +340,7 @@ def amax(a, dim=(), keepdim=False):
         if out.data_.shape != shape:  # a 0-d input reduced over dim 0: the engine sums
             out = sum(out)
         return (out,)
-    return record("AmaxBackward0", out, (a,), backward, (a, OUT))
+    return _AMAX.record(out, (a,), backward, (a, OUT))
 
 
 def _correction(unbiased, correction):
@@ -400,7 +400,7 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
         m = mean(p) if full else mean(p, axes, keepdim=True)
         scale = 2.0 / dof if dof != 0 else float("inf")
         return (gb * scale * (p - m),)
-    return record("StdBackward0" if is_std else "VarBackward0", out.astype(x.dtype), (a,),
+    return (_STD if is_std else _VAR).record(out.astype(x.dtype), (a,),
                   backward, (a, OUT) if is_std else (a,))
 
 
@@ -452,7 +452,7 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
             return (scaled * gb * rb ** (1 - p),)
         scaled = sign(q) * tabs(q) ** (p - 1) if p < 2 else q * tabs(q) ** (p - 2)
         return (scaled * where(rb == 0, 0.0, gb / rb ** (p - 1)),)
-    return record("LinalgVectorNormBackward0", np.asarray(out, dtype=x.dtype), (a,), backward, (a, OUT))
+    return _NORM.record(np.asarray(out, dtype=x.dtype), (a,), backward, (a, OUT))
 
 
 def logsumexp(a, dim, keepdim=False):
@@ -471,7 +471,7 @@ def logsumexp(a, dim, keepdim=False):
     def backward(g, p, r):
         from .unary import exp
         return (_expand_back(g, shape, dims, keepdim) * exp(p - _expand_back(r, shape, dims, keepdim)),)
-    return record("LogsumexpBackward0", np.asarray(out), (a,), backward, (a, OUT))
+    return _LOGSUMEXP.record(np.asarray(out), (a,), backward, (a, OUT))
 
 
 def cumsum(a, dim, dtype=None):
@@ -487,7 +487,7 @@ def cumsum(a, dim, dtype=None):
         if not g.data_.ndim:
             return (g,)
         return (flip(cumsum(flip(g, d), d), d),)
-    return record("CumsumBackward0", out, (a,), backward)
+    return _CUMSUM.record(out, (a,), backward)
 
 
 # --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an

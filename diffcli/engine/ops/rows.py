@@ -62,6 +62,8 @@ from types import FunctionType
 
 import numpy as np
 
+from ..function import record
+
 
 class _Numpy:
     def __repr__(self):
@@ -148,6 +150,11 @@ class Row:
     @property
     def texts(self) -> dict:
         return {i: d.text for i, d in zip(self.inputs, self.grads)}
+
+    def record(self, out, inputs, backward, saved=(), fargs=()):
+        """Record this row's node (its grad_fn) for a forward written by hand: `backward`
+        is the op's gradient, (grad, *saved, *fargs) -> one gradient per input."""
+        return record(self.grad_fn, out, inputs, backward, saved, fargs)
 
     def kink_at(self, /, **values):
         """Where (a bool array over the inputs' broadcast shape) the row is at a kink, given

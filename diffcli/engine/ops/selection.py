@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
-from ..function import as_tensor, record
+from ..function import as_tensor
 from ..tensor import Tensor
 from . import rows
 from .elementwise import broadcast_check, data, operands
@@ -61,7 +61,7 @@ def where(cond, a, b):
         return where(c, g, zero), where(c, zero, g)
 
     # PyTorch saves the condition (so a second backward without retain_graph raises)
-    return record("WhereBackward0", out, (None if _number(a) else x, None if _number(b) else y),
+    return _WHERE.record(out, (None if _number(a) else x, None if _number(b) else y),
                   backward, (cond,))
 
 
@@ -97,7 +97,7 @@ def clamp(a, min=None, max=None):
             return (pick(m_self, a), None if lo is None else pick(m_lo, lo),
                     None if hi is None else pick(m_hi, hi))
         saved = tuple(t for t in (a, lo, hi) if t is not None)
-        return record("ClampBackward0", out, (a, lo, hi), backward, saved)
+        return _CLAMP.record(out, (a, lo, hi), backward, saved)
     rd = dtypes.result_type(a, *(v for v in (min, max) if v is not None))
     out = a.data_.astype(rd, copy=False)
     if min is not None:
@@ -113,7 +113,7 @@ def clamp(a, min=None, max=None):
         if max is not None:
             m &= p.data_ <= max
         return (where(Tensor(m), g, 0.0),)
-    return record("ClampBackward1", out, (a,), backward, (a,))
+    return _CLAMP_SCALAR.record(out, (a,), backward, (a,))
 
 
 def clamp_min(a, m):
@@ -121,7 +121,7 @@ def clamp_min(a, m):
     if isinstance(m, Tensor):
         errors.broadcast_shapes(a.data_.shape, m.data_.shape)
     out = np.maximum(a.data_, m)
-    return record("ClampMinBackward0", out, (a,),
+    return _CLAMP_MIN.record(out, (a,),
                   lambda g, p: (where(Tensor(p.data_ >= m), g, 0.0),), (a,))
 
 
@@ -130,7 +130,7 @@ def clamp_max(a, m):
     if isinstance(m, Tensor):
         errors.broadcast_shapes(a.data_.shape, m.data_.shape)
     out = np.minimum(a.data_, m)
-    return record("ClampMaxBackward0", out, (a,),
+    return _CLAMP_MAX.record(out, (a,),
                   lambda g, p: (where(Tensor(p.data_ <= m), g, 0.0),), (a,))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
-from ..function import as_tensor, record
+from ..function import as_tensor
 from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
 from . import rows
@@ -82,7 +82,7 @@ def view(a, *shape):
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
     src = x.shape
-    return _view_of(record("ViewBackward0", out, (a,), lambda g: (reshape(g, src),)), a)
+    return _view_of(_VIEW.record(out, (a,), lambda g: (reshape(g, src),)), a)
 
 
 def reshape(a, *shape):
@@ -93,17 +93,17 @@ def reshape(a, *shape):
     x = a.data_
     src = x.shape
     if _contiguous(x):
-        return _view_of(record("ViewBackward0", x.reshape(shape), (a,), lambda g: (reshape(g, src),)), a)
+        return _view_of(_VIEW.record(x.reshape(shape), (a,), lambda g: (reshape(g, src),)), a)
     out = _reshaped_view(x, shape)
     if out is not None:
-        return _view_of(record("ReshapeAliasBackward0", out, (a,), lambda g: (reshape(g, src),)), a)
-    return record("UnsafeViewBackward0", np.ascontiguousarray(x).reshape(shape),
+        return _view_of(_RESHAPE_ALIAS.record(out, (a,), lambda g: (reshape(g, src),)), a)
+    return _UNSAFE_VIEW.record(np.ascontiguousarray(x).reshape(shape),
                   (clone(a),), lambda g: (reshape(g, src),))
 
 
 def _unsafe_view(a, shape):
     src = a.data_.shape
-    return record("UnsafeViewBackward0", a.data_.reshape(shape), (a,), lambda g: (reshape(g, src),))
+    return _UNSAFE_VIEW.record(a.data_.reshape(shape), (a,), lambda g: (reshape(g, src),))
 
 
 def flatten(a, start_dim=0, end_dim=-1):
@@ -128,15 +128,15 @@ def squeeze(a, dim=None):
     x = a.data_
     src = x.shape
     if dim is None:
-        out, name = x.reshape(tuple(s for s in src if s != 1)), "SqueezeBackward0"
+        out, row = x.reshape(tuple(s for s in src if s != 1)), _SQUEEZE
     elif isinstance(dim, (list, tuple)):
         dims = {_wrap_dim(d, x.ndim) for d in dim}
-        out, name = x.reshape(tuple(s for i, s in enumerate(src) if not (i in dims and s == 1))), "SqueezeBackward2"
+        out, row = x.reshape(tuple(s for i, s in enumerate(src) if not (i in dims and s == 1))), _SQUEEZE_DIMS
     else:
         d = _wrap_dim(dim, x.ndim)
         out = x.reshape(src[:d] + src[d + 1:]) if x.ndim and src[d] == 1 else x.view()
-        name = "SqueezeBackward1"
-    return _view_of(record(name, out, (a,), lambda g: (reshape(g, src),)), a)
+        row = _SQUEEZE_DIM
+    return _view_of(row.record(out, (a,), lambda g: (reshape(g, src),)), a)
 
 
 def unsqueeze(a, dim):
@@ -144,7 +144,7 @@ def unsqueeze(a, dim):
     x = a.data_
     d = _wrap_dim(dim, x.ndim + 1)
     out = np.expand_dims(x, d)
-    return _view_of(record("UnsqueezeBackward0", out, (a,), lambda g: (squeeze(g, d),)), a)
+    return _view_of(_UNSQUEEZE.record(out, (a,), lambda g: (squeeze(g, d),)), a)
 
 
 def transpose(a, dim0, dim1):
@@ -152,7 +152,7 @@ def transpose(a, dim0, dim1):
     x = a.data_
     d0, d1 = _wrap_dim(dim0, x.ndim), _wrap_dim(dim1, x.ndim)
     out = np.swapaxes(x, d0, d1) if x.ndim else x.view()
-    return _view_of(record("TransposeBackward0", out, (a,), lambda g: (transpose(g, d0, d1),)), a)
+    return _view_of(_TRANSPOSE.record(out, (a,), lambda g: (transpose(g, d0, d1),)), a)
 
 
 def t(a):
@@ -161,7 +161,7 @@ def t(a):
     if x.ndim > 2:
         raise errors.TorchRuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
     out = x.T
-    return _view_of(record("TBackward0", out, (a,), lambda g: (t(g),)), a)
+    return _view_of(_T.record(out, (a,), lambda g: (t(g),)), a)
 
 
 def permute(a, *dims):
@@ -178,7 +178,7 @@ def permute(a, *dims):
         raise errors.TorchRuntimeError("permute(): duplicate dims are not allowed.")
     inv = tuple(np.argsort(dims))
     out = np.transpose(x, dims) if x.ndim else x.view()
-    return _view_of(record("PermuteBackward0", out, (a,), lambda g: (permute(g, *inv),)), a)
+    return _view_of(_PERMUTE.record(out, (a,), lambda g: (permute(g, *inv),)), a)
 
 
 def expand(a, *sizes):
@@ -208,7 +208,7 @@ def expand(a, *sizes):
     src_shape = x.shape
     out = np.broadcast_to(x, tuple(target))
     from ..function import sum_to_shape
-    return _view_of(record("ExpandBackward0", out, (a,), lambda g: (sum_to_shape(g, src_shape),)), a)
+    return _view_of(_EXPAND.record(out, (a,), lambda g: (sum_to_shape(g, src_shape),)), a)
 
 
 def expand_as(a, other):
@@ -217,7 +217,7 @@ def expand_as(a, other):
 
 def clone(a, memory_format=None):
     a = as_tensor(a)
-    return record("CloneBackward0", np.array(a.data_, copy=True), (a,), lambda g: (g,))
+    return _CLONE.record(np.array(a.data_, copy=True), (a,), lambda g: (g,))
 
 
 def contiguous(a):
@@ -225,14 +225,14 @@ def contiguous(a):
     a = as_tensor(a)
     if a.data_.flags.c_contiguous:
         return a
-    return record("CloneBackward0", np.array(a.data_, order="C", copy=True), (a,), lambda g: (g,))
+    return _CLONE.record(np.array(a.data_, order="C", copy=True), (a,), lambda g: (g,))
 
 
 def flip(a, *dims):
     a = as_tensor(a)
     dims = tuple(_wrap_dim(d, a.data_.ndim) for d in _shape_arg(dims))
     out = np.flip(a.data_, dims).copy() if a.data_.ndim else a.data_.copy()
-    return record("FlipBackward0", out, (a,), lambda g: (flip(g, *dims),))
+    return _FLIP.record(out, (a,), lambda g: (flip(g, *dims),))
 
 
 def repeat(a, *sizes):
@@ -254,7 +254,7 @@ def repeat(a, *sizes):
         gg = reshape(g, *split)
         gg = tsum(gg, tuple(range(0, 2 * len(sizes), 2)))
         return (reshape(gg, *x.shape),)
-    return record("RepeatBackward0", out, (a,), backward)
+    return _REPEAT.record(out, (a,), backward)
 
 
 def _seq(tensors):
@@ -290,7 +290,7 @@ def cat(tensors, dim=0):
     def backward(g):
         from .indexing import narrow
         return tuple(narrow(g, d, int(bounds[i]), int(bounds[i + 1] - bounds[i])) for i in range(len(ts)))
-    return record("CatBackward0", out, tuple(ts), backward)
+    return _CAT.record(out, tuple(ts), backward)
 
 
 def stack(tensors, dim=0):
@@ -309,7 +309,7 @@ def stack(tensors, dim=0):
     def backward(g):
         from .indexing import select
         return tuple(select(g, d, i) for i in range(len(ts)))
-    return record("StackBackward0", out, tuple(ts), backward)
+    return _STACK.record(out, tuple(ts), backward)
 
 
 def view_as(a, other):

@@ -22,12 +22,12 @@ def softmax(a, dim=None, dtype=None):
     d = _softmax_dim(dim, a.data_.ndim)
     x = _softmax_input(a, d, "softmax")
     if x.size == 0:
-        return record("SoftmaxBackward0", x.copy(), (a,), lambda g, y: (g * y,), (OUT,))
+        return _SOFTMAX.record(x.copy(), (a,), lambda g, y: (g * y,), (OUT,))
     with np.errstate(all="ignore"):
         e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
         out = np.ascontiguousarray(e / np.sum(e, axis=d, keepdims=True)) if x.ndim else e
 
-    return record("SoftmaxBackward0", out, (a,), lambda g, y: (_softmax_backward_data(g, y, d),), (OUT,))
+    return _SOFTMAX.record(out, (a,), lambda g, y: (_softmax_backward_data(g, y, d),), (OUT,))
 
 
 def _sum_keep(t: Tensor, d: int) -> Tensor:
@@ -58,7 +58,7 @@ def log_softmax(a, dim=None, dtype=None):
     d = _softmax_dim(dim, a.data_.ndim, "log_softmax")
     x = _softmax_input(a, d, "log_softmax")
     if x.size == 0:
-        return record("LogSoftmaxBackward0", x.copy(), (a,), lambda g, y: (g * 1,), (OUT,))
+        return _LOG_SOFTMAX.record(x.copy(), (a,), lambda g, y: (g * 1,), (OUT,))
     with np.errstate(all="ignore"):
         if x.ndim:
             m = np.max(x, axis=d, keepdims=True)
@@ -66,7 +66,7 @@ def log_softmax(a, dim=None, dtype=None):
         else:
             out = x - x
 
-    return record("LogSoftmaxBackward0", out, (a,), lambda g, y: (_log_softmax_backward_data(g, y, d),),
+    return _LOG_SOFTMAX.record(out, (a,), lambda g, y: (_log_softmax_backward_data(g, y, d),),
                   (OUT,))
 
 
