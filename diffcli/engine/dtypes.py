@@ -1,26 +1,30 @@
-"""The dtypes a script can name (`torch.float32`...), mapped onto numpy dtypes."""
+"""The dtypes a script can name (`torch.float32`...): the one table of them, each `DType`
+knowing its names in torch (`torch.float64`), numpy (`float64`), c10 (`Double`, in
+PyTorch's dtype messages) and C (`double`, in others)."""
 from __future__ import annotations
 
 import numpy as np
 
 
 class DType:
-    __slots__ = ("name", "np", "is_floating_point")
+    __slots__ = ("name", "np", "is_floating_point", "scalar_name", "c_name")
 
-    def __init__(self, name: str, np_dtype):
-        self.name = name
+    def __init__(self, name: str, np_dtype, scalar_name: str, c_name: str):
+        self.name = name                    # torch.<name>
         self.np = np.dtype(np_dtype)
         self.is_floating_point = self.np.kind == "f"
+        self.scalar_name = scalar_name      # c10's ScalarType: 'Double', 'Long'
+        self.c_name = c_name                # the C type: 'double', 'long int'
 
     def __repr__(self):
         return f"torch.{self.name}"
 
 
-float64 = DType("float64", np.float64)
-float32 = DType("float32", np.float32)
-int64 = DType("int64", np.int64)
-int32 = DType("int32", np.int32)
-bool_ = DType("bool", np.bool_)
+float64 = DType("float64", np.float64, "Double", "double")
+float32 = DType("float32", np.float32, "Float", "float")
+int64 = DType("int64", np.int64, "Long", "long int")
+int32 = DType("int32", np.int32, "Int", "int")
+bool_ = DType("bool", np.bool_, "Bool", "bool")
 
 
 # --- the default dtype: a setting of the run ------------------------------------------
@@ -108,6 +112,19 @@ def of(np_dtype) -> DType:
     if d is None:
         raise TypeError(f"unsupported dtype {np_dtype}")
     return d
+
+
+def scalar_name(np_dtype) -> str:
+    """c10's ScalarType name of a numpy dtype (`'Double'`); numpy's name for one outside
+    the table."""
+    d = _BY_NP.get(np.dtype(np_dtype))
+    return d.scalar_name if d is not None else np.dtype(np_dtype).name
+
+
+def c_name(np_dtype) -> str:
+    """The C type name of a numpy dtype (`'long int'`); numpy's name outside the table."""
+    d = _BY_NP.get(np.dtype(np_dtype))
+    return d.c_name if d is not None else np.dtype(np_dtype).name
 
 
 def to_np(dtype) -> np.dtype:

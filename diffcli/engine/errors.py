@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import dtypes
 from .cppnodes import CPP_NODES, qualified
 
 
@@ -168,14 +169,12 @@ def shape_text(shape) -> str:
 
 def dtype_c_name(dtype) -> str:
     """The C type name PyTorch prints in some messages (`'double'`, `'long int'`)."""
-    return {"float64": "double", "float32": "float", "int64": "long int", "int32": "int",
-            "bool": "bool"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
+    return dtypes.c_name(dtype)
 
 
 def dtype_scalar_name(dtype) -> str:
     """c10's ScalarType name (`'Double'`, `'Long'`)."""
-    return {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int",
-            "bool": "Bool"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
+    return dtypes.scalar_name(dtype)
 
 
 def not_implemented(kernel: str, dtype) -> TorchNotImplementedError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors
+from .. import dtypes, errors
 from ..function import as_tensor, record
 from . import rows
 from . import shape as S
@@ -14,9 +14,8 @@ from .rows import expose
 
 def _dtype_check(a, b, what="expected m1 and m2 to have the same dtype"):
     if a.data_.dtype != b.data_.dtype:
-        n = {"float64": "double", "float32": "float", "int64": "long int", "int32": "int", "bool": "bool"}
         raise errors.TorchRuntimeError(
-            f"{what}, but got: {n[a.data_.dtype.name]} != {n[b.data_.dtype.name]}")
+            f"{what}, but got: {dtypes.c_name(a.data_.dtype)} != {dtypes.c_name(b.data_.dtype)}")
 
 
 def _record_product(name, out, a, b, grad_a, grad_b, self_first=False):

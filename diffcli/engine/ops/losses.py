@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors
+from .. import dtypes, errors
 from ..function import as_tensor, record
 from ..tensor import Tensor
 from . import rows
+from . import selection as SE
+from . import shape as S
 from . import shape as _shape_rows  # noqa: F401 (the rows of the views nll_loss records)
+from . import unary as U
+from .formulas import mul_scalar
+from .reductions import sum as tsum
 from .rows import expose
+from .selection import clamp, where
+from .shape import expand, unsqueeze, view
 from .softmax import log_softmax
 
 
@@ -24,7 +31,6 @@ def _reduce(loss: np.ndarray, reduction: str):
 
 
 def _scale(g: Tensor, shape, reduction, n):
-    from .shape import expand
     if reduction == "none":
         return g
     gg = expand(g, *shape) if shape else g
@@ -34,12 +40,10 @@ def _scale(g: Tensor, shape, reduction, n):
 def mse_loss(input, target, reduction="mean"):
     a, t = as_tensor(input), as_tensor(target)
     if a.data_.shape != t.data_.shape:
-        from .. import errors as E
-        E.warn(f"Using a target size ({t.shape}) that is different to the input size ({a.shape}). "
+        errors.warn(f"Using a target size ({t.shape}) that is different to the input size ({a.shape}). "
                "This will likely lead to incorrect results due to broadcasting. Please ensure "
                "they have the same size.")
     errors.broadcast_shapes(a.data_.shape, t.data_.shape)
-    from .. import dtypes
     rd = dtypes.result_type(a, t)
     if rd.kind != "f":
         raise errors.not_implemented("mse_cpu", rd)
@@ -65,9 +69,8 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
             "Please ensure they have the same size.")
     x = p.data_
     if t.data_.dtype != x.dtype:
-        names = {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int", "bool": "Bool"}
         raise errors.TorchRuntimeError(
-            f"Found dtype {names[t.data_.dtype.name]} but expected {names[x.dtype.name]}")
+            f"Found dtype {dtypes.scalar_name(t.data_.dtype)} but expected {dtypes.scalar_name(x.dtype)}")
     if x.dtype.kind != "f":
         raise errors.not_implemented("binary_cross_entropy", x.dtype)
     if ((x < 0) | (x > 1)).any():
@@ -84,8 +87,6 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     def backward(g, pp, tt):
         # PyTorch's binary_cross_entropy_backward: g * (p - t) / max((1 - p) * p, EPSILON),
         # times the weight, divided by numel for 'mean'; EPSILON is the float 1e-12f
-        from .selection import clamp
-        from .shape import expand
         denom = clamp((1 - pp) * pp, min=_BCE_EPSILON)
         gx = expand(g, *shape) if reduction != "none" and shape else g
         gr = gx * (pp - tt) / denom
@@ -147,7 +148,6 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """PyTorch's nll_loss_nd: NllLossBackward0 for (C) and (N, C) inputs,
     NllLoss2DBackward0 for (N, C, H, W); other K-dim inputs are made contiguous and viewed
     as (N, C, 1, -1) first (and a 'none' result viewed back)."""
-    from . import shape as S
     a, t = as_tensor(input), as_tensor(target)
     if reduction not in ("mean", "sum", "none"):
         raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")
@@ -198,7 +198,6 @@ def _nll(a, t, weight, ignore_index, reduction, name):
     coef = Tensor(np.ascontiguousarray(coef).reshape(x.shape))
 
     def backward(g):
-        from .shape import unsqueeze
         if reduction == "none" and x.ndim > 1:
             g = unsqueeze(g, 1)
         return (g * coef,)
@@ -209,14 +208,11 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                   reduction="mean", label_smoothing=0.0):
     """PyTorch's composition: log_softmax, then nll_loss (class indices) or a weighted sum
     (class probabilities); label smoothing adds the smoothing term as PyTorch builds it."""
-    from .formulas import mul_scalar
-    from .reductions import sum as tsum
     a, t = as_tensor(input), as_tensor(target)
     dim = 0 if a.data_.ndim == 1 else 1
     n_classes = a.data_.shape[dim]
     w = None if weight is None else as_tensor(weight)
     if w is not None and a.data_.ndim > 1:
-        from .shape import view
         w = view(w, *[n_classes if i == dim else 1 for i in range(a.data_.ndim)])
     ls = log_softmax(a, dim)
     if a.data_.shape == t.data_.shape:  # PyTorch reads same-shaped targets as probabilities
@@ -257,7 +253,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 def where_zero(mask, g: Tensor) -> Tensor:
     """g with zeros where `mask` (a numpy bool array) is set (differentiable)."""
-    from .selection import where
     return where(Tensor(np.asarray(mask)), 0.0, g)
 
 
@@ -286,8 +281,6 @@ def _log_sigmoid_np(x: np.ndarray) -> np.ndarray:
 
 def _log_sigmoid_t(x: Tensor) -> Tensor:
     """log_sigmoid of a Tensor, from differentiable ops (the target's backward formula)."""
-    from . import selection as SE
-    from . import unary as U
     return SE.clamp_max(x, 0.0) - U.log1p(U.exp(-U.abs(x)))
 
 
@@ -369,7 +362,6 @@ def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
     target_grad = t.requires_grad_flag
 
     def backward(g, xx, tt):
-        from . import unary as U
         if pw is not None:
             tp = pw * tt
             gi = ((tp + 1) - tt) * U.sigmoid(xx) - tp

@@ -4,19 +4,16 @@ dim gives the dim variant. (softmax and log_softmax: softmax.py; any/all/argmax/
 which have no gradient: discrete.py.)"""
 from __future__ import annotations
 
-import builtins
-
 import numpy as np
 
 from .. import dtypes, errors
 from ..function import OUT, as_tensor, record
+from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
 from . import rows
-from .arithmetic import maximum, minimum
-from .rows import Kink, expose
-from .selection import where
-
-_TYPE_NAMES = {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int", "bool": "Bool"}
+from .indexing import narrow
+from .rows import expose
+from .shape import cat, contiguous, expand, flip, reshape, unsqueeze, view
 
 
 def _dims(dim, ndim):
@@ -43,7 +40,6 @@ def _axes(dims, ndim):
 
 def _expand_back(g: Tensor, shape, dims, keepdim):
     """Broadcast a reduced gradient back to the input's shape (differentiable)."""
-    from .shape import expand, reshape
     if dims is not None and not keepdim and len(shape):
         kept = tuple(1 if i in dims else s for i, s in enumerate(shape))
         g = reshape(g, kept)
@@ -55,7 +51,6 @@ def _expand_back(g: Tensor, shape, dims, keepdim):
 def _sum_backward(g: Tensor, shape, dims, keepdim) -> Tensor:
     """PyTorch's sum_backward: the reduced dims unsqueezed back one by one (unless kept),
     then expanded to the input's shape (ExpandBackward0, even when nothing grows)."""
-    from .shape import expand, unsqueeze
     if dims and not keepdim and len(shape):
         for d in sorted(dims):
             g = unsqueeze(g, d)
@@ -135,8 +130,6 @@ def _prod_backward(g: Tensor, p: Tensor, r: Tensor, axis, keepdim) -> Tensor:
     zero, else the product of the others by exclusive cumulative products
     (prod_safe_zeros_backward), over the flattened input (then ViewBackward0) for the
     full product."""
-    from ..grad_mode import is_grad_enabled
-    from .shape import contiguous, unsqueeze, view
     x = p.data_
     if not x.ndim:
         return g
@@ -158,8 +151,6 @@ def _prod_backward(g: Tensor, p: Tensor, r: Tensor, axis, keepdim) -> Tensor:
 def _prod_safe_zeros_backward(g: Tensor, inp: Tensor, dim: int) -> Tensor:
     """PyTorch's prod_safe_zeros_backward: g times, for each element, the product of the
     elements before it (cumprod of [1, inp[:-1]]) times that of those after it."""
-    from .indexing import narrow
-    from .shape import cat, expand, flip
     shape = inp.data_.shape
     n = shape[dim]
     if inp.data_.size == 0:
@@ -186,8 +177,6 @@ def _cumprod_backward(g: Tensor, inp: Tensor, dim: int, out: Tensor) -> Tensor:
     """PyTorch's cumprod_backward: with no zero in the input, reversed_cumsum(out * g) /
     input; else for each k the sum over j >= k of g_j times the product of inp[:j+1]
     without inp[k] (PyTorch's O(n^2) formula, the one it differentiates)."""
-    from .indexing import narrow
-    from .shape import cat, expand, flip, unsqueeze
     x = inp.data_
     if x.size <= 1 or x.shape[dim] == 1:
         return g
@@ -213,58 +202,6 @@ def _cumprod_backward(g: Tensor, inp: Tensor, dim: int, out: Tensor) -> Tensor:
     return grad_input
 
 
-def _extreme(a, dim, keepdim, is_max):
-    a = as_tensor(a)
-    x = a.data_
-    kind = "Max" if is_max else "Min"
-    if dim is None:
-        if x.size == 0:
-            raise errors.TorchRuntimeError(
-                f"{kind.lower()}(): Expected reduction dim to be specified for input.numel() == 0. "
-                "Specify the reduction dim with the 'dim' argument.")
-        out = np.asarray(x.max() if is_max else x.min())
-
-        def backward(g, p, r):
-            mask = (p.data_ == r.data_)
-            if np.isnan(r.data_).any():
-                mask = np.isnan(p.data_)
-            count = int(mask.sum())
-            return (where(Tensor(mask), g / count, 0.0),)
-        return _EXTREMES[kind.lower()][0].record(out, (a,), backward, (a, OUT))
-    d = _dims(dim, x.ndim)[0]
-    if x.ndim and x.shape[d] == 0:
-        raise errors.TorchIndexError(
-            f"{kind.lower()}(): Expected reduction dim {d} to have non-zero size.")
-    if x.ndim == 0:
-        idx = np.asarray(0)
-        vals = x.copy()
-    else:
-        idx = np.asarray(x.argmax(axis=d) if is_max else x.argmin(axis=d))
-        vals = np.take_along_axis(x, np.expand_dims(idx, d), axis=d)
-        if not keepdim:
-            vals = vals.squeeze(d)
-        else:
-            idx = np.expand_dims(idx, d)
-    shape = x.shape
-    indices = Tensor(idx.astype(np.int64))
-
-    def backward(g, i):
-        # the returned indices are saved (PyTorch's MaxBackward0 saves `indices`): freed
-        # after a backward, and an in-place op on them fails the backward
-        if not shape:
-            return (g,)
-        from .indexing import scatter_to
-        ii = i.data_ if keepdim else np.expand_dims(i.data_, d)
-        return (scatter_to(g if keepdim else _unsq(g, d), shape, d, ii),)
-    values = _EXTREMES[kind.lower()][1].record(vals, (a,), backward, (indices,))
-    return ReturnTypes(values, indices, kind.lower())
-
-
-def _unsq(g, d):
-    from .shape import unsqueeze
-    return unsqueeze(g, d)
-
-
 class ReturnTypes(tuple):
     """torch.return_types.max: a (values, indices) pair with attribute access."""
 
@@ -285,195 +222,6 @@ class ReturnTypes(tuple):
         return (f"torch.return_types.{self.kind}(\nvalues={self[0]!r},\nindices={self[1]!r})")
 
 
-def max(a, dim=None, keepdim=False, other=None):
-    if isinstance(dim, Tensor) and dim.data_.ndim >= 0 and isinstance(a, Tensor) and other is None \
-            and (dim.data_.dtype.kind == "f" or dim.data_.ndim > 0):
-        from .arithmetic import maximum
-        return maximum(a, dim)
-    if other is not None:
-        from .arithmetic import maximum
-        return maximum(a, other)
-    return _extreme(a, dim, keepdim, True)
-
-
-def min(a, dim=None, keepdim=False, other=None):
-    if isinstance(dim, Tensor) and isinstance(a, Tensor) and other is None \
-            and (dim.data_.dtype.kind == "f" or dim.data_.ndim > 0):
-        from .arithmetic import minimum
-        return minimum(a, dim)
-    if other is not None:
-        from .arithmetic import minimum
-        return minimum(a, other)
-    return _extreme(a, dim, keepdim, False)
-
-
-def amax(a, dim=(), keepdim=False):
-    a = as_tensor(a)
-    x = a.data_
-    dims = _dims(dim, x.ndim) if dim not in ((), None) else tuple(range(x.ndim))
-    if x.size == 0:
-        if dim in ((), None):
-            raise errors.TorchRuntimeError(
-                "amax(): Expected reduction dim to be specified for input.numel() == 0. "
-                "Specify the reduction dim with the 'dim' argument.")
-        for d in dims:
-            if x.shape[d] == 0:
-                raise errors.TorchIndexError(
-                    f"amax(): Expected reduction dim {d} to have non-zero size.")
-    axes = _axes(dims, x.ndim)
-    out = np.asarray(x.max(axis=axes, keepdims=keepdim))
-    shape = x.shape
-
-    def backward(g, p, r):
-        # PyTorch's scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(
-        # result) == self, dims): (grad / mask.sum(dims, keepdim=True)) * mask
-        from .shape import reshape
-        gg, rd = g, r.data_
-        if not keepdim:
-            target = tuple(1 if i in dims else n for i, n in enumerate(shape)) if shape else (1,) * len(dims)
-            gg = reshape(g, target)
-            rd = rd.reshape(target)
-        mask = p.data_ == rd
-        count = np.sum(mask, axis=tuple(dims) if dims and mask.ndim else None, keepdims=True)
-        dt = g.data_.dtype
-        out = gg / Tensor(np.asarray(count, dtype=dt)) * Tensor(mask.astype(dt))
-        if out.data_.shape != shape:  # a 0-d input reduced over dim 0: the engine sums
-            out = sum(out)
-        return (out,)
-    return _AMAX.record(out, (a,), backward, (a, OUT))
-
-
-def _correction(unbiased, correction):
-    if correction is not None:
-        return correction
-    if unbiased is None:
-        return 1
-    return 1 if unbiased else 0
-
-
-def var(a, dim=None, unbiased=None, keepdim=False, correction=None):
-    return _var_std(a, dim, unbiased, keepdim, correction, False)
-
-
-def std(a, dim=None, unbiased=None, keepdim=False, correction=None):
-    return _var_std(a, dim, unbiased, keepdim, correction, True)
-
-
-def _var_std(a, dim, unbiased, keepdim, correction, is_std):
-    if isinstance(dim, bool):
-        unbiased, dim = dim, None
-    a = as_tensor(a)
-    x = a.data_
-    if x.dtype.kind != "f":
-        raise errors.TorchRuntimeError("std and var only support floating point and complex dtypes")
-    c = _correction(unbiased, correction)
-    dims = _dims(dim, x.ndim)
-    axes = tuple(range(x.ndim)) if dims is None else _axes(dims, x.ndim)
-    n = 1
-    for d in axes:
-        n *= x.shape[d]
-    name = "std" if is_std else "var"
-    if n - c <= 0:
-        from .. import errors as E
-        E.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
-               "the reduction factor (input numel divided by output numel). (Triggered internally "
-               "at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)")
-    dof = n - c
-    kd = keepdim
-    with np.errstate(all="ignore"):
-        # PyTorch divides the sum of squares by max(dof, 0): inf (or nan for a constant
-        # input) when the correction leaves no degrees of freedom
-        centered = x - x.mean(axis=axes, keepdims=True)
-        v = np.asarray((centered * centered).sum(axis=axes, keepdims=kd) / builtins.max(dof, 0))
-        out = np.sqrt(v) if is_std else v
-    shape = x.shape
-    full = dims is None or x.ndim == 0
-
-    def backward(g, p, r=None):
-        # PyTorch's std_backward / var_backward (FunctionsManual.cpp); VarBackward0 saves
-        # only the input, StdBackward0 its result too
-        if is_std:
-            g = where(r == 0, 0.0, g / (r * 2))
-        gb = _expand_back(g, shape, None if full else axes, kd)
-        if full and dof <= 0:
-            return (gb * where(p == mean(p), float("nan"), float("inf")),)
-        m = mean(p) if full else mean(p, axes, keepdim=True)
-        scale = 2.0 / dof if dof != 0 else float("inf")
-        return (gb * scale * (p - m),)
-    return (_STD if is_std else _VAR).record(out.astype(x.dtype), (a,),
-                  backward, (a, OUT) if is_std else (a,))
-
-
-def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
-    a = as_tensor(a)
-    x = a.data_
-    if x.dtype.kind != "f":
-        raise errors.TorchRuntimeError(
-            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
-            f"Got {_TYPE_NAMES[x.dtype.name]}")
-    if p in ("fro", None):
-        p = 2
-    dims = _dims(dim, x.ndim)
-    axes = tuple(range(x.ndim)) if dims is None else _axes(dims, x.ndim)
-    ax = np.abs(x)
-    with np.errstate(all="ignore"):
-        if p == float("inf"):
-            out = ax.max(axis=axes, keepdims=keepdim)
-        elif p == float("-inf"):
-            out = ax.min(axis=axes, keepdims=keepdim)
-        elif p == 0:
-            out = (ax != 0).sum(axis=axes, keepdims=keepdim).astype(x.dtype)
-        elif p == 2:
-            out = np.sqrt((x * x).sum(axis=axes, keepdims=keepdim))
-        else:
-            out = (ax ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
-    shape = x.shape
-    kd = keepdim
-
-    def backward(g, q, r):
-        # PyTorch's norm_backward (FunctionsManual.cpp), case by case
-        from .unary import abs as tabs
-        from .unary import sign
-        gb = _expand_back(g, shape, dims, kd)
-        rb = _expand_back(r, shape, dims, kd)
-        if p == 0:
-            return (None,)  # PyTorch returns an undefined gradient: .grad stays None
-        if p == 1:
-            return (sign(q) * gb,)
-        if p == 2:
-            return (gb * where(rb == 0, 0.0, q / rb),)
-        if p in (float("inf"), float("-inf")):
-            qa = np.abs(q.data_)
-            mask = (qa == rb.data_) | np.isnan(qa)
-            count = Tensor(mask.sum(axis=axes, keepdims=True).astype(q.data_.dtype))
-            return (sign(q) * ((gb / count) * Tensor(mask.astype(q.data_.dtype))),)
-        if p < 1:
-            scaled = sign(q) * where(q == 0, 0.0, tabs(q) ** (p - 1))
-            return (scaled * gb * rb ** (1 - p),)
-        scaled = sign(q) * tabs(q) ** (p - 1) if p < 2 else q * tabs(q) ** (p - 2)
-        return (scaled * where(rb == 0, 0.0, gb / rb ** (p - 1)),)
-    return _NORM.record(np.asarray(out, dtype=x.dtype), (a,), backward, (a, OUT))
-
-
-def logsumexp(a, dim, keepdim=False):
-    a = as_tensor(a)
-    x = a.data_.astype(dtypes.default_float()) if a.data_.dtype.kind != "f" else a.data_
-    dims = _dims(dim, x.ndim)
-    axes = _axes(dims, x.ndim)
-    with np.errstate(all="ignore"):
-        m = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros((1,) * x.ndim)
-        m = np.where(np.isfinite(m), m, 0)
-        out = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
-        if not keepdim:
-            out = out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in dims)) if x.ndim else out.reshape(())
-    shape = x.shape
-
-    def backward(g, p, r):
-        from .unary import exp
-        return (_expand_back(g, shape, dims, keepdim) * exp(p - _expand_back(r, shape, dims, keepdim)),)
-    return _LOGSUMEXP.record(np.asarray(out), (a,), backward, (a, OUT))
-
-
 def cumsum(a, dim, dtype=None):
     a = as_tensor(a)
     x = a.data_ if dtype is None else a.data_.astype(dtypes.to_np(dtype))
@@ -483,7 +231,6 @@ def cumsum(a, dim, dtype=None):
         out = out.astype(np.int64)
 
     def backward(g):
-        from .shape import flip
         if not g.data_.ndim:
             return (g,)
         return (flip(cumsum(flip(g, d), d), d),)
@@ -498,27 +245,6 @@ _UNREDUCE = "(grad if keepdim else grad.unsqueeze(dim))"  # grad with the reduce
 _RESULT_BACK = "(result if keepdim else result.unsqueeze(dim))"
 
 
-def _ties(self, result, dim=None, keepdim=False, **_):
-    """Where a max/min/amax is taken by more than one element (over the reduced dims)."""
-    self = np.asarray(self)
-    if dim is None or dim == () or self.ndim == 0:
-        axes = None
-    else:
-        axes = tuple(d % self.ndim for d in (dim if isinstance(dim, (tuple, list)) else (dim,)))
-    r = np.asarray(result)
-    if axes is not None and not keepdim:
-        r = np.expand_dims(r, axes)
-    hit = self == r
-    return hit & (hit.sum(axis=axes, keepdims=True) > 1)
-
-
-_TIES_EVEN = Kink("a tie: several elements equal the result", _ties, "1 / (self == result).sum()")
-_TIES_INDEX = Kink("a tie along dim: several elements equal the result", _ties,
-                   "1 at the index returned, 0 at the other ties")
-_NORM_AT_ZERO = Kink("self == 0 (every element for p > 1; any element for p <= 1)",
-                     lambda self, p=2, **_: (np.asarray(self) == 0) & (
-                         np.all(np.asarray(self) == 0) if (isinstance(p, (int, float)) and p > 1) else True),
-                     "0")
 _SUM = rows.text_row("sum", "SumBackward0", ("grad.expand_as(self)",))
 _SUM_DIM = rows.text_row("sum.dim_IntList", "SumBackward1", (f"{_UNREDUCE}.expand_as(self)",),
                          args=(_DIM, _KEEPDIM))
@@ -528,30 +254,6 @@ _MEAN_DIM = rows.text_row("mean.dim", "MeanBackward1", (f"{_UNREDUCE}.expand_as(
 _PROD = rows.text_row("prod", "ProdBackward0", ("grad * result / self",), saves=("self", "result"))
 _PROD_DIM = rows.text_row("prod.dim_int", "ProdBackward1", (f"{_UNREDUCE} * {_RESULT_BACK} / self",),
                           saves=("self", "result"), args=(_DIM, _KEEPDIM))
-_EXTREMES = {}
-for _kind in ("max", "min"):
-    _K = _kind.capitalize()
-    _EXTREMES[_kind] = (
-        rows.text_row(_kind, f"{_K}Backward1", ("grad * (self == result) / (self == result).sum()",),
-                      saves=("self", "result"), kink=_TIES_EVEN),
-        rows.text_row(f"{_kind}.dim", f"{_K}Backward0",
-                      (f"{_UNREDUCE} * (self == {_RESULT_BACK})",), saves=("indices",),
-                      args=(_DIM, _KEEPDIM), kink=_TIES_INDEX))
-_AMAX = rows.text_row("amax", "AmaxBackward0",
-                      ("grad * (self == result) / (self == result).sum()",), saves=("self", "result"),
-                      args=(("dim", ()), _KEEPDIM), kink=_TIES_EVEN)
-_VAR = rows.text_row("var", "VarBackward0",
-                     ("grad * 2 * (self - self.mean()) / (self.numel() - correction)",), saves=("self",),
-                     args=(("dim", None), ("correction", 1), _KEEPDIM))
-_STD = rows.text_row("std", "StdBackward0",
-                     ("grad * (self - self.mean()) / ((self.numel() - correction) * result)",),
-                     saves=("self", "result"), args=(("dim", None), ("correction", 1), _KEEPDIM))
-_NORM = rows.text_row("norm", "LinalgVectorNormBackward0",
-                      ("grad * self * abs(self)**(p - 2) / result**(p - 1)",), saves=("self", "result"),
-                      args=(("p", 2), ("dim", None), _KEEPDIM), kink=_NORM_AT_ZERO)
-_LOGSUMEXP = rows.text_row("logsumexp", "LogsumexpBackward0",
-                           (f"{_UNREDUCE} * exp(self - {_RESULT_BACK})",), saves=("self", "result"),
-                           args=(_DIM, _KEEPDIM))
 _CUMSUM = rows.text_row("cumsum", "CumsumBackward0", ("grad.flip(dim).cumsum(dim).flip(dim)",),
                         args=(_DIM,))
 _CUMPROD = rows.text_row("cumprod", "CumprodBackward0",
@@ -561,11 +263,4 @@ _CUMPROD = rows.text_row("cumprod", "CumprodBackward0",
 expose(sum, _SUM, _SUM_DIM, names=("sum",))
 expose(mean, _MEAN, _MEAN_DIM, names=("mean",))
 expose(prod, _PROD, _PROD_DIM, names=("prod",))
-expose(max, *_EXTREMES["max"], maximum.row, names=("max",))
-expose(min, *_EXTREMES["min"], minimum.row, names=("min",))
-expose(amax, _AMAX, names=("amax",))
-expose(var, _VAR, names=("var",))
-expose(std, _STD, names=("std",))
-expose(norm, _NORM, names=("norm",))
-expose(logsumexp, _LOGSUMEXP, names=("logsumexp",))
 expose(cumsum, _CUMSUM, names=("cumsum",))

@@ -9,6 +9,7 @@ from .. import errors
 from ..function import OUT, as_tensor, record
 from ..tensor import Tensor, _wrap_dim
 from . import rows
+from .conversion import to_dtype
 from .reductions import sum
 from .rows import expose
 from .unary import exp
@@ -17,7 +18,6 @@ from .unary import exp
 def softmax(a, dim=None, dtype=None):
     a = as_tensor(a)
     if dtype is not None:
-        from .conversion import to_dtype
         a = to_dtype(a, dtype)
     d = _softmax_dim(dim, a.data_.ndim)
     x = _softmax_input(a, d, "softmax")
@@ -53,7 +53,6 @@ def _softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
 def log_softmax(a, dim=None, dtype=None):
     a = as_tensor(a)
     if dtype is not None:
-        from .conversion import to_dtype
         a = to_dtype(a, dtype)
     d = _softmax_dim(dim, a.data_.ndim, "log_softmax")
     x = _softmax_input(a, d, "log_softmax")
@@ -98,8 +97,7 @@ def _softmax_input(a: Tensor, d: int, name: str) -> np.ndarray:
 def _softmax_dim(dim, ndim, name="softmax"):
     if dim is None:
         dim = 0 if ndim in (0, 1, 3) else 1
-        from .. import errors as E
-        E.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.")
+        errors.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.")
     return _wrap_dim(int(dim), ndim)
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from ..tensor import Tensor
 from . import arithmetic as A
-from . import conversion, losses, reductions, rows, shape, softmax  # noqa: F401 (their ops' rows)
+from . import conversion, extremes, losses, reductions, rows, shape, softmax, statistics  # noqa: F401 (their ops' rows)
 from . import creation as K
 from . import discrete as D
 from . import indexing as I
 from . import inplace as IP
 from . import linalg as L
+from . import ranges as R
 from . import selection as SE
 from . import unary as U
 
@@ -29,7 +30,7 @@ _OTHERS = {
     "any": D.any, "all": D.all, "argmax": D.argmax, "argmin": D.argmin,
     "equal": D.equal, "allclose": D.allclose,
     "tensor": K.tensor, "Tensor": K.Tensor_, "zeros": K.zeros, "ones": K.ones, "full": K.full,
-    "eye": K.eye, "arange": K.arange, "linspace": K.linspace, "rand": K.rand, "randn": K.randn,
+    "eye": K.eye, "arange": R.arange, "linspace": R.linspace, "rand": K.rand, "randn": K.randn,
     "zeros_like": K.zeros_like, "ones_like": K.ones_like, "full_like": K.full_like,
     "rand_like": K.rand_like, "randn_like": K.randn_like, "manual_seed": K.manual_seed,
 }

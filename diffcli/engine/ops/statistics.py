@@ -1,0 +1,170 @@
+"""Statistics over a tensor: var and std (with Bessel's correction as PyTorch takes it),
+the vector norms (LinalgVectorNormBackward0) and logsumexp."""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from .. import dtypes, errors
+from ..function import OUT, as_tensor
+from ..tensor import Tensor
+from . import rows
+from .reductions import _DIM, _KEEPDIM, _RESULT_BACK, _UNREDUCE, _axes, _dims, _expand_back, mean
+from .rows import Kink, expose
+from .selection import where
+from .unary import abs as tabs
+from .unary import exp, sign
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    if unbiased is None:
+        return 1
+    return 1 if unbiased else 0
+
+
+def var(a, dim=None, unbiased=None, keepdim=False, correction=None):
+    return _var_std(a, dim, unbiased, keepdim, correction, False)
+
+
+def std(a, dim=None, unbiased=None, keepdim=False, correction=None):
+    return _var_std(a, dim, unbiased, keepdim, correction, True)
+
+
+def _var_std(a, dim, unbiased, keepdim, correction, is_std):
+    if isinstance(dim, bool):
+        unbiased, dim = dim, None
+    a = as_tensor(a)
+    x = a.data_
+    if x.dtype.kind != "f":
+        raise errors.TorchRuntimeError("std and var only support floating point and complex dtypes")
+    c = _correction(unbiased, correction)
+    dims = _dims(dim, x.ndim)
+    axes = tuple(range(x.ndim)) if dims is None else _axes(dims, x.ndim)
+    n = 1
+    for d in axes:
+        n *= x.shape[d]
+    name = "std" if is_std else "var"
+    if n - c <= 0:
+        errors.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
+               "the reduction factor (input numel divided by output numel). (Triggered internally "
+               "at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)")
+    dof = n - c
+    kd = keepdim
+    with np.errstate(all="ignore"):
+        # PyTorch divides the sum of squares by max(dof, 0): inf (or nan for a constant
+        # input) when the correction leaves no degrees of freedom
+        centered = x - x.mean(axis=axes, keepdims=True)
+        v = np.asarray((centered * centered).sum(axis=axes, keepdims=kd) / builtins.max(dof, 0))
+        out = np.sqrt(v) if is_std else v
+    shape = x.shape
+    full = dims is None or x.ndim == 0
+
+    def backward(g, p, r=None):
+        # PyTorch's std_backward / var_backward (FunctionsManual.cpp); VarBackward0 saves
+        # only the input, StdBackward0 its result too
+        if is_std:
+            g = where(r == 0, 0.0, g / (r * 2))
+        gb = _expand_back(g, shape, None if full else axes, kd)
+        if full and dof <= 0:
+            return (gb * where(p == mean(p), float("nan"), float("inf")),)
+        m = mean(p) if full else mean(p, axes, keepdim=True)
+        scale = 2.0 / dof if dof != 0 else float("inf")
+        return (gb * scale * (p - m),)
+    return (_STD if is_std else _VAR).record(out.astype(x.dtype), (a,),
+                  backward, (a, OUT) if is_std else (a,))
+
+
+def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
+    a = as_tensor(a)
+    x = a.data_
+    if x.dtype.kind != "f":
+        raise errors.TorchRuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+            f"Got {dtypes.scalar_name(x.dtype)}")
+    if p in ("fro", None):
+        p = 2
+    dims = _dims(dim, x.ndim)
+    axes = tuple(range(x.ndim)) if dims is None else _axes(dims, x.ndim)
+    ax = np.abs(x)
+    with np.errstate(all="ignore"):
+        if p == float("inf"):
+            out = ax.max(axis=axes, keepdims=keepdim)
+        elif p == float("-inf"):
+            out = ax.min(axis=axes, keepdims=keepdim)
+        elif p == 0:
+            out = (ax != 0).sum(axis=axes, keepdims=keepdim).astype(x.dtype)
+        elif p == 2:
+            out = np.sqrt((x * x).sum(axis=axes, keepdims=keepdim))
+        else:
+            out = (ax ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
+    shape = x.shape
+    kd = keepdim
+
+    def backward(g, q, r):
+        # PyTorch's norm_backward (FunctionsManual.cpp), case by case
+        gb = _expand_back(g, shape, dims, kd)
+        rb = _expand_back(r, shape, dims, kd)
+        if p == 0:
+            return (None,)  # PyTorch returns an undefined gradient: .grad stays None
+        if p == 1:
+            return (sign(q) * gb,)
+        if p == 2:
+            return (gb * where(rb == 0, 0.0, q / rb),)
+        if p in (float("inf"), float("-inf")):
+            qa = np.abs(q.data_)
+            mask = (qa == rb.data_) | np.isnan(qa)
+            count = Tensor(mask.sum(axis=axes, keepdims=True).astype(q.data_.dtype))
+            return (sign(q) * ((gb / count) * Tensor(mask.astype(q.data_.dtype))),)
+        if p < 1:
+            scaled = sign(q) * where(q == 0, 0.0, tabs(q) ** (p - 1))
+            return (scaled * gb * rb ** (1 - p),)
+        scaled = sign(q) * tabs(q) ** (p - 1) if p < 2 else q * tabs(q) ** (p - 2)
+        return (scaled * where(rb == 0, 0.0, gb / rb ** (p - 1)),)
+    return _NORM.record(np.asarray(out, dtype=x.dtype), (a,), backward, (a, OUT))
+
+
+def logsumexp(a, dim, keepdim=False):
+    a = as_tensor(a)
+    x = a.data_.astype(dtypes.default_float()) if a.data_.dtype.kind != "f" else a.data_
+    dims = _dims(dim, x.ndim)
+    axes = _axes(dims, x.ndim)
+    with np.errstate(all="ignore"):
+        m = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros((1,) * x.ndim)
+        m = np.where(np.isfinite(m), m, 0)
+        out = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
+        if not keepdim:
+            out = out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in dims)) if x.ndim else out.reshape(())
+    shape = x.shape
+
+    def backward(g, p, r):
+        return (_expand_back(g, shape, dims, keepdim) * exp(p - _expand_back(r, shape, dims, keepdim)),)
+    return _LOGSUMEXP.record(np.asarray(out), (a,), backward, (a, OUT))
+
+
+
+# --- the rows: per op PyTorch's node and the vector-Jacobian product an explanation
+# shows -----------------------------------------------------------------------------------
+_NORM_AT_ZERO = Kink("self == 0 (every element for p > 1; any element for p <= 1)",
+                     lambda self, p=2, **_: (np.asarray(self) == 0) & (
+                         np.all(np.asarray(self) == 0) if (isinstance(p, (int, float)) and p > 1) else True),
+                     "0")
+_VAR = rows.text_row("var", "VarBackward0",
+                     ("grad * 2 * (self - self.mean()) / (self.numel() - correction)",), saves=("self",),
+                     args=(("dim", None), ("correction", 1), _KEEPDIM))
+_STD = rows.text_row("std", "StdBackward0",
+                     ("grad * (self - self.mean()) / ((self.numel() - correction) * result)",),
+                     saves=("self", "result"), args=(("dim", None), ("correction", 1), _KEEPDIM))
+_NORM = rows.text_row("norm", "LinalgVectorNormBackward0",
+                      ("grad * self * abs(self)**(p - 2) / result**(p - 1)",), saves=("self", "result"),
+                      args=(("p", 2), ("dim", None), _KEEPDIM), kink=_NORM_AT_ZERO)
+_LOGSUMEXP = rows.text_row("logsumexp", "LogsumexpBackward0",
+                           (f"{_UNREDUCE} * exp(self - {_RESULT_BACK})",), saves=("self", "result"),
+                           args=(_DIM, _KEEPDIM))
+
+expose(var, _VAR, names=("var",))
+expose(std, _STD, names=("std",))
+expose(norm, _NORM, names=("norm",))
+expose(logsumexp, _LOGSUMEXP, names=("logsumexp",))
