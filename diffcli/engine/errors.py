@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .context import POLL  # noqa: F401  (read here by the engine's loops)
+
 
 class EngineError(Exception):
     """An error the script caused; `type_name` is the PyTorch/Python exception type."""
@@ -48,7 +50,7 @@ class LimitError(EngineError):
 
 # The caller's check of its limits (time, memory): a function that raises LimitError, which
 # long loops of the engine (a backward pass, unbind) call every so often. None: no check.
-POLL = [None]
+# POLL (a run setting: context.py)
 
 
 # --- messages -----------------------------------------------------------------

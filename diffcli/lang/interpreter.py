@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import gc
 
-from .. import engine
-from ..engine import dtypes
+from ..engine import dtypes, printoptions
 from ..engine import errors as engine_errors
-from ..engine import function as engine_function
+from ..engine.context import RunContext
 from ..engine.ops import creation
 from . import ast as A
 from . import flavour as flavours
-from . import printopts
 from .calls import Calls
 from .errors import ScriptError
 from .expressions import Expressions
@@ -91,13 +89,12 @@ class Interpreter(Statements, Expressions, Calls, Caps):
     def run(self, script: A.Script) -> RunResult:
         self.flavour = self.flavour or flavours.of(script)
         self.literal_variables = self.flavour == flavours.MATH
-        creation.MAX_ELEMENTS[0] = self.limits.max_elements
+        # every run starts in grad mode with its --max-elements; both still hold for the
+        # backward passes the caller makes after the run
+        RunContext(grad_enabled=True, max_elements=self.limits.max_elements).apply()
         creation.manual_seed(0)            # reproducible unless the script seeds itself
-        printopts.reset()                  # torch.set_printoptions lasts for one run
-        engine.grad_mode._state[0] = True  # every run starts in grad mode
+        printoptions.reset()                # torch.set_printoptions lasts for one run
         prev_sink = engine_errors.set_warning_sink(self._on_warning)
-        prev_trace = engine_function.TRACE[0]
-        engine_function.TRACE[0] = self.trace
         # The graph makes few reference cycles, but Python's cyclic collector would scan
         # the whole growing graph again and again (over half the time of a long chain).
         # Collect rarely while the script runs; cycles (create_graph) are still freed.
@@ -105,7 +102,9 @@ class Interpreter(Statements, Expressions, Calls, Caps):
         gc.set_threshold(200_000, 50, 1000)
         prev_defaults = dtypes.use_defaults(flavours.defaults(self.flavour, self.default_dtype))
         try:
-            with self.limits.watching():   # starts the clock; backward passes poll the limits
+            # the trace lasts for the run; `watching` starts the clock, and backward passes
+            # poll the limits
+            with RunContext(trace=self.trace), self.limits.watching():
                 self.exec_block(script.body, self.env)
         except Return:
             raise ScriptError("SyntaxError", "'return' outside function", self.line, 1) from None
@@ -115,7 +114,6 @@ class Interpreter(Statements, Expressions, Calls, Caps):
             self.defaults = dtypes.use_defaults(prev_defaults)
             gc.set_threshold(*prev_gc)
             engine_errors.set_warning_sink(prev_sink)
-            engine_function.TRACE[0] = prev_trace
         return RunResult(self)
 
     def close(self):

@@ -17,6 +17,7 @@ import sys
 import time
 
 from ..engine import errors as engine_errors
+from ..engine.context import RunContext
 from .errors import ScriptError
 from .estimates import _SEQUENCE_NAMES
 
@@ -134,7 +135,7 @@ class Limits:
 
     def watching(self):
         """A context in which the engine's long loops (backward passes, unbind) poll these
-        limits (engine.errors.POLL)."""
+        limits (the engine's `poll` setting, engine.context)."""
         return _Watching(self)
 
 
@@ -144,13 +145,12 @@ class _Watching:
 
     def __enter__(self):
         self.limits.start()
-        self.prev = engine_errors.POLL[0]
-        engine_errors.POLL[0] = self.limits.poll
+        self.context = RunContext(poll=self.limits.poll)
+        self.context.__enter__()
         return self.limits
 
     def __exit__(self, *exc):
-        engine_errors.POLL[0] = self.prev
-        return False
+        return self.context.__exit__(*exc)
 
 
 def limit_error(message, node=None):

@@ -11,11 +11,10 @@ import math
 from types import FunctionType, MethodType
 
 from .. import engine
-from ..engine import dtypes, errors
+from ..engine import dtypes, errors, printoptions
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
-from . import printopts
 from .exceptions import ExceptionValue  # noqa: F401  (re-exported)
 from .objects import Builtin, ClassValue, Instance, NativeMethod, ProvidedBase, ScriptObject
 
@@ -183,7 +182,7 @@ def detect_anomaly(check_nan=True):
 
 def _set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
                       sci_mode=None):
-    printopts.set_printoptions(precision, threshold, edgeitems, linewidth, profile, sci_mode)
+    printoptions.set_printoptions(precision, threshold, edgeitems, linewidth, profile, sci_mode)
 
 
 _set_printoptions.__name__ = "set_printoptions"
