@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes
+from .context import POLL  # noqa: F401  (read here by the engine's loops)
 from .cppnodes import CPP_NODES, qualified
 
 
@@ -51,7 +52,7 @@ class LimitError(EngineError):
 
 # The caller's check of its limits (time, memory): a function that raises LimitError, which
 # long loops of the engine (a backward pass, unbind) call every so often. None: no check.
-POLL = [None]
+# POLL (a run setting: context.py)
 
 
 # --- messages -----------------------------------------------------------------

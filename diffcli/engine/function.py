@@ -12,6 +12,7 @@ import weakref
 import numpy as np
 
 from . import dtypes, errors
+from .context import TRACE
 from .grad_mode import _state as _grad_state
 from .node import AccumulateGrad, Node
 from .tensor import Tensor
@@ -46,7 +47,7 @@ def needs_grad(*inputs) -> bool:
 
 
 OUT = object()  # in `saved`: stands for the op's own output
-TRACE = [None]  # a list to append (output, inputs) of every op to, for `diffcli graph`
+# TRACE: a list to append (output, inputs, node, value) of every op to, for `diffcli graph` (a run setting)
 
 
 def record(name, data, inputs, backward, saved=(), fargs=()):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-_state = [True]
+from .context import GRAD_ENABLED as _state  # (a run setting: context.py)
 
 
 def is_grad_enabled() -> bool:

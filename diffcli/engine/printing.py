@@ -48,7 +48,7 @@ THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
 SCI_MODE = None     # torch.set_printoptions(sci_mode=...): None decides per tensor (these five
-                    # are set by diffcli/lang/printopts.py)
+                    # are set by diffcli/engine/printoptions.py)
 
 _PREFIX = "tensor("
 _ALWAYS_DEFAULT = (np.dtype(np.int64), np.dtype(np.bool_))    # besides the default float

@@ -4,54 +4,16 @@
 each method receives a production's children, tokens included, and returns one AST node
 with its span. Both parsers call it: Lark's (`diffcli.lang.larkparse`) and the lean table
 driver (`diffcli.lang.fastparse`). This module imports no Lark, so the driver can run
-without it: a token is any `str` subclass with Lark's token fields (`Token` here, or
+without it: a token is any `str` subclass with Lark's token fields (`tokens.Token`, or
 `lark.Token`), and tokens are the only `str` children a method receives (comp_op's joined
 text goes only to `compare`).
 """
 from __future__ import annotations
 
-import re
-import unicodedata
-
 from diffcli.lang import ast
-
-
-class ScriptSyntaxError(Exception):
-    """A script that cannot be parsed: ``message`` at ``line``:``column`` (1-based)."""
-
-    type_name = "SyntaxError"
-
-    def __init__(self, message: str, line: int, column: int,
-                 type_name: str | None = None, filename: str = "<script>"):
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.column = column
-        self.filename = filename
-        if type_name is not None:
-            self.type_name = type_name
-
-
-def _error_at(where, message: str, type_name: str | None = None) -> ScriptSyntaxError:
-    return ScriptSyntaxError(message, where.line, where.column, type_name)
-
-
-class Token(str):
-    """A token of the lean driver: Lark's `Token` fields on a `str` of its text."""
-
-    __slots__ = ("type", "value", "start_pos", "line", "column", "end_line", "end_column", "end_pos")
-
-    def __new__(cls, type, value, start_pos=None, line=None, column=None, end_line=None,
-                end_column=None, end_pos=None):
-        token = str.__new__(cls, value)
-        token.type, token.value, token.start_pos = type, value, start_pos
-        token.line, token.column = line, column
-        token.end_line, token.end_column, token.end_pos = end_line, end_column, end_pos
-        return token
-
-    def __repr__(self):
-        return f"Token({self.type!r}, {self.value!r})"
-
+from diffcli.lang.strings import string_value
+from diffcli.lang.syntaxchecks import check_future_imports, check_target, check_value
+from diffcli.lang.tokens import Token, error_at
 
 # ---------------------------------------------------------------- transformer
 
@@ -71,74 +33,6 @@ _new = object.__new__  # the hot nodes below are built field by field: 5x faster
 def _nodes(children) -> list:
     """The children that are not bare tokens (punctuation and keywords)."""
     return [c for c in children if not isinstance(c, str)]
-
-
-_ASSIGNABLE = (ast.Name, ast.Attribute, ast.Subscript)
-
-
-def _describe(node) -> str:
-    names = {ast.Call: "a function call", ast.StarCall: "a function call", ast.Num: "a literal",
-             ast.Str: "a literal", ast.Const: "a literal", ast.EllipsisLit: "a literal",
-             ast.Compare: "a comparison", ast.TupleLit: "a tuple", ast.ListLit: "a list",
-             ast.ListComp: "a list comprehension", ast.IfExp: "a conditional expression",
-             ast.Slice: "a slice", ast.Lambda: "a lambda", ast.DictLit: "a dict literal",
-             ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression",
-             ast.SetLit: "a set display", ast.SetComp: "a set comprehension",
-             ast.Starred: "a starred expression"}
-    return names.get(type(node), "an expression")
-
-
-def _check_target(target, augmented_op: str | None = None) -> None:
-    """Raise unless `target` can be assigned to (tuples and lists unpack, one item of each
-    may be starred; not for +=)."""
-    if isinstance(target, ast.Starred) and augmented_op is None:
-        raise _error_at(target, "starred assignment target must be in a list or tuple")
-    pending = [target]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, _ASSIGNABLE):
-            continue
-        if augmented_op is not None:
-            raise _error_at(node, f"cannot use '{augmented_op}=' on {_describe(node)}")
-        if isinstance(node, (ast.TupleLit, ast.ListLit)):
-            starred = [item for item in node.items if isinstance(item, ast.Starred)]
-            if len(starred) > 1:
-                raise _error_at(starred[1], "multiple starred expressions in assignment")
-            pending.extend(item.value if isinstance(item, ast.Starred) else item for item in node.items)
-            continue
-        hint = " (use '==' to compare)" if isinstance(node, ast.Compare) else ""
-        raise _error_at(node, f"cannot assign to {_describe(node)}{hint}")
-
-
-def _check_value(node) -> None:
-    """A starred expression stands alone where Python has no place for it (`x = *a`)."""
-    if isinstance(node, ast.Starred):
-        raise _error_at(node, "can't use starred expression here")
-
-
-# `from __future__ import NAME`: the features Python 3 knows (all on already, or, like
-# `annotations`, without effect in a script diffcli runs)
-FUTURE_FEATURES = frozenset(("nested_scopes", "generators", "division", "absolute_import",
-                             "with_statement", "print_function", "unicode_literals",
-                             "barry_as_FLUFL", "generator_stop", "annotations"))
-
-
-def _check_future_imports(body: list) -> None:
-    """Python's rules for `from __future__ import ...`: known features only, and only at
-    the top of the file (after a docstring and other future imports)."""
-    at_top = True
-    for i, stmt in enumerate(body):
-        future = isinstance(stmt, ast.FromImport) and stmt.module == "__future__"
-        if future:
-            if not at_top:
-                raise _error_at(stmt, "from __future__ imports must occur at the beginning of the file")
-            for alias in stmt.names:
-                if alias.name == "braces":
-                    raise _error_at(alias, "not a chance")
-                if alias.name not in FUTURE_FEATURES:
-                    raise _error_at(alias, f"future feature {alias.name} is not defined")
-        elif not (i == 0 and isinstance(stmt, ast.ExprStmt) and isinstance(stmt.value, ast.Str)):
-            at_top = False
 
 
 def _dotted(first: Token, last: Token, value: str) -> Token:
@@ -171,121 +65,6 @@ class _StarParam:
         self.kind, self.param, self.token = kind, param, token
 
 
-_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[0-7]{1,3}|[\s\S])")
-_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"',
-                   "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\n": ""}
-
-
-def _string_value(token: Token):
-    """Decode one string literal token as Python would (prefixes r, u, f, rf allowed):
-    a str, or for an f-string a list of str and ast.FormattedValue parts."""
-    text = token.value
-    quote_at = min(i for i in (text.find("'"), text.find('"')) if i >= 0)
-    prefix, body = text[:quote_at].lower(), text[quote_at:]
-    if "b" in prefix:
-        raise _error_at(token, "bytes literals are not supported")
-    if prefix not in ("", "r", "u", "f", "rf", "fr"):
-        raise _error_at(token, f"invalid string prefix '{text[:quote_at]}'")
-    quotes = 3 if body[:3] in ('"""', "'''") and len(body) >= 6 else 1
-    body = body[quotes:-quotes]
-    if "f" in prefix:
-        return _fstring_parts(token, body, "r" in prefix)
-    return _decode_body(token, body, prefix == "r")
-
-
-def _fstring_parts(token: Token, body: str, raw: bool) -> list:
-    """Split an f-string body into literal text and `{expr!c:spec}` fields. The field's
-    expression is kept as source text; the interpreter parses it when it evaluates it."""
-    parts, literal, i, n = [], [], 0, len(body)
-    while i < n:
-        ch = body[i]
-        if ch in "{}" and i + 1 < n and body[i + 1] == ch:
-            literal.append(ch)
-            i += 2
-            continue
-        if ch == "}":
-            raise _error_at(token, "f-string: single '}' is not allowed")
-        if ch != "{":
-            literal.append(ch)
-            i += 1
-            continue
-        depth, j, quote = 0, i + 1, None
-        while j < n:                               # find the end of the field's expression
-            c = body[j]
-            if quote:
-                quote = None if c == quote else quote
-            elif c in "'\"":
-                quote = c
-            elif c in "([{":
-                depth += 1
-            elif c in ")]}" and depth:
-                depth -= 1
-            elif c in "}!:" and not depth and not (c == "!" and body[j + 1:j + 2] == "="):
-                break
-            j += 1
-        expr = body[i + 1:j]
-        shown = None                               # `{expr=}`: the text, then the value
-        if expr.rstrip().endswith("=") and not expr.rstrip().endswith(("==", "!=", "<=", ">=")):
-            shown, expr = expr, expr.rstrip()[:-1]
-        expr = expr.strip()
-        conversion = spec = None
-        if j < n and body[j] == "!":
-            conversion, j = body[j + 1:j + 2], j + 2
-            if conversion not in ("r", "s", "a"):
-                raise _error_at(token, "f-string: invalid conversion character: expected 's', 'r', or 'a'")
-        if j < n and body[j] == ":":
-            end = body.find("}", j)
-            if end < 0 or "{" in body[j:end]:
-                raise _error_at(token, "f-string: nested replacement fields are not supported")
-            spec, j = body[j + 1:end], end
-        if not expr:
-            raise _error_at(token, "f-string: empty expression not allowed")
-        if j >= n or body[j] != "}":
-            raise _error_at(token, "f-string: expecting '}'")
-        if literal:
-            parts.append(_decode_body(token, "".join(literal), raw))
-            literal = []
-        if shown is not None:
-            parts.append(shown)
-            if conversion is None and spec is None:
-                conversion = "r"                   # Python: repr unless a spec is given
-        parts.append(ast.FormattedValue(expr, conversion, spec, line=token.line,
-                                        column=token.column, end_line=token.end_line,
-                                        end_column=token.end_column))
-        i = j + 1
-    if literal:
-        parts.append(_decode_body(token, "".join(literal), raw))
-    return parts
-
-
-def _decode_body(token: Token, body: str, raw: bool) -> str:
-    """Python's escape sequences in a (non-raw) literal's body."""
-    if raw or "\\" not in body:
-        return body
-
-    def decode(match: re.Match) -> str:
-        code = match.group(1)
-        if code in _SIMPLE_ESCAPES:
-            return _SIMPLE_ESCAPES[code]
-        head = code[0]
-        if head in "xuU":
-            if len(code) == 1:
-                raise _error_at(token, f"truncated \\{head} escape in string")
-            if int(code[1:], 16) > 0x10FFFF:
-                raise _error_at(token, f"invalid escape \\{code} in string")
-            return chr(int(code[1:], 16))
-        if head == "N":
-            try:
-                return unicodedata.lookup(code[2:-1])
-            except (KeyError, IndexError):
-                raise _error_at(token, f"unknown Unicode character name in \\{code}") from None
-        if head in "01234567":
-            return chr(int(code, 8))
-        return "\\" + code  # an unknown escape stays as written, as in Python
-
-    return _ESCAPE.sub(decode, body)
-
-
 class Builder:
     """Inline transformer: one method per grammar alias, each building one AST node.
 
@@ -301,7 +80,7 @@ class Builder:
                 body.extend(item)
             elif not isinstance(item, str):
                 body.append(item)
-        _check_future_imports(body)
+        check_future_imports(body)
         return ast.Script(body)
 
     def simple_stmt(self, c):
@@ -315,14 +94,14 @@ class Builder:
     # ----------------------------------------------------- simple statements
     def expr_stmt(self, c):
         value = c[0]
-        _check_value(value)
+        check_value(value)
         return _span(ast.ExprStmt(value), value, value)
 
     def assign(self, c):
         targets = c[0:-1:2]
         for target in targets:
-            _check_target(target)
-        _check_value(c[-1])
+            check_target(target)
+        check_value(c[-1])
         node = _new(ast.Assign)
         node.targets = targets
         node.value = c[-1]
@@ -330,8 +109,8 @@ class Builder:
 
     def aug_assign(self, c):
         target, op, value = c
-        _check_target(target, augmented_op=op[:-1])
-        _check_value(value)
+        check_target(target, augmented_op=op[:-1])
+        check_value(value)
         return _span(ast.AugAssign(target, op.value[:-1], value), target, value)
 
     def pass_stmt(self, c):
@@ -345,7 +124,7 @@ class Builder:
 
     def return_stmt(self, c):
         value = c[1] if len(c) > 1 else None
-        _check_value(value)
+        check_value(value)
         return _span(ast.Return(value), c[0], c[-1])
 
     def raise_stmt(self, c):
@@ -388,8 +167,8 @@ class Builder:
         return _span(ast.While(c[1], c[3]), c[0], c[3][-1])
 
     def for_stmt(self, c):
-        _check_target(c[1])
-        _check_value(c[3])
+        check_target(c[1])
+        check_value(c[3])
         return _span(ast.For(c[1], c[3], c[5]), c[0], c[5][-1])
 
     def with_stmt(self, c):
@@ -426,9 +205,9 @@ class Builder:
                     keywords.append((item.name, item.value))
                 elif isinstance(item, (ast.Starred, _DoubleStarred)):
                     where = item.token if isinstance(item, _DoubleStarred) else item
-                    raise _error_at(where, "a class's bases cannot be unpacked in diffcli scripts")
+                    raise error_at(where, "a class's bases cannot be unpacked in diffcli scripts")
                 elif keywords:
-                    raise _error_at(item, "positional argument follows keyword argument")
+                    raise error_at(item, "positional argument follows keyword argument")
                 else:
                     bases.append(item)
         return _span(ast.ClassDef(c[1].value, bases, keywords, c[-1], []), c[0], c[-1][-1])
@@ -452,10 +231,10 @@ class Builder:
             param = item.param if isinstance(item, _StarParam) else item
             where = item.token if isinstance(item, _StarParam) else item
             if after_varkw:
-                raise _error_at(where, "arguments cannot follow var-keyword argument")
+                raise error_at(where, "arguments cannot follow var-keyword argument")
             if isinstance(item, _StarParam) and item.kind == "*":
                 if kind == "kw":
-                    raise _error_at(where, "* argument may appear only once")
+                    raise error_at(where, "* argument may appear only once")
                 kind = "kw"
                 if param is None:
                     star_at = item.token
@@ -469,13 +248,13 @@ class Builder:
                 star_at = None
                 if kind == "" and param.default is None and out and out[-1].kind == "" \
                         and out[-1].default is not None:
-                    raise _error_at(param, "a parameter without a default follows one with a default")
+                    raise error_at(param, "a parameter without a default follows one with a default")
             if param.name in seen:
-                raise _error_at(param, f"duplicate argument '{param.name}' in function definition")
+                raise error_at(param, f"duplicate argument '{param.name}' in function definition")
             seen.add(param.name)
             out.append(param)
         if star_at is not None:
-            raise _error_at(star_at, "named arguments must follow bare *")
+            raise error_at(star_at, "named arguments must follow bare *")
         return out
 
     def param(self, c):
@@ -570,20 +349,20 @@ class Builder:
         for item in (c[2] if len(c) == 4 else ()):
             if isinstance(item, _Keyword):
                 if any(name == item.name for name, _ in kwargs):
-                    raise _error_at(item.key, f"keyword argument repeated: {item.name}")
+                    raise error_at(item.key, f"keyword argument repeated: {item.name}")
                 kwargs.append((item.name, item.value))
             elif isinstance(item, _DoubleStarred):
                 kwargs.append((None, item.value))
                 unpacks = mapping = True
             elif isinstance(item, ast.Starred):
                 if mapping:
-                    raise _error_at(item, "iterable argument unpacking follows keyword argument unpacking")
+                    raise error_at(item, "iterable argument unpacking follows keyword argument unpacking")
                 args.append(item)
                 unpacks = True
             elif mapping:
-                raise _error_at(item, "positional argument follows keyword argument unpacking")
+                raise error_at(item, "positional argument follows keyword argument unpacking")
             elif kwargs:
-                raise _error_at(item, "positional argument follows keyword argument")
+                raise error_at(item, "positional argument follows keyword argument")
             else:
                 args.append(item)
         node = _new(ast.StarCall if unpacks else ast.Call)
@@ -607,7 +386,7 @@ class Builder:
     def keyword(self, c):
         key, _, value = c
         if not isinstance(key, ast.Name):
-            raise _error_at(key, "a keyword argument must be a name (use '==' to compare)")
+            raise error_at(key, "a keyword argument must be a name (use '==' to compare)")
         return _Keyword(key.id, value, key)
 
     def subscript(self, c):
@@ -639,7 +418,7 @@ class Builder:
         try:
             value = int(text) if is_int else float(text)
         except ValueError:  # more digits than Python converts
-            raise _error_at(token, "number literal too long") from None
+            raise error_at(token, "number literal too long") from None
         node = _new(ast.Num)
         node.value = value
         node.is_int = is_int
@@ -647,7 +426,7 @@ class Builder:
         return _span(node, token, token)
 
     def str(self, c):
-        values = [_string_value(t) for t in c]
+        values = [string_value(t) for t in c]
         if all(v.__class__ is str for v in values):
             return _span(ast.Str("".join(values)), c[0], c[-1])
         parts = []
@@ -671,6 +450,5 @@ class Builder:
         return _span(ast.ListComp(c[1], c[2:-1]), c[0], c[-1])
 
     def comprehension(self, c):
-        _check_target(c[1])
+        check_target(c[1])
         return _span(ast.Comprehension(c[1], c[3], c[5::2]), c[0], c[-1])
-

@@ -12,7 +12,7 @@ all of its text first. Here:
 - `sum` of lists or tuples concatenates in linear time (Python's is quadratic), with the
   result's length checked against --max-elements at each step.
 - `print` and `str` make their text within --max-elements characters (see
-  values.TextBudget).
+  display.TextBudget).
 
 Errors are the engine's (positionless); the interpreter places them at the call.
 """
@@ -22,8 +22,9 @@ import builtins
 import math
 
 from ..engine.tensor import Size, Tensor
-from .limits import _length
-from .values import TextBudget, display, type_name
+from .display import TextBudget, display
+from .estimates import _length
+from .values import type_name
 
 _ITERATORS = (zip, enumerate)
 

@@ -7,7 +7,7 @@ define and a script may read) are in `dunders.py`.
 from __future__ import annotations
 
 from .. import engine
-from ..engine import grad_mode
+from ..engine.context import RunContext
 from . import ast as A
 from .dunders import DEFINABLE, refuse
 from .errors import ScriptError
@@ -230,12 +230,8 @@ def call(interp, fn, args, kwargs, e):
     if isinstance(fn, StaticMethod):
         return interp.call_value(fn.func, args, kwargs, e)
     if isinstance(fn, GradModeFunction):
-        prev = grad_mode._state[0]
-        grad_mode._state[0] = fn.mode
-        try:
+        with RunContext(grad_enabled=fn.mode):
             return interp.call_value(fn.func, args, kwargs, e)
-        finally:
-            grad_mode._state[0] = prev
     if isinstance(fn, Instance):
         found = lookup(fn._cls, "__call__")
         if found is not MISSING:
@@ -251,7 +247,7 @@ def grad_mode_decorator(ctx, fn):
     """`@torch.no_grad()` (or `@torch.no_grad`, `@torch.enable_grad()`, `@torch.set_grad_enabled(b)`)
     on a script function."""
     if isinstance(ctx, engine.set_grad_enabled):
-        grad_mode._state[0] = ctx.prev      # as a decorator, making it must not change the mode
+        RunContext(grad_enabled=ctx.prev).apply()   # as a decorator, making it must not change the mode
     return GradModeFunction(ctx.mode, fn)
 
 

@@ -40,6 +40,9 @@ __truediv__ __rtruediv__ __itruediv__ __floordiv__ __rfloordiv__ __ifloordiv__
 __mod__ __rmod__ __pow__ __rpow__ __matmul__ __rmatmul__
 """.split())
 
+# the objects whose special methods (DEFINABLE) a script may read: `classes.attribute`
+DUNDER_OWNERS = (Instance, ClassValue, ProvidedBase, SuperProxy)
+
 READABLE = frozenset({"__name__", "__qualname__", "__class__", "__version__"}) | DEFINABLE
 
 
@@ -67,7 +70,9 @@ def _name_of(obj, qualified):
 
 
 def read(interp, obj, e):
-    """`obj.__name` for a dunder name: one of the audited few, or the refusal."""
+    """`obj.__name` for a dunder name that is not a special method a script's class
+    defines (`DUNDER_OWNERS`, read by `classes.attribute`): one of the audited few, or the
+    refusal."""
     name = e.name
     if name in ("__name__", "__qualname__"):
         value = _name_of(obj, name == "__qualname__")
@@ -79,7 +84,4 @@ def read(interp, obj, e):
     elif name == "__version__":
         if obj is TORCH:
             return TORCH_VERSION
-    elif name in DEFINABLE and isinstance(obj, (Instance, ClassValue, ProvidedBase, SuperProxy)):
-        from . import classes
-        return classes.attribute(interp, obj, e)
-    raise refuse(name, e)
+    raise refuse(name, e)      # (a special method of a script's class: `classes.attribute`)

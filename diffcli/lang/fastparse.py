@@ -27,8 +27,8 @@ import re
 import sys
 from functools import partial
 
-from diffcli.lang.builder import Token
 from diffcli.lang.indent import consistent, widths
+from diffcli.lang.tokens import Token
 
 __all__ = ["FastParser", "GiveUp", "build", "plan"]
 

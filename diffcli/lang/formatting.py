@@ -5,7 +5,7 @@ A format spec or a `%` directive asks for a width or a precision (`f"{1:>3000000
 `'%.2000000000f' % 1.5`), and `str()` of a container would build all of its text before
 anything could look at its size. Here the size of each result is estimated from the
 numbers in the spec and the value's own bound before Python formats it, and the text of
-containers is made by `values.show`, which stops at the cap; either way a text longer
+containers is made by `display.show`, which stops at the cap; either way a text longer
 than --max-elements characters is a LimitError, not gigabytes.
 """
 from __future__ import annotations
@@ -15,7 +15,8 @@ import string
 
 from ..engine import errors
 from ..engine.tensor import Tensor
-from .values import TextBudget, display, show, type_name
+from .display import TextBudget, display, show
+from .values import type_name
 
 _FORMATS = (str, int, float, bool, complex, Tensor)   # values whose own __format__ reads a spec
 _DIGITS = re.compile(r"\d+")

@@ -16,9 +16,10 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, Un
 from lark.indenter import Indenter
 
 from diffcli.lang import ast
-from diffcli.lang.builder import Builder, ScriptSyntaxError, _error_at
+from diffcli.lang.builder import Builder
 from diffcli.lang.indent import TAB_ERROR, consistent, widths
 from diffcli.lang.parse import MAX_BRACKET_DEPTH, lark_grammar
+from diffcli.lang.tokens import ScriptSyntaxError, error_at
 
 # ------------------------------------------------------------------ postlexer
 
@@ -53,12 +54,12 @@ class _Indenter(Indenter):
             if self.first_token:
                 self.first_token = False
                 if token.line == 1 and token.column > 1:  # the first line is indented
-                    raise _error_at(token, "unexpected indent", "IndentationError")
+                    raise error_at(token, "unexpected indent", "IndentationError")
             if kind in self._PAIRS:
                 self._close(token)
             elif kind in ("LPAR", "LSQB", "LBRACE"):
                 if len(self.brackets) >= MAX_BRACKET_DEPTH:
-                    raise _error_at(token, f"expression nested too deeply "
+                    raise error_at(token, f"expression nested too deeply "
                                            f"(more than {MAX_BRACKET_DEPTH} brackets)")
                 self.brackets.append(token)
             yield token
@@ -69,11 +70,11 @@ class _Indenter(Indenter):
 
     def _close(self, token: Token) -> None:
         if not self.brackets:
-            raise _error_at(token, f"unmatched '{token}'")
+            raise error_at(token, f"unmatched '{token}'")
         opening = self.brackets[-1]
         if opening.value != self._PAIRS[token.type]:
             where = "" if opening.line == token.line else f" on line {opening.line}"
-            raise _error_at(token, f"closing '{token}' does not match opening '{opening}'{where}")
+            raise error_at(token, f"closing '{token}' does not match opening '{opening}'{where}")
         self.brackets.pop()
 
     def handle_NL(self, token: Token):
@@ -254,10 +255,10 @@ def _unexpected_token(err: UnexpectedToken, parser: _Parser) -> ScriptSyntaxErro
         return ScriptSyntaxError("unexpected indent", line, column, "IndentationError")
     if token.type == "$END" and brackets:
         opening = brackets[-1]
-        return _error_at(opening, f"unexpected end of input — a '{opening}' is not closed")
+        return error_at(opening, f"unexpected end of input — a '{opening}' is not closed")
     if stack and isinstance(stack[-1], Token) and stack[-1].type == "NAME" \
             and stack[-1].value in _NOT_SUPPORTED:
-        return _error_at(stack[-1], f"'{stack[-1]}' is not supported in diffcli scripts")
+        return error_at(stack[-1], f"'{stack[-1]}' is not supported in diffcli scripts")
     keyword = _statement_keyword(stack)
     accepted = _accepted(err)
     if "_INDENT" in accepted:

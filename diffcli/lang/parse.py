@@ -19,8 +19,9 @@ import os
 import re
 
 from diffcli.lang import ast, fastparse, parsetables
-from diffcli.lang.builder import Builder, ScriptSyntaxError, _error_at
+from diffcli.lang.builder import Builder
 from diffcli.lang.parselimits import ParseLimitError, ParseLimits
+from diffcli.lang.tokens import ScriptSyntaxError, error_at
 
 __all__ = ["ParseLimitError", "ParseLimits", "ScriptSyntaxError", "parse"]
 
@@ -147,11 +148,11 @@ def _check_placement(body: list) -> None:
         statements, in_def, in_loop = pending.pop()
         for stmt in statements:
             if isinstance(stmt, ast.Return) and not in_def:
-                raise _error_at(stmt, "'return' outside function")
+                raise error_at(stmt, "'return' outside function")
             if isinstance(stmt, ast.Break) and not in_loop:
-                raise _error_at(stmt, "'break' outside loop")
+                raise error_at(stmt, "'break' outside loop")
             if isinstance(stmt, ast.Continue) and not in_loop:
-                raise _error_at(stmt, "'continue' not properly in loop")
+                raise error_at(stmt, "'continue' not properly in loop")
             if isinstance(stmt, ast.FuncDef):
                 pending.append((stmt.body, True, False))
             elif isinstance(stmt, ast.ClassDef):

@@ -19,7 +19,7 @@ tree, which these caps bound.
 """
 from __future__ import annotations
 
-from diffcli.lang.builder import ScriptSyntaxError
+from diffcli.lang.tokens import ScriptSyntaxError
 
 __all__ = ["CHECK_EVERY", "MAX_NESTING", "MB", "ParseLimitError", "ParseLimits"]
 

@@ -11,6 +11,7 @@ import builtins
 from .. import engine
 from ..engine.tensor import Size, Tensor
 from . import cappedbuiltins, classes
+from .display import show
 from .exceptions import EXCEPTIONS
 from .objects import (
     BoundMethod,
@@ -24,7 +25,7 @@ from .objects import (
     ProvidedBase,
     StaticMethod,
 )
-from .values import ITERABLES, ITERATORS, TypeValue, UserFunction, show, type_name, type_of
+from .values import ITERABLES, ITERATORS, TypeValue, UserFunction, host_callable, type_name, type_of
 
 # what `isinstance(x, T)` accepts as T besides script classes, exception classes, torch.Tensor
 # and what type() returns
@@ -32,16 +33,6 @@ _HOST_TYPES = (int, float, bool, str, list, tuple, dict, set, frozenset, range, 
 _TENSOR = engine.FUNCTIONS["Tensor"]      # `torch.Tensor`, a constructor that is also the class
 _CALLABLE = (UserFunction, ClassValue, ProvidedBase, BoundMethod, StaticMethod, GradModeFunction, Builtin,
              NativeMethod)
-
-
-def host_callable(interp, fn, node):
-    """`fn` as a Python callable for a host builtin: it calls back into the interpreter."""
-    if fn is None:
-        return None
-
-    def call(*args, **kwargs):
-        return interp.call_value(fn, list(args), kwargs, node)
-    return call
 
 
 def _arity(name, args, kwargs, n, node):

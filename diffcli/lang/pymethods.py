@@ -8,7 +8,7 @@ from types import MethodType
 from ..engine.tensor import Size
 from . import formatting
 from .errors import ScriptError
-from .limits import _length
+from .estimates import _length
 from .values import ITERABLES, type_name
 
 

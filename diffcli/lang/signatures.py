@@ -18,7 +18,8 @@ from ..engine import errors as engine_errors
 from ..engine import grad_mode
 from ..engine.tensor import Tensor
 from . import torchsig
-from .values import _FUNCTION_NAMES, type_name
+from .display import _FUNCTION_NAMES
+from .values import type_name
 
 ONLY_INPUTS_WARNING = ("only_inputs argument is deprecated and is ignored now (defaults to True). To "
                        "accumulate gradient for other parts of the graph, please use torch.autograd.backward.")

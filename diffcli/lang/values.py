@@ -6,12 +6,12 @@ listed here, so a script cannot reach Python internals (`x.__class__`, `__import
 """
 from __future__ import annotations
 
+import functools
 import math
-import sys
 from types import FunctionType, MethodType
 
 from .. import engine
-from ..engine import dtypes, errors
+from ..engine import dtypes, errors, printoptions
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
@@ -175,7 +175,6 @@ def set_detect_anomaly(mode, check_nan=True):
 
 
 def detect_anomaly(check_nan=True):
-    from ..engine import errors
     errors.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should "
                 "only be enabled for debugging.")
     return AnomalyMode("detect_anomaly")
@@ -183,8 +182,7 @@ def detect_anomaly(check_nan=True):
 
 def _set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
                       sci_mode=None):
-    from . import printopts
-    printopts.set_printoptions(precision, threshold, edgeitems, linewidth, profile, sci_mode)
+    printoptions.set_printoptions(precision, threshold, edgeitems, linewidth, profile, sci_mode)
 
 
 _set_printoptions.__name__ = "set_printoptions"
@@ -258,9 +256,6 @@ def _wraps(wrapped, assigned=None, updated=None):
 
 def _reduce(interp, args, kwargs, node):
     """functools.reduce (its function, a script's, is called back through the interpreter)."""
-    import functools
-
-    from .pybuiltins import host_callable
     if kwargs:
         raise TypeError("reduce() takes no keyword arguments")
     if not 2 <= len(args) <= 3:
@@ -343,160 +338,11 @@ def type_name(value) -> str:
     return type(value).__name__
 
 
-# --- how values print (`print`, `str`) ------------------------------------------------
-# Python's own reprs of functions, methods and graph nodes carry memory addresses and
-# internal names (`<function Interpreter._builtins.<locals>._print at 0x7f...>`); a
-# script sees PyTorch-style, reproducible text instead.
+def host_callable(interp, fn, node):
+    """`fn` as a Python callable for a host builtin: it calls back into the interpreter."""
+    if fn is None:
+        return None
 
-_FUNCTION_NAMES = {id(f): n for n, f in engine.FUNCTIONS.items()}
-
-
-class TextBudget:
-    """The room left for the text one operation builds (`str()`, `print`, a format):
-    the --max-elements cap, charged piece by piece as the text is made, so an oversized
-    text stops as soon as it passes the cap instead of after it was built."""
-
-    def __init__(self, cap):
-        self.cap = cap
-        self.room = cap
-
-    def take(self, n):
-        self.room -= n
-        if self.room < 0:
-            raise errors.LimitError(f"string longer than the limit of {self.cap} elements "
-                                    "(raise it with --max-elements)")
-
-
-def display(value, builtin_names=None, budget=None) -> str:
-    """`str(value)` as a script sees it (within `budget`, a TextBudget, if given)."""
-    if isinstance(value, (str, ExceptionValue, Instance, Device)):
-        text = str(value)                 # (a script class's __str__, or its __repr__)
-        if budget is not None:
-            budget.take(len(text))
-        return text
-    return show(value, builtin_names, budget)
-
-
-def show(value, builtin_names=None, budget=None) -> str:
-    """`repr(value)` as a script sees it: no addresses, no diffcli internals. With a
-    `budget`, the text is charged to it as it is made (Python's own repr of a list
-    builds all of it first: `[[0] * 10**6] * 10**6` would be 3 TB)."""
-    out = []
-    _show(value, builtin_names, out, budget or TextBudget(sys.maxsize), set(), {})
-    return "".join(out)
-
-
-_LEAVES = (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue, ExceptionValue,
-           UserFunction, int, float, bool, complex, type(None), range, Device, AnomalyMode,
-           Instance, ClassValue, ProvidedBase, ScriptObject, NativeMethod)   # (a script class's __repr__)
-_NUMBERS = frozenset((int, float, bool, type(None)))   # reprs of bounded size: printed by slices
-_SLICE = 1024
-
-
-def _show(value, names, out, budget, active, memo):
-    if isinstance(value, str):
-        budget.take(len(value) + 2)             # (escapes make the repr longer, at most 10x)
-        text = repr(value)
-        budget.take(len(text) - len(value) - 2)
-        out.append(text)
-        return
-    if isinstance(value, _LEAVES):
-        text = memo.get(id(value)) if isinstance(value, Tensor) else None
-        if text is None:
-            text = repr(value)
-            if isinstance(value, Tensor):       # (one tensor listed a million times prints once)
-                memo[id(value)] = text
-        budget.take(len(text))
-        out.append(text)
-        return
-    if isinstance(value, (list, tuple)):
-        opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
-        if id(value) in active:                 # a list that holds itself: [[...]]
-            budget.take(5)
-            out.append(opening + "..." + closing)
-            return
-        active.add(id(value))
-        budget.take(2)
-        out.append(opening)
-        n = len(value)
-        i = 0
-        while i < n:
-            if i:
-                budget.take(2)
-                out.append(", ")
-            part = value[i:i + _SLICE]
-            if set(map(type, part)) <= _NUMBERS:
-                text = repr(list(part))[1:-1]
-                budget.take(len(text))
-                out.append(text)
-                i += len(part)
-                continue
-            _show(value[i], names, out, budget, active, memo)
-            i += 1
-        if n == 1 and closing == ")":
-            budget.take(1)
-            out.append(",")
-        out.append(closing)
-        active.discard(id(value))
-        return
-    if isinstance(value, dict):
-        budget.take(2)
-        out.append("{")
-        for i, (k, v) in enumerate(value.items()):
-            if i:
-                budget.take(2)
-                out.append(", ")
-            _show(k, names, out, budget, active, memo)
-            budget.take(2)
-            out.append(": ")
-            _show(v, names, out, budget, active, memo)
-        out.append("}")
-        return
-    text = _other(value, names)
-    budget.take(len(text))
-    out.append(text)
-
-
-def _other(value, builtin_names):
-    import types
-    if value is NotImplemented or value is Ellipsis:
-        return repr(value)
-    if isinstance(value, _DICT_VIEWS):
-        return f"{type(value).__name__}([{', '.join(show(v, builtin_names) for v in value)}])"
-    if isinstance(value, engine.set_grad_enabled):
-        return f"torch.autograd.grad_mode.set_grad_enabled(mode={value.mode})"
-    if isinstance(value, Node):
-        return f"<{value.name()} object>"
-    if isinstance(value, (set, frozenset)):
-        inner = "{" + ", ".join(show(v, builtin_names) for v in value) + "}"
-        if isinstance(value, frozenset):
-            return f"frozenset({inner})" if value else "frozenset()"
-        return inner if value else "set()"
-    if isinstance(value, type):
-        if value in (engine.no_grad, engine.enable_grad, engine.set_grad_enabled):
-            return f"<class 'torch.autograd.grad_mode.{value.__name__}'>"
-        return "<class 'torch.Size'>" if value is Size else f"<class '{value.__name__}'>"
-    if value is set_detect_anomaly or value is detect_anomaly:     # classes in torch
-        return f"<class 'torch.autograd.anomaly_mode.{value.__name__}'>"
-    if isinstance(value, types.MethodType):
-        owner = value.__self__
-        name = getattr(value, "__name__", "method")
-        of = "Tensor" if isinstance(owner, Tensor) else (
-            owner.name() if isinstance(owner, Node) else type_name(owner))
-        if name.endswith("_") and name[:-1] in ("float", "int", "bool", "long", "double"):
-            name = name[:-1]           # methods renamed so they do not shadow builtins
-        return f"<built-in method {name} of {of} object>"
-    owner = getattr(value, "__self__", None)
-    if isinstance(value, types.BuiltinMethodType) and isinstance(owner, (list, str)):
-        return f"<built-in method {value.__name__} of {type(owner).__name__} object>"
-    if callable(value):
-        name = (builtin_names or {}).get(id(value)) or _FUNCTION_NAMES.get(id(value)) \
-            or getattr(value, "__name__", None) or type_name(value)
-        if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
-            return f"<torch.autograd.grad_mode.{type(value).__name__} object>"
-        return f"<built-in function {name}>"
-    if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
-        return f"<torch.autograd.grad_mode.{type(value).__name__} object>"
-    if isinstance(value, (enumerate, zip)):
-        return f"<{type(value).__name__} object>"
-    return f"<{type_name(value)} object>"
+    def call(*args, **kwargs):
+        return interp.call_value(fn, list(args), kwargs, node)
+    return call

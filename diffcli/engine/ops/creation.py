@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
+from ..context import MAX_ELEMENTS  # the --max-elements cap (a run setting: context.py)
 from ..tensor import Tensor
 from . import random as _random
-
-MAX_ELEMENTS = [10_000_000]
 
 
 def manual_seed(seed):

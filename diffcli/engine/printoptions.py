@@ -1,11 +1,14 @@
 """`torch.set_printoptions(precision, threshold, edgeitems, linewidth, profile, sci_mode)`,
 as PyTorch 2.13 sets them (`torch/_tensor_str.py`): the options of the engine's printing
-(`diffcli.engine.printing`), for the rest of the run (each run starts from the defaults)."""
+(`diffcli.engine.printing`), for the rest of the run (each run starts from the defaults: `reset`).
+
+They are run settings like those of `context.py`, kept in `printing`'s globals, which
+only this module writes."""
 from __future__ import annotations
 
 import math
 
-from ..engine import printing
+from . import printing
 
 _DEFAULTS = {"PRECISION": 4, "THRESHOLD": 1000, "EDGEITEMS": 3, "LINEWIDTH": 80, "SCI_MODE": None}
 _PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
