@@ -114,7 +114,7 @@ def _build_app(commands):
     app = typer.Typer(
         name="diffcli",
         cls=Group,
-        add_completion=False,
+        add_completion=True,
         no_args_is_help=True,
         suggest_commands=False,  # Click suggests already: once is enough
         pretty_exceptions_enable=False,

@@ -8,6 +8,7 @@ import sys
 
 from ..outstream import write_document
 from . import options as O
+from .expect import _drift, _golden
 from .options import CheckFormat, GradFormat, GraphFormat
 from .running import (
     ExitStatus,
@@ -23,6 +24,8 @@ from .running import (
     _unused_sets,
     _Usage,
     _warner,
+    each,
+    emit_doc,
 )
 
 
@@ -60,10 +63,12 @@ def command(rows):
 def grad(a):
     """Run SCRIPT, call TARGET.backward(), and report the leaves' gradients."""
 
-    def body():
+    golden = _golden(a)
+
+    def body(path):
         from .. import session
 
-        s, names, opts = _prepare(a.script, a.expr, a.set_, a.wrt, a)
+        s, names, opts = _prepare(path, a.expr, a.set_, a.wrt, a)
         _refuse_empty(s, "there is nothing to differentiate")
         opts.retain_graphs = a.retain_graph  # the script's own backward() keeps the graph too
         warn = _warner(a.fmt.value, s.filename)
@@ -108,10 +113,12 @@ def grad(a):
 
             _script_errors(s, do_backward)
         report = _script_errors(s, lambda: session.grad_report(run, target, names, explicit=a.of is not None))
-        if a.fmt is GradFormat.json:
+        if a.fmt in (GradFormat.json, GradFormat.jsonl) or golden is not None:
             from ..render import jsonout
 
-            write_document(jsonout.grad_json(report) + "\n")
+            doc = jsonout.grad_doc(report)
+        if a.fmt in (GradFormat.json, GradFormat.jsonl):
+            emit_doc(a.fmt.value, s.filename, doc)
         elif a.fmt is GradFormat.tsv:
             from ..render import text
 
@@ -120,19 +127,21 @@ def grad(a):
             from ..render import table
 
             table.grad_table(report)
+        if golden is not None:
+            return _drift(a, s, golden, doc)
         return ExitStatus.OK
 
-    return _run_command(a.fmt.value, body)
+    return each(a, a.fmt.value, body)
 
 
 @command(O.GRAPH)
 def graph(a):
     """Show the computation graph of SCRIPT: one row per node, inputs first."""
 
-    def body():
+    def body(path):
         from .. import session
 
-        s, _, opts = _prepare(a.script, a.expr, a.set_, None, a, trace=True)
+        s, _, opts = _prepare(path, a.expr, a.set_, None, a, trace=True)
         _refuse_empty(s, "there is no graph to show")
         opts.retain_graphs = bool(a.backward and a.of)  # --of adds a backward after the script's
         warn = _warner(a.fmt.value, s.filename)
@@ -157,10 +166,10 @@ def graph(a):
         if not nodes and a.fmt is GraphFormat.table:
             sys.stderr.write("note: the graph is empty: the script makes no tensor that requires grad\n")
             return ExitStatus.OK
-        if a.fmt is GraphFormat.json:
+        if a.fmt in (GraphFormat.json, GraphFormat.jsonl):
             from ..render import jsonout
 
-            write_document(jsonout.graph_json(nodes) + "\n")
+            emit_doc(a.fmt.value, s.filename, jsonout.graph_doc(nodes))
         elif a.fmt is GraphFormat.table:
             from ..render import table
 
@@ -176,17 +185,17 @@ def graph(a):
             write_document(draw(nodes))
         return ExitStatus.OK
 
-    return _run_command(a.fmt.value, body)
+    return each(a, a.fmt.value, body)
 
 
 @command(O.RUN)
 def run(a):
     """Execute SCRIPT, showing its print output exactly."""
 
-    def body():
+    def body(path):
         from .. import session
 
-        s, _, opts = _prepare(a.script, a.expr, a.set_, None, a)
+        s, _, opts = _prepare(path, a.expr, a.set_, None, a)
 
         def write(text):
             sys.stdout.write(text)
@@ -196,27 +205,33 @@ def run(a):
         _unused_sets(run, opts, warn)
         return ExitStatus.OK
 
-    return _run_command("table", body)
+    return each(a, "table", body)
 
 
 @command(O.CHECK)
 def check(a):
-    """Compare analytic gradients with central finite differences; exit 1 on a mismatch."""
+    """Compare analytic derivatives (a Jacobian for a non-scalar target) with finite differences; exit 1 on a mismatch."""
+    results = []  # (file, CheckReport or None, error text or None), for junit and github
 
-    def body():
-        from .. import session
+    def body(path):
+        from ..checks import scripts as checks
 
-        s, names, opts = _prepare(a.script, a.expr, a.set_, a.wrt, a)
-        if not (math.isfinite(a.eps) and a.eps > 0):
+        s, names, opts = _prepare(path, a.expr, a.set_, a.wrt, a, trace=a.fmt is CheckFormat.github)
+        if a.eps is not None and not (math.isfinite(a.eps) and a.eps > 0):
             raise _Usage(f"--eps must be a finite number greater than 0, got {a.eps}")
         for value, opt in ((a.atol, "--atol"), (a.rtol, "--rtol")):
-            if not (math.isfinite(value) and value >= 0):
+            if value is not None and not (math.isfinite(value) and value >= 0):
                 raise _Usage(f"{opt} must be a finite number of at least 0, got {value}")
         _refuse_empty(s, "there is nothing to check")
         warn = _warner(a.fmt.value, s.filename)
-        target, rows = _script_errors(
+
+        def known(run):
+            _known_names(run, s, of=a.of, wrt=names)
+            _unused_sets(run, opts, warn)
+
+        report = _script_errors(
             s,
-            lambda: session.check(
+            lambda: checks.check(
                 s,
                 opts,
                 a.of,
@@ -226,25 +241,25 @@ def check(a):
                 a.rtol,
                 write=_stderr_write,
                 on_warning=warn,
-                known=lambda run: (_known_names(run, s, of=a.of, wrt=names), _unused_sets(run, opts, warn)),
+                known=known,
             ),
         )
-        if a.fmt is CheckFormat.json:
-            from ..render import jsonout
+        results.append((s.filename, report, None))
+        from ..render import checkreport as R
 
-            write_document(jsonout.check_json(target, rows) + "\n")
-        else:
-            from ..render import table
-
-            table.check_table(target, rows)
-        bad = [f"{r.name} (order {r.order})" for r in rows if not r.ok]
+        if a.fmt in (CheckFormat.json, CheckFormat.jsonl):
+            emit_doc(a.fmt.value, s.filename, R.check_doc(report))
+        elif a.fmt is CheckFormat.table:
+            R.check_table(report)
+        bad = R.failures(report)
         if bad:
             sys.stdout.flush()
             _emit(
-                a.fmt.value,
+                "json" if a.fmt is CheckFormat.jsonl else a.fmt.value,
                 _err(
                     "GradcheckError",
-                    f"analytic and finite-difference gradients of '{target}' differ for {', '.join(bad)}",
+                    f"analytic and finite-difference gradients of "
+                    f"'{report.target}' differ for {', '.join(bad)}",
                 ),
                 s,
                 s.filename,
@@ -252,7 +267,30 @@ def check(a):
             return ExitStatus.SCRIPT_FAILED
         return ExitStatus.OK
 
-    return _run_command(a.fmt.value, body)
+    unchecked = []  # the script whose body raised before it had a report
+
+    def one(path):
+        count = len(results)
+        try:
+            return body(path)
+        finally:
+            if len(results) == count:
+                unchecked.append(path)
+
+    def failed(path, text):
+        if unchecked and unchecked[-1] == path:
+            unchecked.pop()
+            results.append((path or ("<expr>" if a.expr else "<stdin>"), None, text or "error"))
+
+    status = each(a, a.fmt.value, one, on_failure=failed)
+    if a.fmt in (CheckFormat.junit, CheckFormat.github):
+        from .reports import write_ci_report
+
+        report_status = _run_command(
+            a.fmt.value, lambda: write_ci_report(a.fmt.value, results) or ExitStatus.OK
+        )
+        status = max(status, report_status)
+    return status
 
 
 COMMANDS = {"grad": grad, "graph": graph, "run": run, "check": check}

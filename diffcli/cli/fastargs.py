@@ -37,7 +37,8 @@ def fast_args(args):
         if arg == "-" or not arg.startswith("-"):
             if script or arg == "":
                 return None
-            values["script"] = script = arg
+            values["script"] = [arg]
+            script = True
             continue
         name, equals, value = arg.partition("=") if arg.startswith("--") else (arg, "", None)
         if name not in options:

@@ -20,12 +20,14 @@ from typing import Annotated, NamedTuple, Optional
 class GradFormat(str, enum.Enum):
     table = "table"
     json = "json"
+    jsonl = "jsonl"
     tsv = "tsv"
 
 
 class GraphFormat(str, enum.Enum):
     table = "table"
     json = "json"
+    jsonl = "jsonl"
     dot = "dot"
     mermaid = "mermaid"
     tree = "tree"
@@ -34,6 +36,9 @@ class GraphFormat(str, enum.Enum):
 class CheckFormat(str, enum.Enum):
     table = "table"
     json = "json"
+    jsonl = "jsonl"
+    junit = "junit"
+    github = "github"
 
 
 MULTIPLE = list  # the type of a repeatable option: a list of str, None when absent
@@ -68,7 +73,7 @@ def limit(name, default, help, metavar=None, least=1):
     return Opt((name,), int, default, help, metavar=metavar, least=least)
 
 
-SCRIPT_HELP = "Script file, or '-' for standard input."
+SCRIPT_HELP = "Script files or directories (their *.txt scripts, sorted), or '-' for standard input."
 SOURCE = [
     opt("-e --expr", MULTIPLE, None, "The script text itself, instead of a file.", param="expr"),
     opt(
@@ -89,7 +94,15 @@ LIMITS = [  # one row per cap: the interpreter's Limits takes each by its parame
     limit("--timeout", 300, "Cap on the run's time, in seconds (0: none).", "SECONDS", least=0),
     limit("--max-script-size", 16, "Cap on the script's size, in MB.", "MB"),
 ]
-REPORT = []
+REPORT = [
+    opt(
+        "--exit-zero",
+        bool,
+        False,
+        "Exit 0 even when a script fails or a check finds a mismatch "
+        "(report-only jobs); usage and internal errors still exit 2 and 3.",
+    ),
+]
 LIMIT_NAMES = tuple(o.name for o in LIMITS)
 MAX_SCRIPT_SIZE = next(o.default for o in LIMITS if o.name == "max_script_size")
 
@@ -111,6 +124,16 @@ GRAD = [
         "The gradient for a non-scalar target: a literal or an expression such as ones_like(p).",
     ),
     opt("--repeat", int, 1, "Call backward N times (shows accumulation).", low=1, high=1000),
+    opt(
+        "--expect",
+        str,
+        None,
+        "A JSON file written earlier by --format json: print the values that "
+        "differ from it (name, index, old, new) and exit 1 on drift.",
+        metavar="GOLDEN",
+    ),
+    opt("--rtol", float, 1e-7, "Relative tolerance of --expect."),
+    opt("--atol", float, 0.0, "Absolute tolerance of --expect."),
     _fmt(GradFormat),
     *REPORT,
     *LIMITS,
@@ -126,12 +149,28 @@ GRAPH = [
 RUN = [*SOURCE, *REPORT, *LIMITS]
 CHECK = [
     *SOURCE,
-    opt("--of", str, None, "The tensor to check (default: the last assigned name)."),
+    opt(
+        "--of",
+        str,
+        None,
+        "The tensor to check (default: the last assigned name); a non-scalar "
+        "one has its whole Jacobian checked.",
+    ),
     opt("--wrt", str, None, "Comma-separated leaves to check."),
     opt("--order", int, 1, "1: gradients; 2: also second derivatives.", low=1, high=2),
-    opt("--eps", float, 1e-6, "Finite-difference step."),
-    opt("--atol", float, 1e-5, "Absolute tolerance."),
-    opt("--rtol", float, 1e-4, "Relative tolerance."),
+    opt(
+        "--eps",
+        float,
+        None,
+        "Finite-difference step (default: per dtype, 1e-6 for float64, "
+        "1e-3 for float32; x100 and x10 for --order 2).",
+    ),
+    opt(
+        "--atol", float, None, "Absolute tolerance (default: per dtype, 1e-5 for float64, 1e-3 for float32)."
+    ),
+    opt(
+        "--rtol", float, None, "Relative tolerance (default: per dtype, 1e-4 for float64, 1e-2 for float32)."
+    ),
     _fmt(CheckFormat),
     *REPORT,
     *LIMITS,
@@ -168,7 +207,7 @@ def typer_signature(options):
         "script",
         inspect.Parameter.KEYWORD_ONLY,
         default=None,
-        annotation=Annotated[Optional[str], typer.Argument(help=SCRIPT_HELP, show_default=False)],
+        annotation=Annotated[Optional[list[str]], typer.Argument(help=SCRIPT_HELP, show_default=False)],
     )
     return inspect.Signature([script, *map(parameter, options)])
 

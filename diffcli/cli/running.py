@@ -85,8 +85,10 @@ def _prepare(script, expr, sets, wrt, limits, trace=False):
     return s, names, _options(sets, names, trace=trace, **caps)
 
 
-def _run_command(fmt, body):
-    """Run `body()`, rendering any failure on stderr; the exit status."""
+def _run_command(fmt, body, filename=None):
+    """Run `body()`, rendering any failure on stderr (with --format jsonl: as the script's
+    line on stdout); the exit status. `filename`: the script's, for that line."""
+    LAST_ERROR[:] = [None, filename]
     import warnings
 
     from ..engine import dtypes
@@ -129,7 +131,7 @@ def _run_command(fmt, body):
         _emit(fmt, ScriptError("MemoryError", "out of memory"), None, "")
         status = ExitStatus.SCRIPT_FAILED
     except Exception as e:  # a bug in diffcli: still no traceback, but say so
-        _emit(fmt, ScriptError("InternalError", f"{type(e).__name__}: {e} (this is a diffcli bug)"), None, "")
+        _internal_error(fmt, e)
         status = ExitStatus.INTERNAL
     finally:
         sys.setrecursionlimit(recursion_limit)
@@ -182,16 +184,109 @@ def _quiet_pipe():
         pass
 
 
+LAST_ERROR = [None, None]  # [the last error's text, the script's name] (for junit/github reports)
+INTERNAL_HINT = (
+    "hint: this is a bug in diffcli {version}, not in your script: please report it "
+    "with the command line and the script"
+)
+
+
 def _emit(fmt, err, source, filename):
     from ..render.errors import error_text
 
-    if fmt == "json":
+    text = error_text(err, source)
+    LAST_ERROR[0] = text.splitlines()[0].removeprefix("error: ")
+    if fmt == "jsonl":  # the script's one line on stdout
+        import json
+
+        from ..render.jsonout import error_json
+
+        record = json.loads(error_json(err, filename or LAST_ERROR[1] or None))
+        sys.stdout.write(json.dumps({"file": filename or LAST_ERROR[1] or None, **record}) + "\n")
+    elif fmt == "json":
         from ..render.jsonout import error_json
 
         sys.stderr.write(error_json(err, filename or None) + "\n")
     else:
-        sys.stderr.write(error_text(err, source) + "\n")
+        sys.stderr.write(text + "\n")
     sys.stderr.flush()
+
+
+def _internal_error(fmt, e):
+    """An uncaught exception inside diffcli: `error: internal error` and a one-line hint,
+    never a traceback (exit 3)."""
+    from .. import __version__
+
+    hint = INTERNAL_HINT.format(version=__version__)
+    LAST_ERROR[0] = f"internal error: {type(e).__name__}: {e}"
+    if fmt in ("json", "jsonl"):
+        import json
+
+        record = {
+            "error": {
+                "type": "InternalError",
+                "message": f"internal error: {type(e).__name__}: {e}",
+                "file": LAST_ERROR[1] or None,
+                "line": None,
+                "column": None,
+                "hint": hint.removeprefix("hint: "),
+            }
+        }
+        stream = sys.stdout if fmt == "jsonl" else sys.stderr
+        stream.write(json.dumps({"file": LAST_ERROR[1], **record} if fmt == "jsonl" else record) + "\n")
+    else:
+        sys.stderr.write(f"error: internal error: {type(e).__name__}: {e}\n{hint}\n")
+    sys.stderr.flush()
+
+
+def script_paths(scripts):
+    """SCRIPT arguments: files as given, a directory as the *.txt scripts in it (sorted, not
+    recursive; one with none stays itself, for its error); none: [None] (stdin or -e)."""
+    from pathlib import Path
+
+    if not scripts:
+        return [None]
+    out = []
+    for p in scripts:
+        if p not in ("", "-") and os.path.isdir(p):
+            found = sorted(str(f) for f in Path(p).glob("*.txt") if f.is_file())
+            out.extend(found or [p])
+        else:
+            out.append(p)
+    return out
+
+
+def each(a, fmt, one, on_failure=None):
+    """Run `one(path)` for every script of `a.script`, each as one command run; the worst
+    exit status (--exit-zero: a failed script or check exits 0). Several scripts in a
+    format for people: each output after a `==> SCRIPT <==` line, as `head` does."""
+    paths = script_paths(a.script)
+    worst = ExitStatus.OK
+    for i, path in enumerate(paths):
+        if len(paths) > 1 and fmt not in ("json", "jsonl", "junit", "github"):
+            sys.stdout.write(("\n" if i else "") + f"==> {path} <==\n")
+        status = _run_command(fmt, lambda path=path: one(path), filename=path)
+        if status != ExitStatus.OK and on_failure is not None:
+            on_failure(path, LAST_ERROR[0])
+        worst = max(worst, status)
+        if status == ExitStatus.INTERRUPTED:
+            break
+    if getattr(a, "exit_zero", False) and worst == ExitStatus.SCRIPT_FAILED:
+        worst = ExitStatus.OK
+    return int(worst)
+
+
+def emit_doc(fmt, filename, doc):
+    """A command's JSON document: indented (json), or one line with "file" (jsonl)."""
+    from ..outstream import write_document
+    from ..render.jsonout import dumps, plain
+
+    if fmt == "jsonl":
+        import json
+
+        write_document(json.dumps(plain({"file": filename, **doc}), allow_nan=False) + "\n")
+    else:
+        write_document(dumps(doc) + "\n")
 
 
 def _script_errors(source, fn):
@@ -208,7 +303,7 @@ def _warner(fmt, filename):
     from ..render.errors import warning_text
 
     def on_warning(w):
-        if fmt == "json":
+        if fmt in ("json", "jsonl"):
             import json
 
             sys.stderr.write(
