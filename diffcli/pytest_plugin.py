@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import shlex
 from pathlib import Path
 
@@ -75,11 +76,13 @@ def run_diffcli(args):
 class ScriptFile(pytest.File):
     def collect(self):
         extra = script_args(self.path)
-        yield ScriptItem.from_parent(self, name="check", args=["check", str(self.path), *extra])
+        here = self.config.invocation_params.dir
+        script = os.path.relpath(self.path, here)
+        yield ScriptItem.from_parent(self, name="check", args=["check", script, *extra])
         golden = self.path.with_name(self.path.name[: -len(".txt")] + GOLDEN_SUFFIX)
         if golden.exists():
             yield ScriptItem.from_parent(
-                self, name="expect", args=["grad", str(self.path), *extra, "--expect", str(golden)]
+                self, name="expect", args=["grad", script, *extra, "--expect", os.path.relpath(golden, here)]
             )
 
 
@@ -93,7 +96,12 @@ class ScriptItem(pytest.Item):
         self.args = args
 
     def runtest(self):
-        code, out, err = run_diffcli(self.args)
+        before = os.getcwd()
+        os.chdir(self.config.invocation_params.dir)  # the paths are relative to it
+        try:
+            code, out, err = run_diffcli(self.args)
+        finally:
+            os.chdir(before)
         if code != 0:
             raise ScriptFailed(code, out, err)
 

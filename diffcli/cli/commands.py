@@ -63,7 +63,7 @@ def command(rows):
 def grad(a):
     """Run SCRIPT, call TARGET.backward(), and report the leaves' gradients."""
 
-    golden = _golden(a)
+    golden = [None]  # the --expect document, read once
 
     def body(path):
         from .. import session
@@ -113,7 +113,7 @@ def grad(a):
 
             _script_errors(s, do_backward)
         report = _script_errors(s, lambda: session.grad_report(run, target, names, explicit=a.of is not None))
-        if a.fmt in (GradFormat.json, GradFormat.jsonl) or golden is not None:
+        if a.fmt in (GradFormat.json, GradFormat.jsonl) or golden[0] is not None:
             from ..render import jsonout
 
             doc = jsonout.grad_doc(report)
@@ -127,10 +127,14 @@ def grad(a):
             from ..render import table
 
             table.grad_table(report)
-        if golden is not None:
-            return _drift(a, s, golden, doc)
+        if golden[0] is not None:
+            return _drift(a, s, golden[0], doc)
         return ExitStatus.OK
 
+    if a.expect is not None:
+        status = _run_command(a.fmt.value, lambda: golden.__setitem__(0, _golden(a)) or ExitStatus.OK)
+        if status != ExitStatus.OK:
+            return status
     return each(a, a.fmt.value, body)
 
 
