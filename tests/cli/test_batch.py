@@ -43,12 +43,23 @@ def test_the_exit_status_is_the_worst_and_errors_are_lines_too(tmp_path):
     assert r.exit_code == 1
     ok, failed = lines(r.stdout)
     assert ok["file"] == a and "leaves" in ok
-    assert failed == {"file": bad, "error": {"type": "NameError", "message": "name 'q' is not defined (a free "
-                      "variable: give it a value with --set q=VALUE)", "file": bad, "line": 2, "column": 9}}
+    assert failed == {
+        "file": bad,
+        "error": {
+            "type": "NameError",
+            "message": "name 'q' is not defined (a free variable: give it a value with --set q=VALUE)",
+            "file": bad,
+            "line": 2,
+            "column": 9,
+        },
+    }
     r = cli("check", bad, syntax, a, "--format", "jsonl")
     assert r.exit_code == 2
     assert [(d["file"], "error" in d, d.get("ok")) for d in lines(r.stdout)] == [
-        (bad, True, None), (syntax, True, None), (a, False, True)]
+        (bad, True, None),
+        (syntax, True, None),
+        (a, False, True),
+    ]
 
 
 def test_check_and_graph_take_many_scripts_too(tmp_path):
@@ -56,8 +67,10 @@ def test_check_and_graph_take_many_scripts_too(tmp_path):
     docs = lines(cli("check", a, b, "-f", "jsonl").stdout)
     assert [(d["file"], d["target"], d["ok"]) for d in docs] == [(a, "y", True), (b, "y", True)]
     docs = lines(cli("graph", a, b, "-f", "jsonl").stdout)
-    assert [(d["file"], [n["op"] for n in d["nodes"]]) for d in docs] == [(a, ["leaf", "mul"]),
-                                                                         (b, ["leaf", "pow", "sum"])]
+    assert [(d["file"], [n["op"] for n in d["nodes"]]) for d in docs] == [
+        (a, ["leaf", "mul"]),
+        (b, ["leaf", "pow", "sum"]),
+    ]
 
 
 def test_a_directory_is_its_txt_scripts_sorted(tmp_path):

@@ -9,8 +9,10 @@ from diffcli.checks.golden import drift
 
 from .samples import cli
 
-SCRIPT = "import torch\na = torch.tensor([1.0, 2.0], requires_grad=True)\nb = torch.tensor(0.5, requires_grad=True)\n" \
-         "y = (a * b).sum()\n"
+SCRIPT = (
+    "import torch\na = torch.tensor([1.0, 2.0], requires_grad=True)\nb = torch.tensor(0.5, requires_grad=True)\n"
+    "y = (a * b).sum()\n"
+)
 
 
 def golden(tmp_path, text=SCRIPT):
@@ -39,7 +41,8 @@ def test_a_changed_script_fails_with_a_precise_diff(tmp_path):
         "drift: y (value): 1.5 -> 2.25\n"
         "drift: a[0]: 0.5 -> 0.75\n"
         "drift: a[1]: 0.5 -> 0.75\n"
-        f"error: {script}: GradientDrift: 3 values differ from {path} (rtol 1e-07, atol 0)\n")
+        f"error: {script}: GradientDrift: 3 values differ from {path} (rtol 1e-07, atol 0)\n"
+    )
     assert r.stdout.startswith("y = tensor(2.2500, grad_fn=<SumBackward0>)")  # the report as usual
     r = cli("grad", script, "--expect", path, "--format", "json")
     drifts = [json.loads(line) for line in r.stderr.splitlines()]
@@ -53,10 +56,14 @@ def test_shapes_and_leaves_that_change_are_differences_too():
     old = {"target": None, "leaves": {"a": {"grad": [1.0, 2.0]}, "b": {"grad": None}}}
     new = {"target": None, "leaves": {"a": {"grad": [1.0, 2.0, 3.0]}, "c": {"grad": 1.0}}}
     assert [d.text() for d in drift(old, new)] == [
-        "a: shape [2] -> shape [3]", "b: a leaf -> no such leaf", "c: no such leaf -> a leaf"]
+        "a: shape [2] -> shape [3]",
+        "b: a leaf -> no such leaf",
+        "c: no such leaf -> a leaf",
+    ]
     assert drift({"leaves": {"a": {"grad": "nan"}}}, {"leaves": {"a": {"grad": "nan"}}}) == []
-    assert [d.text() for d in drift({"leaves": {"a": {"grad": 1.0}}}, {"leaves": {"a": {"grad": "inf"}}})] == [
-        "a: 1.0 -> inf"]
+    assert [
+        d.text() for d in drift({"leaves": {"a": {"grad": 1.0}}}, {"leaves": {"a": {"grad": "inf"}}})
+    ] == ["a: 1.0 -> inf"]
 
 
 def test_bad_golden_files_are_usage_errors(tmp_path):
@@ -66,5 +73,7 @@ def test_bad_golden_files_are_usage_errors(tmp_path):
     r = cli("grad", script, "--expect", str(tmp_path / "x.json"))
     assert r.exit_code == 2 and "not a JSON document" in r.stderr
     r = cli("grad", script, script, "--expect", path)
-    assert (r.exit_code, r.stderr) == (2, "error: UsageError: --expect GOLDEN compares one script: give one "
-                                          "SCRIPT\n")
+    assert (r.exit_code, r.stderr) == (
+        2,
+        "error: UsageError: --expect GOLDEN compares one script: give one SCRIPT\n",
+    )

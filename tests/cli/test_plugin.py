@@ -14,8 +14,15 @@ pytest_plugins = ["pytester"]
 
 # the samples that fail `check`: three raise PyTorch's errors on purpose; in four the last
 # assigned name is no tensor that requires grad (they need --of to be checked)
-FAILING = {"backward_twice_error", "inplace_leaf_error", "inplace_version_error", "create_graph_second",
-           "pytorch_flavour_loop", "seed2_basic", "seed2_create_graph"}
+FAILING = {
+    "backward_twice_error",
+    "inplace_leaf_error",
+    "inplace_version_error",
+    "create_graph_second",
+    "pytorch_flavour_loop",
+    "seed2_basic",
+    "seed2_create_graph",
+}
 
 
 def test_the_plugin_collects_and_runs_the_samples(pytester):
@@ -27,11 +34,17 @@ def test_the_plugin_collects_and_runs_the_samples(pytester):
     outcomes = result.parseoutcomes()
     assert outcomes.get("failed") == len(FAILING)
     assert outcomes.get("passed") == len(names) - len(FAILING) + 1  # + the matmul --expect item
-    failed = sorted(line.split("::")[0].split("/")[-1][:-4] for line in result.outlines
-                    if line.startswith("FAILED "))
+    failed = sorted(
+        line.split("::")[0].split("/")[-1][:-4] for line in result.outlines if line.startswith("FAILED ")
+    )
     assert failed == sorted(FAILING)
-    result.stdout.fnmatch_lines(["*diffcli check samples/backward_twice_error.txt exited 1*",
-                                 "*--- stderr*", "*RuntimeError: Trying to backward through the graph a second time*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*diffcli check samples/backward_twice_error.txt exited 1*",
+            "*--- stderr*",
+            "*RuntimeError: Trying to backward through the graph a second time*",
+        ]
+    )
 
 
 def test_a_drifted_golden_fails_its_expect_item(pytester):
@@ -41,8 +54,9 @@ def test_a_drifted_golden_fails_its_expect_item(pytester):
     (d / "s.golden.json").write_text(_grad_json(d / "s.txt").replace('"grad": 4.0', '"grad": 5.0'))
     result = pytester.runpytest("--diffcli", "scripts", "-p", "no:cacheprovider", "-q")
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["*diffcli grad scripts/s.txt --expect scripts/s.golden.json exited 1*",
-                                 "*drift: x: 5.0 -> 4.0*"])
+    result.stdout.fnmatch_lines(
+        ["*diffcli grad scripts/s.txt --expect scripts/s.golden.json exited 1*", "*drift: x: 5.0 -> 4.0*"]
+    )
 
 
 def _grad_json(path):

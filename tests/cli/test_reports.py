@@ -35,7 +35,10 @@ def test_junit_validates_against_the_schema_and_counts(here):
     root = ET.fromstring(r.stdout)
     suites = root.findall("testsuite")
     assert [(s.get("name"), s.get("tests"), s.get("failures"), s.get("errors")) for s in suites] == [
-        ("prod.txt", "2", "2", "0"), ("kink.txt", "1", "0", "0"), ("bad.txt", "1", "0", "1")]
+        ("prod.txt", "2", "2", "0"),
+        ("kink.txt", "1", "0", "0"),
+        ("bad.txt", "1", "0", "1"),
+    ]
     assert {s.get("timestamp") for s in suites} == {"2023-11-14T22:13:20"}
     cases = suites[0].findall("testcase")
     assert [c.get("name") for c in cases] == ["a (order 1)", "b (order 1)"]
@@ -43,7 +46,8 @@ def test_junit_validates_against_the_schema_and_counts(here):
     assert failure.get("type") == "GradcheckError"
     assert failure.get("message") == (
         "a (order 1): a[0]: analytic 0.5, numeric 0.5000000000832667, abs error 8.327e-11 > tolerance "
-        "1.000e-12 (finite-difference error estimate 7.818e-10): precision-limited")
+        "1.000e-12 (finite-difference error estimate 7.818e-10): precision-limited"
+    )
     assert "kink: one-sided differences 0 (left) and 1 (right)" in suites[1].find("system-out").text
     error = suites[2].find("testcase").find("error")
     assert error.get("message").startswith("bad.txt:1:5: NameError: name 'q' is not defined")
@@ -99,8 +103,10 @@ def test_github_annotations_and_summary_are_pinned(here):
     r = cli("check", "prod.txt", "kink.txt", *TIGHT, "-f", "github")
     assert r.exit_code == 1
     assert r.stdout == ANNOTATIONS + "\n" + SUMMARY
-    assert r.stderr == ("error: prod.txt: GradcheckError: analytic and finite-difference gradients of 'y' "
-                        "differ for a (order 1), b (order 1)\n")
+    assert r.stderr == (
+        "error: prod.txt: GradcheckError: analytic and finite-difference gradients of 'y' "
+        "differ for a (order 1), b (order 1)\n"
+    )
 
 
 def test_github_summary_goes_to_the_step_summary_file(here, monkeypatch):
@@ -122,4 +128,5 @@ def test_the_failing_subgraph_leaves_out_what_the_failing_leaf_does_not_reach(he
     report = check(src, session.Options(trace=True))
     assert failing_subgraph(report, ["a"]) == (
         'flowchart LR\n  n0(["a"])\n  n1["u<br/>MulBackward0"]\n  n4["y<br/>AddBackward0"]\n'
-        "  n0 --> n1\n  n0 --> n1\n  n1 --> n4\n")  # (a * a: a is both inputs, as `graph` draws it)
+        "  n0 --> n1\n  n0 --> n1\n  n1 --> n4\n"
+    )  # (a * a: a is both inputs, as `graph` draws it)
