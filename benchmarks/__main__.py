@@ -15,9 +15,9 @@ import time
 from . import workloads as W
 
 
-def measure(contenders: dict, repeats: int, clock=time.perf_counter) -> dict:
+def measure(contenders: dict, repeats: int, clock=time.perf_counter, warm_up=True) -> dict:
     times = {k: [] for k in contenders}
-    for fn in contenders.values():       # warm-up
+    for fn in contenders.values() if warm_up else ():       # warm-up
         fn()
     for _ in range(repeats):
         for name, fn in contenders.items():
@@ -37,10 +37,10 @@ def main(argv=None):
     s = W.Sizes(args.quick)
     rows = []
 
-    def run(name, contenders, per=None, unit="s", target=None):
+    def run(name, contenders, per=None, unit="s", target=None, repeats=None):
         if args.only and args.only not in name:
             return
-        med = measure(contenders, args.repeats)
+        med = measure(contenders, repeats or args.repeats, warm_up=repeats is None)
         base = med["diffcli"]
         for k, v in med.items():
             shown = v / per * 1e6 if per else v
@@ -56,6 +56,9 @@ def main(argv=None):
     run("cold start: grad samples/card.txt --format json", W.cold_start(), target="<= 0.2x torch, <= 0.25 s")
     run(f"script end to end: {s.script} statements", W.script_end_to_end(s.script), target="<= 1.0x torch")
     run(f"parse {s.parse} statements", W.parsing(s.parse), target="<= 2.0x ast.parse")
+    if not args.only or "batch" in args.only:      # (one round: 500 processes take minutes)
+        run(f"batch: grad on {s.batch} scripts, one process", W.batch(s.batch), target="<= 0.1x separate",
+            repeats=1)
     if not args.only or "depth" in args.only:
         secs, mb = W.depth_run(s.depth)
         rows.append((f"depth: {s.depth}-op chain", "diffcli", f"{secs:.2f} s, peak {mb:.0f} MB", "",

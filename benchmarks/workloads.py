@@ -21,6 +21,7 @@ class Sizes:
         self.depth = 5_000 if quick else 1_000_000
         self.parse = 500 if quick else 100_000
         self.render = (200, 400) if quick else (10_000, 20_000)     # graph nodes, two sizes
+        self.batch = 20 if quick else 500                            # scripts of one batch run
 
 
 def have_torch() -> bool:
@@ -188,6 +189,24 @@ def cold_start():
     if have_torch():
         out["torch"] = _proc([sys.executable, "-c", TORCH_SEED2])
     return out
+
+
+def batch(n, command="grad"):
+    """n small scripts: one `diffcli COMMAND a.txt b.txt ... --format jsonl` against n
+    separate `diffcli COMMAND x.txt --format json` processes."""
+    tmp = Path(tempfile.mkdtemp(prefix="diffcli-batch-"))
+    files = []
+    for i in range(n):
+        f = tmp / f"s{i:04d}.txt"
+        f.write_text(f"x = {0.5 + i / n}\nw = [1.0, 2.0]\ny = (sin(x * w) * x ** 2).sum()\n")
+        files.append(str(f))
+    one = _proc([sys.executable, "-m", "diffcli", command, *files, "--format", "jsonl"])
+    singles = [_proc([sys.executable, "-m", "diffcli", command, f, "--format", "json"]) for f in files]
+
+    def separate():
+        for go in singles:
+            go()
+    return {"diffcli": one, "separate processes": separate}
 
 
 def script_text(n, torch_flavour=False):

@@ -3,7 +3,6 @@ user asked for, build the graph, compare with finite differences. Results are pl
 objects that `render/` turns into tables, JSON, DOT, Mermaid or text."""
 from __future__ import annotations
 
-import copy
 import sys
 
 import numpy as np
@@ -349,121 +348,7 @@ def build_graph(run: Run, target_name=None):
     return rows
 
 
-# --- check --------------------------------------------------------------------------
-
-class CheckRow:
-    def __init__(self, name, order, max_abs, max_rel, ok, analytic, numeric):
-        self.name, self.order, self.max_abs, self.max_rel, self.ok = name, order, max_abs, max_rel, ok
-        self.analytic, self.numeric = analytic, numeric
-
-
-def check(source, options: Options, target_name=None, order=1, eps=1e-6, atol=1e-5, rtol=1e-4,
-          write=None, on_warning=None, known=None):
-    """Analytic gradients (and second derivatives) of the target vs central differences.
-    The script's prints and warnings go to `write`/`on_warning` once, from the first run;
-    the re-runs for the differences are silent. `known(run)` checks the first run (the
-    CLI's --of/--wrt names). Every run is in float64, whatever the script's flavour (as
-    torch.autograd.gradcheck asks for double precision: differences of float32 values
-    would be rounding noise); random constructors still draw the numbers of the flavour's
-    default dtype, and tensors the script makes float32 stay so."""
-    sink = lambda s: None  # noqa: E731
-    options = copy.copy(options)
-    options.default_dtype = np.dtype(np.float64)
-    base = execute(source, options, write=write or sink, on_warning=on_warning)
-    if known is not None:
-        known(base)
-    source = parse_source(source, options.limits)
-    name = target_name or base.result.last_assigned
-    if name is None:
-        raise ScriptError("ValueError", "the script assigns no name to differentiate (use --of)")
-    target = base.tensor(name, explicit=target_name is not None)
-    if not target.requires_grad_flag:
-        raise ScriptError("ValueError", f"'{name}' does not require grad, so it has no gradient to "
-                          "check (give --of NAME)")
-    leaves, seen = [], set()
-    for n, t in base.leaves():      # a leaf bound to two names (`y = a`) is checked once
-        if t.requires_grad_flag and t.data_.dtype.kind == "f" and id(t) not in seen \
-                and base.result.names.get(id(t)) == n:
-            seen.add(id(t))
-            leaves.append((n, t))
-    if options.wrt:
-        leaves = [(n, t) for n, t in leaves if n in options.wrt]
-    if not leaves:
-        raise ScriptError("ValueError", f"'{name}' depends on no leaf that requires grad")
-
-    def differentiate(fn):             # a backward pass that polls --timeout and --max-memory
-        with options.limits.watching():
-            return _engine_call(fn)
-
-    def value_at(overrides):
-        run = execute_with(source, options, overrides, sink, base.result.leaf_index)
-        value = float(np.sum(run.tensor(name).data_.astype(np.float64)))
-        run.result.env.clear()         # (a `def` makes the script's names a reference cycle)
-        return value
-
-    def grads_at(overrides, create_graph=False):
-        run = execute_with(source, options, overrides, sink, base.result.leaf_index)
-        t = run.tensor(name)
-        ins = [run.env[n] for n, _ in leaves]
-        out = differentiate(lambda: autograd.grad([t.sum() if t.data_.size != 1 else t], ins,
-                                                  allow_unused=True, create_graph=create_graph))
-        run.result.env.clear()
-        return run, ins, out
-
-    rows = []
-    _, ins, g = grads_at({})
-    analytic = {n: (np.zeros_like(t.data_) if gi is None else gi.data_) for (n, t), gi in zip(leaves, g)}
-    current = {n: t.data_.copy() for n, t in leaves}
-    for n, _ in leaves:
-        num = np.zeros_like(current[n], dtype=np.float64)
-        for idx in np.ndindex(*current[n].shape):
-            plus = {k: v.copy() for k, v in current.items()}
-            minus = {k: v.copy() for k, v in current.items()}
-            plus[n][idx] += eps
-            minus[n][idx] -= eps
-            num[idx] = (value_at(plus) - value_at(minus)) / (2 * eps)
-        rows.append(_row(n, 1, analytic[n], num, atol, rtol))
-    if order >= 2:
-        for n, _ in leaves:
-            size = current[n].size
-            hess_a = np.zeros((size, size))
-            hess_n = np.zeros((size, size))
-            run, ins, g1 = grads_at({}, create_graph=True)
-            k = [m for m, _ in leaves].index(n)
-            gk = g1[k]
-            for i in range(size):
-                if gk is None or not gk.requires_grad_flag:
-                    break
-                gi = gk.reshape(-1)[i]
-                h = differentiate(lambda: autograd.grad([gi], [ins[k]], retain_graph=True, allow_unused=True))[0]
-                if h is not None:
-                    hess_a[i] = h.data_.reshape(-1)
-            for j, idx in enumerate(np.ndindex(*current[n].shape)):
-                plus = {kk: v.copy() for kk, v in current.items()}
-                minus = {kk: v.copy() for kk, v in current.items()}
-                plus[n][idx] += eps * 100
-                minus[n][idx] -= eps * 100
-                gp = grads_at(plus)[2][k]
-                gm = grads_at(minus)[2][k]
-                gp = np.zeros(size) if gp is None else gp.data_.reshape(-1)
-                gm = np.zeros(size) if gm is None else gm.data_.reshape(-1)
-                hess_n[:, j] = (gp - gm) / (2 * eps * 100)
-            rows.append(_row(n, 2, hess_a, hess_n, atol * 10, rtol * 10))
-    return name, rows
-
-
-def _row(name, order, a, n, atol, rtol):
-    a = np.asarray(a, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
-    with np.errstate(all="ignore"):
-        diff = np.abs(a - n)
-        max_abs = float(np.nanmax(diff)) if diff.size else 0.0
-        rel = diff / np.maximum(np.abs(n), 1e-12)
-        max_rel = float(np.nanmax(rel)) if rel.size else 0.0
-    finite = np.isfinite(a) == np.isfinite(n)
-    ok = bool(np.all(finite) and np.all((diff <= atol + rtol * np.abs(n)) | ~np.isfinite(a)))
-    return CheckRow(name, order, max_abs, max_rel, ok, a, n)
-
+# --- re-runs (check's finite differences: diffcli/checks) ----------------------------
 
 def execute_with(source, options, overrides, write, leaf_index=None):
     """Re-run the script with some leaves' values replaced (for finite differences): the

@@ -43,27 +43,28 @@ def dumps(obj) -> str:
     return json.dumps(plain(obj), indent=2, allow_nan=False)
 
 
-def grad_json(report) -> str:
+def grad_doc(report) -> dict:
     from ..session import tensor_record
-    out = {
+    return {
         "target": None if report.target is None else {"name": report.target_name, **tensor_record(report.target)},
         "leaves": {n: tensor_record(t) for n, t in report.leaves},
         "retained": {n: tensor_record(t) for n, t in report.retained},
     }
-    return dumps(out)
+
+
+def grad_json(report) -> str:
+    return dumps(grad_doc(report))
+
+
+def graph_doc(nodes) -> dict:
+    from ..session import tensor_record
+    return {"nodes": [
+        {"id": n.id, "name": n.name, "op": n.op, "inputs": n.inputs,
+         "next_functions": n.next_functions, **tensor_record(n.tensor)} for n in nodes]}
 
 
 def graph_json(nodes) -> str:
-    from ..session import tensor_record
-    return dumps({"nodes": [
-        {"id": n.id, "name": n.name, "op": n.op, "inputs": n.inputs,
-         "next_functions": n.next_functions, **tensor_record(n.tensor)} for n in nodes]})
-
-
-def check_json(target, rows) -> str:
-    return dumps({"target": target, "ok": all(r.ok for r in rows), "leaves": [
-        {"name": r.name, "order": r.order, "max_abs_error": r.max_abs, "max_rel_error": r.max_rel,
-         "ok": r.ok, "analytic": r.analytic, "numeric": r.numeric} for r in rows]})
+    return dumps(graph_doc(nodes))
 
 
 def error_json(err, filename) -> str:

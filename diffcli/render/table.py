@@ -71,9 +71,3 @@ def graph_table(nodes, show_grad=False, file=None):
             r.append(_grad_text(x) if x.grad_fn is None or x.retains_grad else "")
         return r
     _print(cols, [row(n) for n in nodes], file)
-
-
-def check_table(target, rows, file=None):
-    _print(["leaf", "order", "max abs error", "max rel error", "result"],
-           [[r.name, str(r.order), f"{r.max_abs:.3e}", f"{r.max_rel:.3e}", "ok" if r.ok else "MISMATCH"]
-            for r in rows], file, f"finite-difference check of {target}")
