@@ -41,11 +41,11 @@ def _as_tuple(inp, arg_name, fn_name):
         is_inp_tuple = False
     for i, el in enumerate(inp):
         if not isinstance(el, Tensor):
-            what = (f"the value at index {i} has type" if is_inp_tuple
-                    else f"the given {arg_name} has type")
+            what = f"the value at index {i} has type" if is_inp_tuple else f"the given {arg_name} has type"
             raise errors.TorchTypeError(
                 f"The {arg_name} given to {fn_name} must be either a Tensor or a tuple of "
-                f"Tensors but {what} {describe_type(el)}.")
+                f"Tensors but {what} {describe_type(el)}."
+            )
     return is_inp_tuple, inp
 
 
@@ -89,19 +89,21 @@ def _validate_v(v, other, is_other_tuple):
 
 _STRICT = {
     "hessian": "The hessian of the user-provided function with respect to input {i} is independent of "
-               "the input. This is not allowed in strict mode. You should ensure that your function is "
-               "thrice differentiable and that the hessian depends on the inputs.",
+    "the input. This is not allowed in strict mode. You should ensure that your function is "
+    "thrice differentiable and that the hessian depends on the inputs.",
     "jacobian": "While computing the hessian, found that the jacobian of the user-provided function with "
-                "respect to input {i} is independent of the input. This is not allowed in strict mode. You "
-                "should ensure that your function is twice differentiable and that the jacobian depends on "
-                "the inputs (this would be violated by a linear function for example).",
+    "respect to input {i} is independent of the input. This is not allowed in strict mode. You "
+    "should ensure that your function is twice differentiable and that the jacobian depends on "
+    "the inputs (this would be violated by a linear function for example).",
     "grad_inputs": "The gradient with respect to input {i} is independent of the inputs of the "
-                   "user-provided function. This is not allowed in strict mode.",
+    "user-provided function. This is not allowed in strict mode.",
     "outputs": "Output {i} of the user-provided function does not require gradients. The outputs must be "
-               "computed in a differentiable manner from the input when running in strict mode.",
+    "computed in a differentiable manner from the input when running in strict mode.",
 }
-_INDEPENDENT = ("The output of the user-provided function is independent of input {i}. This is not "
-                "allowed in strict mode.")
+_INDEPENDENT = (
+    "The output of the user-provided function is independent of input {i}. This is not "
+    "allowed in strict mode."
+)
 
 
 def _check_requires_grad(inputs, input_type, strict):
@@ -126,20 +128,26 @@ def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retai
         return (None,) * len(inputs)
     if all(g is None for g in new_grad_outputs):
         new_grad_outputs = None
-    return _grad(new_outputs, inputs, new_grad_outputs, allow_unused=True, create_graph=create_graph,
-                 retain_graph=retain_graph)
+    return _grad(
+        new_outputs,
+        inputs,
+        new_grad_outputs,
+        allow_unused=True,
+        create_graph=create_graph,
+        retain_graph=retain_graph,
+    )
 
 
 _FILL = {
     "back": _INDEPENDENT,
     "back_trick": "The gradient with respect to the input is independent of entry {i} in the grad_outputs "
-                  "when using the double backward trick to compute forward mode gradients. This is not "
-                  "allowed in strict mode.",
+    "when using the double backward trick to compute forward mode gradients. This is not "
+    "allowed in strict mode.",
     "double_back": "The jacobian of the user-provided function is independent of input {i}. This is not "
-                   "allowed in strict mode.",
+    "allowed in strict mode.",
     "double_back_trick": "The hessian of the user-provided function is independent of entry {i} in the "
-                         "grad_jacobian. This is not allowed in strict mode as it prevents from using the "
-                         "double backward trick to replace forward mode AD.",
+    "grad_jacobian. This is not allowed in strict mode as it prevents from using the "
+    "double backward trick to replace forward mode AD.",
 }
 
 
@@ -152,8 +160,10 @@ def _fill_in_zeros(grads, refs, strict, create_graph, stage):
             grads_i = _zeros_like(refs[i])
         elif strict and create_graph and not grads_i.requires_grad:
             what = "hessian" if "double" in stage else "jacobian"
-            raise _err(f"The {what} of the user-provided function is independent of input {i}. This is "
-                       "not allowed in strict mode when create_graph=True.")
+            raise _err(
+                f"The {what} of the user-provided function is independent of input {i}. This is "
+                "not allowed in strict mode when create_graph=True."
+            )
         res.append(grads_i)
     return tuple(res)
 
@@ -165,10 +175,14 @@ def _prepare_v(v, other, is_other_tuple, create_graph, fn_name):
     return v
 
 
-_V_NONE_OUT = ("The vector v can only be None if the user-provided function returns a single Tensor "
-               "with a single element.")
-_V_NONE_IN = ("The vector v can only be None if the input to the user-provided function is a single "
-              "Tensor with a single element.")
+_V_NONE_OUT = (
+    "The vector v can only be None if the user-provided function returns a single Tensor "
+    "with a single element."
+)
+_V_NONE_IN = (
+    "The vector v can only be None if the input to the user-provided function is a single "
+    "Tensor with a single element."
+)
 
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
@@ -228,13 +242,16 @@ def _basis_row(tensors, k):
 
 def _jacfwd(func, inputs, strict=False, vectorize=False):
     if strict:
-        raise _err('torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` are not '
-                   'supported together (yet). Please either set `strict=False` or `strategy="reverse-mode"`.')
+        raise _err(
+            'torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` are not '
+            'supported together (yet). Please either set `strict=False` or `strategy="reverse-mode"`.'
+        )
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     if not vectorize:
         raise errors.TorchNotImplementedError(
             "Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly implemented for "
-            "`vectorize=True`.")
+            "`vectorize=True`."
+        )
     total = sum(t.numel() for t in inputs)
     columns, is_outputs_tuple, outputs = [], None, None
     for k in range(total):
@@ -248,23 +265,26 @@ def _jacfwd(func, inputs, strict=False, vectorize=False):
         per_input, start = [], 0
         for inp in inputs:
             n = inp.numel()
-            cols = [c[i].reshape(-1) for c in columns[start:start + n]]
+            cols = [c[i].reshape(-1) for c in columns[start : start + n]]
             per_input.append(_stack(cols, dim=1).reshape(tuple(out.shape) + tuple(inp.shape)))
             start += n
-        result.append(per_input)       # (lists, as PyTorch's forward-mode result is)
+        result.append(per_input)  # (lists, as PyTorch's forward-mode result is)
     return _tuple_postprocess(result, (is_outputs_tuple, is_inputs_tuple))
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
     if strategy not in ("forward-mode", "reverse-mode"):
-        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
-                             'function has more outputs than inputs, "forward-mode" tends to be more '
-                             'performant. Otherwise, prefer to use "reverse-mode".')
+        raise AssertionError(
+            'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
+            'function has more outputs than inputs, "forward-mode" tends to be more '
+            'performant. Otherwise, prefer to use "reverse-mode".'
+        )
     if strategy == "forward-mode":
         if create_graph:
             raise errors.TorchNotImplementedError(
                 'torch.autograd.functional.jacobian: `create_graph=True` and `strategy="forward-mode"` are not '
-                'supported together (yet). Please either set `create_graph=False` or `strategy="reverse-mode"`.')
+                'supported together (yet). Please either set `create_graph=False` or `strategy="reverse-mode"`.'
+            )
         return _jacfwd(func, inputs, strict, vectorize)
     with enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
@@ -273,8 +293,10 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jacobian")
         _check_requires_grad(outputs, "outputs", strict=strict)
         if vectorize and strict:
-            raise _err("torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
-                       "supported together. Please either set `strict=False` or `vectorize=False`.")
+            raise _err(
+                "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
+                "supported together. Please either set `strict=False` or `vectorize=False`."
+            )
         if vectorize:
             return _jacobian_vectorized(outputs, inputs, create_graph, is_outputs_tuple, is_inputs_tuple)
         jac = []
@@ -286,19 +308,26 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                 for el_idx, (jac_i_el, vj_el, inp_el) in enumerate(zip(jac_i, vj, inputs)):
                     if vj_el is not None:
                         if strict and create_graph and not vj_el.requires_grad:
-                            raise _err(f"The jacobian of the user-provided function is independent of input "
-                                       f"{i}. This is not allowed in strict mode when create_graph=True.")
+                            raise _err(
+                                f"The jacobian of the user-provided function is independent of input "
+                                f"{i}. This is not allowed in strict mode when create_graph=True."
+                            )
                         jac_i_el.append(vj_el)
                     else:
                         if strict:
-                            raise _err(f"Output {i} of the user-provided function is independent of input "
-                                       f"{el_idx}. This is not allowed in strict mode.")
+                            raise _err(
+                                f"Output {i} of the user-provided function is independent of input "
+                                f"{el_idx}. This is not allowed in strict mode."
+                            )
                         jac_i_el.append(_zeros_like(inp_el))
-            jac.append(tuple(_stack(jac_i_el, dim=0).view(tuple(out.shape) + tuple(inputs[el_idx].shape))
-                             for el_idx, jac_i_el in enumerate(jac_i)))
+            jac.append(
+                tuple(
+                    _stack(jac_i_el, dim=0).view(tuple(out.shape) + tuple(inputs[el_idx].shape))
+                    for el_idx, jac_i_el in enumerate(jac_i)
+                )
+            )
         jac = _grad_postprocess(tuple(jac), create_graph)
         return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
-
 
 
 def _jacobian_vectorized(outputs, inputs, create_graph, is_outputs_tuple, is_inputs_tuple):
@@ -309,8 +338,9 @@ def _jacobian_vectorized(outputs, inputs, create_graph, is_outputs_tuple, is_inp
     flat_outputs = tuple(out.reshape(-1) for out in outputs)
     rows = [[] for _ in inputs]
     for k in range(sum(numels)):
-        vj = _autograd_grad(flat_outputs, inputs, _basis_row(flat_outputs, k), create_graph=create_graph,
-                            retain_graph=True)
+        vj = _autograd_grad(
+            flat_outputs, inputs, _basis_row(flat_outputs, k), create_graph=create_graph, retain_graph=True
+        )
         for el_idx, vj_el in enumerate(vj):
             rows[el_idx].append(vj_el)
     jac_in_out = []
@@ -321,15 +351,16 @@ def _jacobian_vectorized(outputs, inputs, create_graph, is_outputs_tuple, is_inp
             stacked = _stack(inp_rows, dim=0)
         blocks, start = [], 0
         for out, n in zip(outputs, numels):
-            blocks.append(stacked[start:start + n].view(tuple(out.shape) + tuple(inp.shape)))
+            blocks.append(stacked[start : start + n].view(tuple(out.shape) + tuple(inp.shape)))
             start += n
         jac_in_out.append(blocks)
     jac = _grad_postprocess(tuple(zip(*jac_in_out)), create_graph)
     return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
 
 
-def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
-            outer_jacobian_strategy="reverse-mode"):
+def hessian(
+    func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"
+):
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
     if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
@@ -351,8 +382,14 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         _check_requires_grad(jac, "jacobian", strict=strict)
         return jac
 
-    res = jacobian(jac_func, inputs, create_graph=create_graph, strict=strict, vectorize=vectorize,
-                   strategy=outer_jacobian_strategy)
+    res = jacobian(
+        jac_func,
+        inputs,
+        create_graph=create_graph,
+        strict=strict,
+        vectorize=vectorize,
+        strategy=outer_jacobian_strategy,
+    )
     return _tuple_postprocess(res, (is_inputs_tuple, is_inputs_tuple))
 
 

@@ -34,6 +34,7 @@ def _t(value):
 
 # --- pytrees: tensors in tuples, lists and dicts ---------------------------------------------
 
+
 def tree_flatten(tree):
     """(leaves, spec); a spec is None for a leaf, else (kind, keys, child specs)."""
     if isinstance(tree, (tuple, list)):
@@ -62,6 +63,7 @@ def tree_unflatten(leaves, spec):
         kind, keys, children = s
         items = [build(c) for c in children]
         return dict(zip(keys, items)) if kind is dict else kind(items)
+
     return build(spec)
 
 
@@ -91,6 +93,7 @@ def spec_repr(spec, indent=0) -> str:
 
 
 # --- levels ----------------------------------------------------------------------------------
+
 
 def _make_differentiable(x, fresh):
     if not isinstance(x, Tensor):
@@ -123,8 +126,11 @@ def _undo(tree, fresh):
     leaves, spec = tree_flatten(tree)
     out = []
     for v in leaves:
-        if isinstance(v, Tensor) and v.requires_grad and (
-                (v.grad_fn is None and id(v) in fresh) or (v.grad_fn is not None and _only_fresh(v, fresh))):
+        if (
+            isinstance(v, Tensor)
+            and v.requires_grad
+            and ((v.grad_fn is None and id(v) in fresh) or (v.grad_fn is not None and _only_fresh(v, fresh)))
+        ):
             v = v.detach()
         out.append(v)
     return tree_unflatten(out, spec)
@@ -140,11 +146,14 @@ def _autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=True, create
         return tuple(_zeros_like(inp) for inp in inputs)
     outs = [o for o, _ in pairs]
     gos = None if grad_outputs is None else [g for _, g in pairs]
-    res = _grad(outs, list(inputs), gos, retain_graph=retain_graph, create_graph=create_graph, allow_unused=True)
+    res = _grad(
+        outs, list(inputs), gos, retain_graph=retain_graph, create_graph=create_graph, allow_unused=True
+    )
     return tuple(_zeros_like(inp) if g is None else g for g, inp in zip(res, inputs))
 
 
 # --- argnums -----------------------------------------------------------------------------------
+
 
 def _wrap_argnum(argnum, num_args):
     if not isinstance(argnum, int):
@@ -186,22 +195,26 @@ def _split_aux(out, has_aux, api):
     if not has_aux:
         return out, None
     if not (isinstance(out, tuple) and len(out) == 2):
-        raise errors.TorchRuntimeError(f"{api}: output of function f should be a tuple: (output, aux) "
-                                       "if has_aux is True")
+        raise errors.TorchRuntimeError(
+            f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True"
+        )
     return out
 
 
 def _only_tensors(flat, api):
     if (len(flat) == 1 and flat[0] is None) or len(flat) < 1:
-        raise errors.TorchRuntimeError(f"{api}: Expected f to be a function that has non-empty output "
-                                       f"(got output = {flat})")
+        raise errors.TorchRuntimeError(
+            f"{api}: Expected f to be a function that has non-empty output (got output = {flat})"
+        )
     for o in flat:
         if not isinstance(o, Tensor):
-            raise errors.TorchRuntimeError(f"{api}: expected f(*primals) to return only tensors, got "
-                                           f"unsupported type {_t(o)}")
+            raise errors.TorchRuntimeError(
+                f"{api}: expected f(*primals) to return only tensors, got unsupported type {_t(o)}"
+            )
 
 
 # --- the transforms ----------------------------------------------------------------------------
+
 
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     fresh = set()
@@ -214,11 +227,13 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
         output, aux = _split_aux(output, has_aux, "grad_and_value(f)(*args)")
         if not isinstance(output, Tensor):
             raise errors.TorchRuntimeError(
-                f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {_t(output)}")
+                f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {_t(output)}"
+            )
         if output.dim() != 0:
             raise errors.TorchRuntimeError(
                 "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with "
-                f"{output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
+                f"{output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
+            )
         grads = _autograd_grad((output,), diff_leaves, create_graph=True)
         grad_input = _undo(tree_unflatten(list(grads), spec), fresh)
         output = _undo(output, fresh)
@@ -230,6 +245,7 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
 def grad_and_value(func, argnums=0, has_aux=False):
     def wrapper(*args, **kwargs):
         return grad_and_value_impl(func, argnums, has_aux, args, kwargs)
+
     return wrapper
 
 
@@ -237,6 +253,7 @@ def grad(func, argnums=0, has_aux=False):
     def wrapper(*args, **kwargs):
         g, value = grad_and_value_impl(func, argnums, has_aux, args, kwargs)
         return (g, value[1]) if has_aux else g
+
     return wrapper
 
 
@@ -257,8 +274,10 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
         _only_tensors(flat_out, "vjp(f, *primals)")
         for o in flat_out:
             if not o.is_floating_point():
-                raise errors.TorchRuntimeError("vjp(f, ...): All outputs of f must be floating-point or "
-                                               f"complex Tensors, got Tensor with dtype {o.dtype}")
+                raise errors.TorchRuntimeError(
+                    "vjp(f, ...): All outputs of f must be floating-point or "
+                    f"complex Tensors, got Tensor with dtype {o.dtype}"
+                )
         results = _undo(out, fresh)
 
     def vjp_fn(cotangents, retain_graph=True, create_graph=None):
@@ -266,9 +285,11 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
         if cot_spec != out_spec:
             raise errors.TorchRuntimeError(
                 "Expected pytree structure of cotangents to be the same as pytree structure of outputs to "
-                f"the function. cotangents: {spec_pprint(cot_spec)}, primal output: {spec_pprint(out_spec)}")
+                f"the function. cotangents: {spec_pprint(cot_spec)}, primal output: {spec_pprint(out_spec)}"
+            )
         res = _autograd_grad(flat_out, diff, flat_cot, create_graph=True)
         return _undo(tree_unflatten(list(res), spec), fresh)
+
     if has_aux:
         return results, vjp_fn, _undo(aux, fresh)
     return results, vjp_fn
@@ -280,8 +301,9 @@ def vjp(func, *primals, has_aux=False):
 
 def _jvp_with_argnums(func, primals, tangents, argnums, strict=False, has_aux=False):
     if not isinstance(primals, tuple):
-        raise errors.TorchRuntimeError(f"{JVP}: Expected primals to be a tuple. E.g. it should be valid to "
-                                       "call f(*primals).")
+        raise errors.TorchRuntimeError(
+            f"{JVP}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals)."
+        )
     diff_args = primals if argnums is None else _slice_argnums(primals, argnums)
     flat_primals, primals_spec = tree_flatten(diff_args)
     flat_tangents, tangents_spec = tree_flatten(tangents)
@@ -289,7 +311,8 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict=False, has_aux=Fa
         raise errors.TorchRuntimeError(
             f"{JVP}: Expected primals and tangents to have the same python structure. For example, if "
             "primals is a tuple of 3 tensors, tangents also must be. Got primals with structure "
-            f"{spec_repr(primals_spec)} and tangents with structure {spec_repr(tangents_spec)}")
+            f"{spec_repr(primals_spec)} and tangents with structure {spec_repr(tangents_spec)}"
+        )
     for what, flat in (("primals", flat_primals), ("tangents", flat_tangents)):
         if not flat:
             raise errors.TorchRuntimeError(f"{JVP}: Expected {what} to contain at least one Tensor.")
@@ -301,8 +324,9 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict=False, has_aux=Fa
         diff = [_make_differentiable(p, fresh) for p in flat_primals]
         duals = tree_unflatten(diff, primals_spec)
         if argnums is not None:
-            duals = _replace_args(primals, duals if not isinstance(argnums, int) else duals[0], argnums,
-                                  wrap=False)
+            duals = _replace_args(
+                primals, duals if not isinstance(argnums, int) else duals[0], argnums, wrap=False
+            )
         out = func(*duals)
         out, aux = _split_aux(out, has_aux, JVP)
         flat_out, out_spec = tree_flatten(out)
@@ -310,22 +334,36 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict=False, has_aux=Fa
         seeds = [_zeros_like(o, requires_grad=True) for o in flat_out]
         back = [o for o in flat_out if o.requires_grad]
         if back:
-            pulled = _grad(back, diff, [s for o, s in zip(flat_out, seeds) if o.requires_grad],
-                           create_graph=True, retain_graph=True, allow_unused=True)
+            pulled = _grad(
+                back,
+                diff,
+                [s for o, s in zip(flat_out, seeds) if o.requires_grad],
+                create_graph=True,
+                retain_graph=True,
+                allow_unused=True,
+            )
             pairs = [(g, t) for g, t in zip(pulled, flat_tangents) if g is not None and g.requires_grad]
         else:
             pairs = []
         if pairs:
-            pushed = _grad([g for g, _ in pairs], seeds, [t for _, t in pairs], create_graph=True,
-                           retain_graph=True, allow_unused=True)
+            pushed = _grad(
+                [g for g, _ in pairs],
+                seeds,
+                [t for _, t in pairs],
+                create_graph=True,
+                retain_graph=True,
+                allow_unused=True,
+            )
         else:
             pushed = [None] * len(seeds)
         tangents_out = []
         for o, t in zip(flat_out, pushed):
             if t is None:
                 if strict:
-                    raise errors.TorchRuntimeError("jvp(f, primals, tangents, strict=True): The output of f is "
-                                                   "independent of the inputs. This is not allowed with strict=True.")
+                    raise errors.TorchRuntimeError(
+                        "jvp(f, primals, tangents, strict=True): The output of f is "
+                        "independent of the inputs. This is not allowed with strict=True."
+                    )
                 t = _zeros_like(o)
             tangents_out.append(t)
         primals_out = _undo(tree_unflatten(list(flat_out), out_spec), fresh)
@@ -361,14 +399,18 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         per_output = []
         for i, out in enumerate(flat_output):
             start = sum(numels[:i])
-            blocks = [_stack(rows[j][start:start + numels[i]], dim=0).view(tuple(out.shape) + tuple(p.shape))
-                      if numels[i] else _zeros_like(p).expand(*out.shape, *p.shape)
-                      for j, p in enumerate(flat_primals)]
+            blocks = [
+                _stack(rows[j][start : start + numels[i]], dim=0).view(tuple(out.shape) + tuple(p.shape))
+                if numels[i]
+                else _zeros_like(p).expand(*out.shape, *p.shape)
+                for j, p in enumerate(flat_primals)
+            ]
             per_output.append(tree_unflatten(blocks, primals_spec))
         if isinstance(argnums, int):
             per_output = [b[0] for b in per_output]
         result = tree_unflatten(per_output, output_spec)
         return (result, vjp_out[2]) if has_aux else result
+
     return wrapper_fn
 
 
@@ -391,7 +433,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             col = _stack([c[i] for c in columns], dim=-1)
             blocks, start = [], 0
             for p, n in zip(flat_primals, numels):
-                part = col[..., start:start + n]
+                part = col[..., start : start + n]
                 blocks.append(part.reshape(tuple(col.shape[:-1]) + tuple(p.shape)))
                 start += n
             per_output.append(tree_unflatten(blocks, primals_spec))
@@ -399,6 +441,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             per_output = [b[0] for b in per_output]
         result = tree_unflatten(per_output, out_spec)
         return (result, aux) if has_aux else result
+
     return wrapper_fn
 
 
@@ -409,33 +452,39 @@ def hessian(func, argnums=0):
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None, name="<lambda>"):
     """A loop over the batch dimension: `func` on each slice, the results stacked at `out_dims`.
     Arguments are tensors (mapped at their in_dim) or anything with in_dim None."""
+
     def wrapped(*args):
         dims = in_dims if isinstance(in_dims, tuple) else (in_dims,) * len(args)
         where = f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>)"
         if len(dims) != len(args):
             raise errors.TorchValueError(
                 f"{where}: in_dims is not compatible with the structure of `inputs`. in_dims has structure "
-                f"{spec_repr(tree_flatten(dims)[1])} but inputs has structure {spec_repr(tree_flatten(args)[1])}.")
+                f"{spec_repr(tree_flatten(dims)[1])} but inputs has structure {spec_repr(tree_flatten(args)[1])}."
+            )
         sizes, wrapped_dims = [], []
         for a, d in zip(args, dims):
             if d is not None:
                 if not isinstance(a, Tensor):
                     raise errors.TorchValueError(
                         f"{where}: Got in_dim={d} for an input but the input is of type {_t(a)}. We cannot vmap "
-                        "over non-Tensor arguments, please use None as the respective in_dim")
+                        "over non-Tensor arguments, please use None as the respective in_dim"
+                    )
                 nd = a.dim()
                 if not -nd <= d < nd:
                     raise errors.TorchValueError(
                         f"{where}: Got in_dim={d} for some input, but that input is a Tensor of dimensionality "
-                        f"{nd} so expected in_dim to satisfy -{nd} <= in_dim < {nd}.")
+                        f"{nd} so expected in_dim to satisfy -{nd} <= in_dim < {nd}."
+                    )
                 d = d + nd if d < 0 else d
                 sizes.append(a.shape[d])
             wrapped_dims.append(d)
         if not sizes:
             raise errors.TorchValueError("vmap: Expected at least one Tensor to vmap over")
         if len(set(sizes)) > 1:
-            raise errors.TorchValueError("vmap: Expected all tensors to have the same size in the mapped "
-                                         f"dimension, got sizes {sizes} for the mapped dimension")
+            raise errors.TorchValueError(
+                "vmap: Expected all tensors to have the same size in the mapped "
+                f"dimension, got sizes {sizes} for the mapped dimension"
+            )
         results = []
         for i in range(sizes[0]):
             out = func(*[a if d is None else a.select(d, i) for a, d in zip(args, wrapped_dims)])
@@ -444,8 +493,10 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None, na
                 if not isinstance(o, Tensor):
                     raise errors.TorchValueError(
                         f"vmap({name}, ...): `{name}` must only return Tensors, got type {_t(o)}. Did you mean to "
-                        "set out_dims= to None for output?")
+                        "set out_dims= to None for output?"
+                    )
             results.append(flat)
         flat_out = [_stack([r[j] for r in results], dim=out_dims) for j in range(len(results[0]))]
         return tree_unflatten(flat_out, spec)
+
     return wrapped
