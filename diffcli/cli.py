@@ -580,6 +580,10 @@ FAST_OPTIONS = {   # command: {option: (parameter, how its value is read)}
               "-f": ("fmt", _choice(CheckFormat)), "--format": ("fmt", _choice(CheckFormat))},
 }
 
+from . import matrix_commands  # noqa: E402  (jacobian, hessian; given this module's shared options)
+
+matrix_commands.register(sys.modules[__name__])
+
 
 def _defaults(function):
     code = function.__code__

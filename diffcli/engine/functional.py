@@ -226,7 +226,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(result, is_outputs_tuple)
 
 
-def _basis_row(tensors, k):
+def basis_row(tensors, k):
     """Row k of the standard basis over the concatenated elements of `tensors`: one tensor
     per entry, shaped like it, 1 at flat position k and 0 elsewhere."""
     row, start = [], 0
@@ -255,7 +255,7 @@ def _jacfwd(func, inputs, strict=False, vectorize=False):
     total = sum(t.numel() for t in inputs)
     columns, is_outputs_tuple, outputs = [], None, None
     for k in range(total):
-        outs, jv = jvp(func, inputs, _basis_row(inputs, k))
+        outs, jv = jvp(func, inputs, basis_row(inputs, k))
         if is_outputs_tuple is None:
             is_outputs_tuple = isinstance(outs, tuple)
             outputs = outs if is_outputs_tuple else (outs,)
@@ -339,7 +339,7 @@ def _jacobian_vectorized(outputs, inputs, create_graph, is_outputs_tuple, is_inp
     rows = [[] for _ in inputs]
     for k in range(sum(numels)):
         vj = _autograd_grad(
-            flat_outputs, inputs, _basis_row(flat_outputs, k), create_graph=create_graph, retain_graph=True
+            flat_outputs, inputs, basis_row(flat_outputs, k), create_graph=create_graph, retain_graph=True
         )
         for el_idx, vj_el in enumerate(vj):
             rows[el_idx].append(vj_el)

@@ -378,7 +378,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 
 def _basis_rows(flat, k):
-    return list(_af._basis_row(tuple(flat), k))
+    return list(_af.basis_row(tuple(flat), k))
 
 
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
