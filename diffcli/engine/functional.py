@@ -253,9 +253,15 @@ def _jacfwd(func, inputs, strict=False, vectorize=False):
             "`vectorize=True`."
         )
     total = sum(t.numel() for t in inputs)
+    # PyTorch's tangents require grad when the function's outputs do on inputs that do not
+    # (hessian's forward-mode outer Jacobian: its inner one is made with create_graph=True)
+    probe = func(*(t.detach() for t in inputs))
+    keep = any(
+        isinstance(o, Tensor) and o.requires_grad for o in (probe if isinstance(probe, tuple) else (probe,))
+    )
     columns, is_outputs_tuple, outputs = [], None, None
     for k in range(total):
-        outs, jv = jvp(func, inputs, basis_row(inputs, k))
+        outs, jv = jvp(func, inputs, basis_row(inputs, k), create_graph=keep)
         if is_outputs_tuple is None:
             is_outputs_tuple = isinstance(outs, tuple)
             outputs = outs if is_outputs_tuple else (outs,)

@@ -36,7 +36,7 @@ class Transformed(Builtin):
 
 
 def _name_of(f) -> str:
-    return getattr(f, "qualname", None) or getattr(f, "name", None) or "<lambda>"
+    return getattr(f, "name", None) or "<lambda>"
 
 
 def _host(interp, f, node):
