@@ -25,7 +25,7 @@ def title(report: MatrixReport) -> str:
 
 def _cells(values: np.ndarray) -> list:
     fmt = _Formatter(values) if values.size else None
-    return [[fmt.format(v).strip() for v in row] for row in values.tolist()]
+    return [[fmt.format(v) for v in row] for row in values.tolist()]
 
 
 def matrix_table(report: MatrixReport, file=None) -> None:

@@ -221,3 +221,123 @@ def flatten(value, is_tensor, info):
     if isinstance(value, (tuple, list)):
         return {type(value).__name__: [flatten(v, is_tensor, info) for v in value]}
     return {"python": repr(value)}
+
+
+# `diffcli jacobian` / `diffcli hessian` on a script, and the torch.autograd.functional
+# program that computes the same from the script's values: (name, command line, program
+# binding `result` to {WRT: ...} or {WRT_I: {WRT_J: ...}}, plus "vjp"/"jvp" when asked).
+_LAYER = "W = [[1.0, -0.5], [0.25, 2.0]]\nx = [0.5, -1.0]\ny = tanh(W @ x)\np = sum(y^2)\n"
+_LAYER_T = """\
+import torch
+from torch.autograd.functional import jacobian, hessian, vjp, jvp
+W = torch.tensor([[1.0, -0.5], [0.25, 2.0]], dtype=torch.float64)
+x = torch.tensor([0.5, -1.0], dtype=torch.float64)
+y_of = lambda W, x: torch.tanh(W @ x)
+p_of = lambda W, x: (torch.tanh(W @ x) ** 2).sum()
+"""
+_BCAST = "a = [[1.0], [2.0]]\nb = [0.5, -1.0, 2.0]\ny = exp(a * b) / 3\np = sum(y * y * b)\n"
+_BCAST_T = """\
+import torch
+from torch.autograd.functional import jacobian, hessian
+a = torch.tensor([[1.0], [2.0]], dtype=torch.float64)
+b = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64)
+y_of = lambda a, b: torch.exp(a * b) / 3
+p_of = lambda a, b: (y_of(a, b) * y_of(a, b) * b).sum()
+"""
+_CARD = "x = a + b; y = x*w; p = sin((0.5*y^2-1)/2-0.1)\n"
+_CARD_T = """\
+import torch
+from torch.autograd.functional import jacobian, hessian
+a, b, w = (torch.tensor(v, dtype=torch.float64) for v in (1.0, 2.0, 0.5))
+p_of = lambda a, b, w: torch.sin((0.5 * ((a + b) * w) ** 2 - 1) / 2 - 0.1)
+"""
+_MATMUL = (
+    "import torch\nW = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\n"
+    "v = torch.tensor([0.5, -1.0], requires_grad=True)\nh = W @ v\ns = torch.tanh(h).sum()\n"
+)
+_MATMUL_T = """\
+import torch
+from torch.autograd.functional import jacobian, hessian
+W = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+v = torch.tensor([0.5, -1.0])
+h_of = lambda W, v: W @ v
+s_of = lambda W, v: torch.tanh(W @ v).sum()
+"""
+
+COMMAND_CASES = [
+    (
+        "layer_jacobian_y",
+        ["jacobian", "-e", _LAYER, "--of", "y", "--wrt", "W,x"],
+        _LAYER_T + "J = jacobian(y_of, (W, x))\nresult = {'W': J[0], 'x': J[1]}\n",
+    ),
+    (
+        "layer_jacobian_p_default_wrt",
+        ["jacobian", "-e", _LAYER],
+        _LAYER_T + "J = jacobian(p_of, (W, x))\nresult = {'W': J[0], 'x': J[1]}\n",
+    ),
+    (
+        "layer_hessian_p",
+        ["hessian", "-e", _LAYER, "--wrt", "W,x"],
+        _LAYER_T
+        + "H = hessian(p_of, (W, x))\nresult = {'W': {'W': H[0][0], 'x': H[0][1]}, 'x': {'W': H[1][0], 'x': H[1][1]}}\n",
+    ),
+    (
+        "layer_hessian_x_only",
+        ["hessian", "-e", _LAYER, "--of", "p", "--wrt", "x"],
+        _LAYER_T + "result = {'x': {'x': hessian(lambda x: p_of(W, x), x)}}\n",
+    ),
+    (
+        "layer_jacobian_vjp",
+        ["jacobian", "-e", _LAYER, "--of", "y", "--wrt", "W,x", "--vjp", "[1.5, -2.0]"],
+        _LAYER_T
+        + "J = jacobian(y_of, (W, x))\n_, g = vjp(y_of, (W, x), torch.tensor([1.5, -2.0], dtype=torch.float64))\n"
+        "result = {'W': J[0], 'x': J[1], 'vjp': {'W': g[0], 'x': g[1]}}\n",
+    ),
+    (
+        "layer_jacobian_jvp",
+        ["jacobian", "-e", _LAYER, "--of", "y", "--wrt", "x", "--jvp", "[0.25, 3.0]"],
+        _LAYER_T + "J = jacobian(lambda x: y_of(W, x), x)\n"
+        "_, u = jvp(lambda x: y_of(W, x), x, torch.tensor([0.25, 3.0], dtype=torch.float64))\n"
+        "result = {'x': J, 'jvp': u}\n",
+    ),
+    (
+        "broadcast_jacobian",
+        ["jacobian", "-e", _BCAST, "--of", "y", "--wrt", "a,b"],
+        _BCAST_T + "J = jacobian(y_of, (a, b))\nresult = {'a': J[0], 'b': J[1]}\n",
+    ),
+    (
+        "broadcast_hessian",
+        ["hessian", "-e", _BCAST, "--wrt", "b,a"],
+        _BCAST_T + "H = hessian(p_of, (b, a)[::-1])\n"
+        "result = {'b': {'b': H[1][1], 'a': H[1][0]}, 'a': {'b': H[0][1], 'a': H[0][0]}}\n",
+    ),
+    (
+        "card_jacobian",
+        ["jacobian", "-e", _CARD, "--set", "a=1", "--set", "b=2", "--set", "w=0.5"],
+        _CARD_T + "J = jacobian(p_of, (a, b, w))\nresult = dict(zip('abw', J))\n",
+    ),
+    (
+        "card_hessian",
+        ["hessian", "-e", _CARD, "--set", "a=1", "--set", "b=2", "--set", "w=0.5", "--wrt", "a,b,w"],
+        _CARD_T
+        + "H = hessian(p_of, (a, b, w))\nresult = {n: dict(zip('abw', row)) for n, row in zip('abw', H)}\n",
+    ),
+    (
+        "matmul_float32_jacobian",
+        ["jacobian", "-e", _MATMUL, "--of", "h"],
+        _MATMUL_T + "J = jacobian(h_of, (W, v))\nresult = {'W': J[0], 'v': J[1]}\n",
+    ),
+    (
+        "matmul_float32_hessian",
+        ["hessian", "-e", _MATMUL, "--of", "s"],
+        _MATMUL_T
+        + "H = hessian(s_of, (W, v))\nresult = {'W': {'W': H[0][0], 'v': H[0][1]}, 'v': {'W': H[1][0], 'v': H[1][1]}}\n",
+    ),
+]
+
+
+def nested(value, tolist):
+    """A command case's result as plain nested lists (dicts kept)."""
+    if isinstance(value, dict):
+        return {k: nested(v, tolist) for k, v in value.items()}
+    return tolist(value)

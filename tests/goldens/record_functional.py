@@ -21,7 +21,7 @@ import torch
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from functional_cases import all_cases, flatten  # noqa: E402
+from functional_cases import COMMAND_CASES, all_cases, flatten, nested  # noqa: E402
 
 OUT = HERE / "functional.json"
 
@@ -45,6 +45,15 @@ def record():
             raise AssertionError(f"{case} did not fail in PyTorch")
         result = flatten(namespace["result"], lambda v: isinstance(v, torch.Tensor), _info)
         out["cases"][case] = {"script": text, "result": result}
+    out["commands"] = {}
+    for name, argv, program in COMMAND_CASES:
+        namespace = {}
+        exec(compile(program, name, "exec"), namespace)
+        out["commands"][name] = {
+            "argv": argv,
+            "program": program,
+            "result": nested(namespace["result"], lambda t: t.tolist()),
+        }
     return out
 
 
