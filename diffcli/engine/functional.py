@@ -26,6 +26,14 @@ _zeros_like = FUNCTIONS["zeros_like"]
 _stack = FUNCTIONS["stack"]
 
 
+def poll_limits() -> None:
+    """One row of a loop over a basis: the command's time and memory caps are read here too
+    (a backward pass of fewer than 256 nodes never reads them itself)."""
+    poll = errors.POLL[0]
+    if poll is not None:
+        poll()
+
+
 def describe_type(value) -> str:
     return f"<class '{type(value).__name__}'>"
 
@@ -261,6 +269,7 @@ def _jacfwd(func, inputs, strict=False, vectorize=False):
     )
     columns, is_outputs_tuple, outputs = [], None, None
     for k in range(total):
+        poll_limits()
         outs, jv = jvp(func, inputs, basis_row(inputs, k), create_graph=keep)
         if is_outputs_tuple is None:
             is_outputs_tuple = isinstance(outs, tuple)
@@ -310,6 +319,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
             jac_i = tuple([] for _ in inputs)
             flat = out.reshape(-1)
             for j in range(out.numel()):
+                poll_limits()
                 vj = _autograd_grad((flat[j],), inputs, retain_graph=True, create_graph=create_graph)
                 for el_idx, (jac_i_el, vj_el, inp_el) in enumerate(zip(jac_i, vj, inputs)):
                     if vj_el is not None:
@@ -344,6 +354,7 @@ def _jacobian_vectorized(outputs, inputs, create_graph, is_outputs_tuple, is_inp
     flat_outputs = tuple(out.reshape(-1) for out in outputs)
     rows = [[] for _ in inputs]
     for k in range(sum(numels)):
+        poll_limits()
         vj = _autograd_grad(
             flat_outputs, inputs, basis_row(flat_outputs, k), create_graph=create_graph, retain_graph=True
         )

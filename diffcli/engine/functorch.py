@@ -23,6 +23,8 @@ from .node import AccumulateGrad
 from .ops.table import FUNCTIONS
 from .tensor import Tensor
 
+poll_limits = _af.poll_limits
+
 _zeros_like = FUNCTIONS["zeros_like"]
 _stack = FUNCTIONS["stack"]
 JVP = "jvp(f, primals, tangents)"
@@ -393,6 +395,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         numels = [o.numel() for o in flat_output]
         rows = [[] for _ in flat_primals]
         for k in range(sum(numels)):
+            poll_limits()
             res, _ = tree_flatten(vjp_fn(tree_unflatten(_basis_rows(flat_output, k), output_spec)))
             for i, r in enumerate(res):
                 rows[i].append(r)
@@ -420,6 +423,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         numels = [p.numel() for p in flat_primals]
         columns, aux, out_spec = [], None, None
         for k in range(sum(numels)):
+            poll_limits()
             basis = tree_unflatten(_basis_rows(flat_primals, k), primals_spec)
             out = _jvp_with_argnums(func, args, basis, argnums, has_aux=has_aux)
             flat_jv, out_spec = tree_flatten(out[1])
@@ -487,6 +491,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None, na
             )
         results = []
         for i in range(sizes[0]):
+            poll_limits()
             out = func(*[a if d is None else a.select(d, i) for a, d in zip(args, wrapped_dims)])
             flat, spec = tree_flatten(out)
             for o in flat:
