@@ -9,6 +9,8 @@ bind as PyTorch's Python signatures bind them (so a wrong keyword is Python's Ty
 
 from __future__ import annotations
 
+import types
+
 from ..engine import functional as _af
 from ..engine import functorch as _fn
 from .objects import Builtin
@@ -77,6 +79,8 @@ def _transform(name, make, takes, named=False):
     with PyTorch's defaults (a Python function of the same signature); a `named` one is told
     the function's name for its error texts (vmap)."""
 
+    takes = _named(takes, name)
+
     def run(interp, args, kwargs, node):
         bound = takes(*args, **kwargs)
         func = bound.pop("func")
@@ -90,6 +94,15 @@ def _transform(name, make, takes, named=False):
 
     run.__name__ = name
     return API(name, run)
+
+
+def _named(fn, name):
+    """`fn` under the API's name, so that Python's argument errors say `grad() got an
+    unexpected keyword argument ...` as PyTorch's do."""
+    code = fn.__code__.replace(co_name=name, co_qualname=name)
+    named = types.FunctionType(code, fn.__globals__, name, fn.__defaults__)
+    named.__kwdefaults__ = fn.__kwdefaults__
+    return named
 
 
 def _takes_grad(func, argnums=0, has_aux=False):

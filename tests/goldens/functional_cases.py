@@ -193,6 +193,9 @@ ERRORS = [
     ("func_vmap_in_dim_range", ["ident"], "func.vmap(ident, in_dims=1)(x)"),
     ("func_vmap_float_output", ["const"], "func.vmap(const)(x)"),
     ("func_vmap_nothing_mapped", ["ident"], "func.vmap(ident, in_dims=(None,))(x)"),
+    ("func_grad_bad_keyword", ["ident"], "func.grad(ident, bogus=1)"),
+    ("func_jacrev_too_many_positional", ["ident"], "func.jacrev(ident, 0, True)"),
+    ("func_vmap_no_function", [], "func.vmap()"),
 ]
 
 FLAVOURS = ("def", "lambda")
