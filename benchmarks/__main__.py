@@ -12,6 +12,7 @@ import statistics
 import sys
 import time
 
+from . import functional as HF
 from . import workloads as W
 
 
@@ -63,6 +64,10 @@ def main(argv=None):
         secs, mb = W.depth_run(s.depth)
         rows.append((f"depth: {s.depth}-op chain", "diffcli", f"{secs:.2f} s, peak {mb:.0f} MB", "",
                      "completes, < 2 GB"))
+    n = 20 if args.quick else 200
+    for vectorize in (False, True):
+        run(f"hessian of {n} inputs, vectorize={vectorize}", HF.hessian(n, vectorize), target="seconds, not minutes")
+    run(f"diffcli hessian command, {n}-element x (process)", HF.hessian_command(n), target="seconds")
     rows.extend(render_rows(s.render, args.repeats, lambda name: not args.only or args.only in name))
     run(f"render: graph vs grad, {s.render[1]}-term sum (processes)", W.graph_vs_grad(s.render[1]),
         target="same order as grad (<= 3x)")

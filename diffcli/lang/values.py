@@ -12,11 +12,13 @@ from types import FunctionType, MethodType
 
 from .. import engine
 from ..engine import dtypes, errors, printoptions
+from ..engine import functional as _functional
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
 from .exceptions import ExceptionValue  # noqa: F401  (re-exported)
 from .objects import Builtin, ClassValue, Instance, NativeMethod, ProvidedBase, ScriptObject
+from .torchfunc import FUNC, FUNCTIONAL
 
 
 class Namespace:
@@ -65,6 +67,9 @@ def type_of(value) -> TypeValue:
     if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
         return TypeValue(name, f"torch.autograd.grad_mode.{name}")
     return TypeValue(name, _QUALIFIED.get(name))
+
+
+_functional.describe_type = lambda value: repr(type_of(value))   # error texts name script types
 
 
 class UserFunction:
@@ -207,7 +212,9 @@ F_NAMES = ("relu", "gelu", "softplus", "elu", "leaky_relu", "silu", "sigmoid", "
            "log_softmax", "normalize", "linear", "binary_cross_entropy_with_logits")
 
 _F = Namespace("torch.nn.functional", {k: engine.FUNCTIONS[k] for k in F_NAMES if k in engine.FUNCTIONS})
-_AUTOGRAD = Namespace("torch.autograd", _autograd_members())
+_FUNCTIONAL = Namespace("torch.autograd.functional", FUNCTIONAL)
+_AUTOGRAD = Namespace("torch.autograd", {**_autograd_members(), "functional": _FUNCTIONAL})
+_FUNC = Namespace("torch.func", FUNC)
 _NN = Namespace("torch.nn", {"functional": _F})
 # a CPU-only build: `device = "cuda" if torch.cuda.is_available() else "cpu"` picks the CPU
 _CUDA = Namespace("torch.cuda", {"is_available": _false, "device_count": _zero})
@@ -220,7 +227,8 @@ TORCH_VERSION = "2.13.0+cpu"   # the CPU-only build diffcli reproduces (CUDA fai
 TORCH = Namespace("torch", {
     **engine.FUNCTIONS,
     **_autograd_members(),
-    "autograd": _AUTOGRAD, "nn": _NN, "is_grad_enabled": engine.is_grad_enabled,
+    "autograd": _AUTOGRAD, "nn": _NN, "is_grad_enabled": engine.is_grad_enabled, "func": _FUNC,
+    "vmap": FUNC["vmap"],
     "cuda": _CUDA, "backends": _BACKENDS, "device": device,
     "set_default_dtype": dtypes.set_default_dtype, "get_default_dtype": dtypes.get_default_dtype,
     "float64": dtypes.float64, "double": dtypes.float64, "float32": dtypes.float32,
@@ -276,6 +284,7 @@ _TYPING = Namespace("typing", {n: TypeValue(n, f"typing.{n}") for n in (
 MODULES = {
     "torch": TORCH, "torch.nn": _NN, "torch.nn.functional": _F, "torch.autograd": _AUTOGRAD,
     "math": MATH, "functools": _FUNCTOOLS, "typing": _TYPING,
+    "torch.func": _FUNC, "torch.autograd.functional": _FUNCTIONAL,
 }
 
 TENSOR_ATTRS = {"data", "grad", "requires_grad", "is_leaf", "grad_fn", "shape", "dtype",

@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.txt"))
 EXPECTED = Path(__file__).resolve().parent / "expected"
-COMMANDS = ("run", "grad", "graph")
+COMMANDS = ("run", "grad", "graph", "jacobian", "hessian")
 
 
 def sample_args(path: Path) -> list[str]:

@@ -23,7 +23,7 @@ from .samples import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD = ["samples/card.txt", "--set", "a=1", "--set", "b=2", "--set", "w=0.5"]
-COMMANDS = ("grad", "graph", "run", "check")
+COMMANDS = ("grad", "graph", "run", "check", "jacobian", "hessian")
 
 
 def subprocess_cli(*args, input=None, env=None):

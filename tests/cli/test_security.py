@@ -433,6 +433,10 @@ clm = classmethod(f)
 prop = property(f)
 srt = sorted
 dec = torch.no_grad()(f)
+tgrad = torch.func.grad(lambda q: q.sum())
+tpull = torch.func.vjp(lambda q: q * 2, torch.tensor([1.0]))[1]
+tvmap = torch.vmap(f)
+tjac = torch.autograd.functional.jacobian
 """
 _OBJECT_DEFAULTS = {"__init__", "__repr__", "__str__"}   # object's, at the end of every MRO
 

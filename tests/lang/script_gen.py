@@ -1779,3 +1779,110 @@ def python_programs(draw, errors=True, require=None):
         expect_error = True
     script = ["import torch", *defs, "def main():", *("    " + line for line in body), "main()"]
     return PyProgram("\n".join(script) + "\n", blocks, expect_error)
+
+
+# =============================================================================================
+# torch.autograd.functional and torch.func calls on random functions (issue 15).
+# `functional_programs()` draws a FuncProgram: a PyTorch-flavour script (its own Python
+# program) that defines a random function of one to three float64 tensors, as a `def` or a
+# `lambda`, and binds `result` to one API called on it with random options; with
+# errors=True, now and then a call PyTorch refuses (an argnum out of range, a v of the wrong
+# shape, strict=True on an input the function does not use, a vector output to hessian...).
+# =============================================================================================
+
+@dataclass
+class FuncProgram:
+    script: str
+    api: str
+    expect_error: bool
+
+    def __str__(self):
+        return f"--- functional script ({self.api}) ---\n{self.script}"
+
+
+_FUNC_UNARY = ["torch.sin({})", "torch.cos({})", "torch.tanh({})", "torch.sigmoid({})", "({} * {})",
+               "torch.exp({} * 0.5)", "torch.nn.functional.softplus({})", "({} ** 3)"]
+_FUNC_BINARY = ["({} + {})", "({} - {})", "({} * {})"]
+
+
+def _func_expr(draw, names, depth):
+    if depth == 0 or draw(st.integers(0, 3)) == 0:
+        return draw(st.sampled_from(names))
+    if draw(st.booleans()):
+        form = draw(st.sampled_from(_FUNC_UNARY))
+        inner = _func_expr(draw, names, depth - 1)
+        return form.format(*([inner] * form.count("{}")))
+    form = draw(st.sampled_from(_FUNC_BINARY))
+    return form.format(_func_expr(draw, names, depth - 1), _func_expr(draw, names, depth - 1))
+
+
+_FUNC_APIS = ["jacobian", "hessian", "vjp", "jvp", "hvp", "vhp", "func.grad", "func.grad_and_value",
+              "func.jacrev", "func.jacfwd", "func.hessian", "func.vjp", "func.jvp", "func.vmap"]
+
+
+@st.composite
+def functional_programs(draw, errors=True, api=None):
+    """A random FuncProgram (see the banner above); `api` fixes the API it calls."""
+    n_in = draw(st.integers(1, 3))
+    names = ["p", "q", "r"][:n_in]
+    size = draw(st.sampled_from([(), (2,), (3,)]))
+    values = {n: draw(st.lists(st.integers(-8, 8), min_size=_numel(size), max_size=_numel(size))) for n in names}
+    lines = ["import torch", "import torch.func as func",
+             "from torch.autograd.functional import jacobian, hessian, vjp, jvp, hvp, vhp"]
+    for n in names:
+        v = [x / 8 for x in values[n]]
+        lit = v[0] if size == () else v
+        lines.append(f"{n} = torch.tensor({lit}, dtype=torch.float64)")
+    api = api or draw(st.sampled_from(_FUNC_APIS))
+    scalar = api in ("hessian", "hvp", "vhp", "func.grad", "func.grad_and_value", "func.hessian") \
+        or draw(st.booleans())
+    used = names if draw(st.integers(0, 4)) else names[:1]          # sometimes an input goes unused
+    body = " + ".join(f"{_func_expr(draw, used, 3)}" for _ in range(draw(st.integers(1, 2))))
+    ret = f"({body}).sum()" if scalar else body
+    if size == () and not scalar:
+        ret = f"{ret} * torch.ones(2, dtype=torch.float64)"
+    args = ", ".join(names)
+    if draw(st.booleans()):
+        lines += [f"def f({args}):", f"    return {ret}"]
+    else:
+        lines.append(f"f = lambda {args}: {ret}")
+    tup = f"({args},)"
+    error = errors and draw(st.integers(0, 6)) == 3
+    opt = {k: draw(st.booleans()) for k in ("create_graph", "strict", "vectorize")}
+    kw = ", ".join(f"{k}={v}" for k, v in opt.items() if v and (k != "vectorize" or api in ("jacobian", "hessian")))
+    kw = (", " + kw) if kw else ""
+    if api in ("jacobian", "hessian"):
+        call = f"{api}(f, {tup}{kw})"
+        if error:
+            call = f"{api}(f, ({args}, 2.0){kw})"
+    elif api in ("vjp", "jvp", "hvp", "vhp"):
+        if api == "vjp":
+            v = "None" if scalar and size == () and not error else ("torch.ones(1, dtype=torch.float64)" if error else
+                                                                    "torch.ones_like(f(" + args + "))")
+        else:
+            v = "(" + ", ".join(f"torch.ones_like({n}) * 0.5" for n in names) + ",)"
+            if error:
+                v = "(torch.ones(5, dtype=torch.float64),)"
+        kw = ", ".join(f"{k}={v}" for k, v in opt.items() if v and k != "vectorize")
+        call = f"{api}(f, {tup}, {v}{', ' + kw if kw else ''})"
+    elif api == "func.vmap":
+        call = f"func.vmap(lambda t: f({', '.join(['t'] + names[1:])}))(torch.stack([{names[0]}, {names[0]} * 2]))"
+        if error:
+            call = f"func.vmap(f, in_dims=({', '.join(['0'] * (n_in + 1))},))({args})"
+    elif api in ("func.vjp", "func.jvp"):
+        if api == "func.vjp":
+            call = f"func.vjp(f, {args})"
+            lines.append(f"out, pull = {call}")
+            call = "(out, pull(torch.ones_like(out)))" if not error else "pull((out, out))"
+        else:
+            tangents = "(" + ", ".join(f"torch.ones_like({n})" for n in names) + ",)"
+            call = f"func.jvp(f, {tup}, {tangents if not error else '(' + names[0] + ',) * ' + str(n_in + 1)})"
+    else:
+        argnums = draw(st.sampled_from([0, n_in - 1, tuple(range(n_in)), -1]))
+        if error:
+            argnums = draw(st.sampled_from([n_in, (0, 0), ()]))
+        has_aux = api in ("func.grad", "func.grad_and_value", "func.jacrev") and draw(st.booleans())
+        fn = f"lambda {args}: (f({args}), {names[0]} * 2)" if has_aux else "f"
+        call = f"{api}({fn}, argnums={argnums!r}{', has_aux=True' if has_aux else ''})({args})"
+    lines.append(f"result = {call}")
+    return FuncProgram("\n".join(lines) + "\n", api, error)

@@ -8,5 +8,6 @@ def test_runner_prints_a_table_with_every_workload(capsys):
     assert out[0].split()[:3] == ["workload", "contender", "median"]
     text = "\n".join(out)
     for name in ("scalar chain", "elementwise", "matmuls", "cold start", "script end to end",
-                 "parse", "depth", "render: chain tree", "render: graph vs grad"):
+                 "parse", "depth", "render: chain tree", "render: graph vs grad", "hessian of",
+                 "diffcli hessian command"):
         assert name in text

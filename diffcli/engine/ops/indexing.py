@@ -21,7 +21,8 @@ def scatter_to(g: Tensor, shape, dim, idx) -> Tensor:
         np.put_along_axis(out, idx, gd, axis=dim)
         return out
     return record("ScatterBackward0", fwd(g.data_), (g,),
-                  lambda gg: (Tensor(np.take_along_axis(gg.data_, idx, axis=dim)),))
+                  lambda gg: (record("GatherBackward0", np.take_along_axis(gg.data_, idx, axis=dim), (gg,),
+                                     lambda g3: (scatter_to(g3, shape, dim, idx),)),))
 
 
 def _index_put_backward(shape, key):
@@ -31,8 +32,17 @@ def _index_put_backward(shape, key):
             out = np.zeros(shape, dtype=gd.dtype)
             np.add.at(out, key, gd)
             return out
-        return (_INDEX_PUT.record(put(g.data_), (g,),
-                       lambda gg: (Tensor(gg.data_[key]),)),)
+        return (_INDEX_PUT.record(put(g.data_), (g,), _index_read_backward(key)),)
+    return backward
+
+
+def _index_read_backward(key):
+    """Backward of the scatter above: a read at `key`, itself recorded (so the gradient of a
+    gradient of an indexed tensor is differentiable again: third order, forward mode by the
+    double-backward trick)."""
+    def backward(gg):
+        return (record("IndexBackward0", np.array(gg.data_[key], copy=True), (gg,),
+                       _index_put_backward(gg.data_.shape, key)),)
     return backward
 
 
