@@ -11,7 +11,8 @@ import weakref
 
 import numpy as np
 
-from . import dtypes, errors
+from . import dtypes, errors, inference
+from . import saved as saved_hooks
 from .grad_mode import _state as _grad_state
 from .node import AccumulateGrad, Node
 from .tensor import Tensor
@@ -54,6 +55,8 @@ def record(name, data, inputs, backward, saved=()):
     if TRACE[0] is not None:
         return _traced(out, name, data, inputs, backward, saved)
     if not _grad_state[0]:
+        if inference.ACTIVE[0]:     # inside torch.inference_mode: an inference tensor
+            inference.mark(out)
         return out
     # one pass over the inputs: the edges (next_functions) and each input's shape/dtype
     edges = []
@@ -83,6 +86,8 @@ def record(name, data, inputs, backward, saved=()):
                 break
     out.grad_fn = Node(name, tuple(edges), backward, saved, tuple(meta), outputs)
     out.requires_grad_flag = True
+    if saved_hooks.HOOKS:      # inside torch.autograd.graph.saved_tensors_hooks
+        saved_hooks.pack(out.grad_fn, out)
     return out
 
 
@@ -133,6 +138,8 @@ def record_scalar(name, value, inputs, backward, saved, fast, fargs):
         saved = saved[:-1] + (output_shell(out),)
     out.grad_fn = Node(name, edges, backward, saved, meta, outputs, fast, fargs)
     out.requires_grad_flag = True
+    if saved_hooks.HOOKS:
+        saved_hooks.pack(out.grad_fn, out)
     return out
 
 

@@ -22,6 +22,7 @@ import itertools
 import sys
 
 from . import errors
+from . import saved as saved_hooks
 
 _sequence = itertools.count()
 CPP_NODES = frozenset({"AccumulateGrad", "CopySlices", "CopyBackwards"})
@@ -109,6 +110,8 @@ class Node:
         if outputs:
             saved = tuple(self._rebuild_output(t) if i in outputs else t
                           for i, t in enumerate(saved))
+        if saved_hooks.USED[0]:   # saved_tensors_hooks packed some node's tensors
+            saved = saved_hooks.unpacked(saved)
         return saved + self.fargs if self.fargs else saved
 
     def _rebuild_output(self, shell):

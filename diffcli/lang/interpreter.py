@@ -26,6 +26,7 @@ from ..engine.ops import creation, reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
 from . import (
+    autograd_ext,
     callargs,
     cappedbuiltins,
     classes,
@@ -62,7 +63,6 @@ from .values import (
     ITERABLES,
     LIST_METHODS,
     MODULES,
-    NODE_ATTRS,
     SET_METHODS,
     TENSOR_ATTRS,
     TENSOR_METHODS,
@@ -582,6 +582,8 @@ class Interpreter(Caps):
                 self.guard(target, lambda: setattr(obj, target.name, value))
             elif isinstance(obj, classes.SETTABLE):
                 classes.set_attribute(self, obj, target, value)
+            elif isinstance(obj, Node):   # a custom Function's ctx
+                autograd_ext.set_attribute(self, obj, target, value)
             else:
                 raise ScriptError("AttributeError",
                                   f"cannot set attribute '{target.name}' of '{type_name(obj)}' object",
@@ -901,6 +903,12 @@ class Interpreter(Caps):
                 return self.guard(e, lambda: getattr(obj, name))
             if name in TENSOR_METHODS:
                 return getattr(obj, name)
+            if name in autograd_ext.TENSOR_METHODS:
+                return autograd_ext.tensor_method(self, obj, name, e)
+        elif isinstance(obj, autograd_ext.OBJECTS):   # grad_fn nodes (a custom Function's ctx), hook handles
+            found = autograd_ext.attribute(self, obj, e)
+            if found is not autograd_ext.MISSING:
+                return found
         elif isinstance(obj, (Instance, ScriptObject, classes.ClassValue, classes.ProvidedBase)):
             return classes.attribute(self, obj, e)
         elif obj.__class__ is dict and name in DICT_METHODS:
@@ -912,11 +920,6 @@ class Interpreter(Caps):
                 return obj.members[name]
             raise ScriptError("AttributeError", f"module '{obj.name}' has no attribute '{name}'"
                               + attribute_hint(obj, name), *attribute_position(e))
-        elif isinstance(obj, Node):
-            if name == "name":
-                return obj.torch_name
-            if name in NODE_ATTRS and (name != "variable" or hasattr(obj, "variable")):
-                return getattr(obj, name)
         elif isinstance(obj, reductions.ReturnTypes) and name in ("values", "indices"):
             return getattr(obj, name)
         elif isinstance(obj, Size) and name == "numel":

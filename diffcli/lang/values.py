@@ -12,6 +12,7 @@ from types import FunctionType, MethodType
 
 from .. import engine
 from ..engine import dtypes, errors
+from ..engine.custom_function import FunctionNode
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
@@ -52,7 +53,8 @@ class TypeValue:
 
 
 _QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "dtype": "torch.dtype",
-              "device": "torch.device"}
+              "device": "torch.device", "RemovableHandle": "torch.utils.hooks.RemovableHandle",
+              "SavedTensor": "torch._C._autograd.SavedTensor"}
 
 
 def type_of(value) -> TypeValue:
@@ -60,6 +62,8 @@ def type_of(value) -> TypeValue:
     if isinstance(value, Instance):
         return value._cls
     name = type_name(value)
+    if isinstance(value, FunctionNode):
+        return TypeValue(name, f"torch.autograd.function.{name}")
     if isinstance(value, reductions.ReturnTypes):
         return TypeValue(name, f"torch.return_types.{name}")
     if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
@@ -466,7 +470,7 @@ def _other(value, builtin_names):
     if isinstance(value, engine.set_grad_enabled):
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={value.mode})"
     if isinstance(value, Node):
-        return f"<{value.name()} object>"
+        return repr(value)           # `<MulBackward0 object>`, `<torch.autograd.function.FBackward object>`
     if isinstance(value, (set, frozenset)):
         inner = "{" + ", ".join(show(v, builtin_names) for v in value) + "}"
         if isinstance(value, frozenset):
