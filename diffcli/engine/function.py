@@ -78,6 +78,8 @@ def record(name, data, inputs, backward, saved=()):
     if not wanted:
         return out
     outputs = ()
+    if saved and inference.USED[0]:
+        inference.check_saved(saved)
     if saved:
         for s in saved:
             if s is OUT:

@@ -8,15 +8,31 @@ identity); constructors called inside are not (diffcli does not mark them).
 
 from __future__ import annotations
 
-from . import grad_mode
+from . import errors, grad_mode
 from .hooks import TensorMap
 
 ACTIVE = [False]
+USED = [False]    # some inference tensor was made (record() then checks what it saves)
 _inference = TensorMap()
+SAVED_ERROR = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+    "mode in computation tracked by autograd. To work around this, you can make a clone to get a normal "
+    "tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+INPLACE_ERROR = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get "
+    "a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
 
 
 def mark(t):
     _inference[t] = True
+    USED[0] = True
+
+
+def check_saved(saved):
+    for t in saved:
+        if t in _inference:
+            raise errors.TorchRuntimeError(SAVED_ERROR)
 
 
 def is_inference(t) -> bool:

@@ -15,7 +15,7 @@ from ..engine import hooks, saved
 from ..engine.custom_function import FunctionNode
 from ..engine.node import Node
 from ..engine.tensor import Tensor
-from . import autograd_function
+from . import autograd_function, legacy
 from .errors import ScriptError
 from .objects import MISSING, Builtin, ProvidedBase, ScriptObject
 from .pybuiltins import host_callable
@@ -83,7 +83,9 @@ def _registrar(owner, name, register):
 
 
 def tensor_method(interp, t: Tensor, name, e):
-    """`t.register_hook`, `t.register_post_accumulate_grad_hook`."""
+    """`t.register_hook`, `t.register_post_accumulate_grad_hook`, and the legacy methods."""
+    if name in legacy.TENSOR_METHODS:
+        return legacy.tensor_method(t, name)
     if name == "register_hook":
         return _registrar(
             t, name, lambda o, call, hook: hooks.register_tensor_hook(o, call, _hook_name(hook))
@@ -91,7 +93,7 @@ def tensor_method(interp, t: Tensor, name, e):
     return _registrar(t, name, lambda o, call, hook: hooks.register_post_accumulate_grad_hook(o, call))
 
 
-TENSOR_METHODS = ("register_hook", "register_post_accumulate_grad_hook")
+TENSOR_METHODS = ("register_hook", "register_post_accumulate_grad_hook", *legacy.TENSOR_METHODS)
 
 
 def attribute(interp, obj, e):
@@ -232,8 +234,10 @@ def install():
     """Add these names to the torch namespaces (called once, at import)."""
     autograd = MODULES["torch.autograd"]
     autograd.members.update(
-        {"Function": autograd_function.FUNCTION, "graph": GRAPH, "function": FUNCTION_MODULE}
+        {"Function": autograd_function.FUNCTION, "graph": GRAPH, "function": FUNCTION_MODULE,
+         **legacy.AUTOGRAD_MEMBERS}
     )
+    TORCH.members.update(legacy.TORCH_MEMBERS)
     MODULES["torch.autograd.graph"] = GRAPH
     MODULES["torch.autograd.function"] = FUNCTION_MODULE
     TORCH.members.setdefault("autograd", autograd)

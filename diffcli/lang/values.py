@@ -13,6 +13,7 @@ from types import FunctionType, MethodType
 from .. import engine
 from ..engine import dtypes, errors
 from ..engine.custom_function import FunctionNode
+from ..engine.inference import inference_mode
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
@@ -477,7 +478,7 @@ def _other(value, builtin_names):
             return f"frozenset({inner})" if value else "frozenset()"
         return inner if value else "set()"
     if isinstance(value, type):
-        if value in (engine.no_grad, engine.enable_grad, engine.set_grad_enabled):
+        if value in (engine.no_grad, engine.enable_grad, engine.set_grad_enabled, inference_mode):
             return f"<class 'torch.autograd.grad_mode.{value.__name__}'>"
         return "<class 'torch.Size'>" if value is Size else f"<class '{value.__name__}'>"
     if value is set_detect_anomaly or value is detect_anomaly:     # classes in torch
