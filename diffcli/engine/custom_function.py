@@ -230,7 +230,8 @@ def _wrap_output(node, o, inputs, versions, differentiable):
         return o
     if dirty:
         if o.grad_fn is None and o.requires_grad_flag:
-            raise errors.TorchRuntimeError(errors.LEAF_INPLACE)
+            raise errors.TorchRuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+        o._version[0] += 1            # (PyTorch bumps a dirty tensor's version once more)
         o.grad_fn = node
         o.requires_grad_flag = True
         return o

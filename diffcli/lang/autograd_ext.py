@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import weakref
 
-from ..engine import hooks, saved
+from ..engine import gradcheck, hooks, saved
 from ..engine.custom_function import FunctionNode
 from ..engine.node import Node
 from ..engine.tensor import Tensor
 from . import autograd_function, legacy
 from .errors import ScriptError
+from .exceptions import EXCEPTIONS, ExceptionClass
 from .objects import MISSING, Builtin, ProvidedBase, ScriptObject
 from .pybuiltins import host_callable
 from .values import MODULES, TORCH, Namespace, UserFunction, type_name
@@ -168,6 +169,20 @@ def set_attribute(interp, obj, target, value):
 # --- the namespaces -------------------------------------------------------------------------
 
 
+def _checker(name, check):
+    """gradcheck / gradgradcheck: the function to check is a script callable."""
+    def fn(interp, args, kwargs, node):
+        if not args:
+            raise _error("TypeError", f"{name}() missing 2 required positional arguments: 'func' and 'inputs'", node)
+        call = host_callable(interp, args[0], node)
+        return interp.guard(node, lambda: check(call, *args[1:], **kwargs))
+    return Builtin(name, fn)
+
+
+GRADCHECK = _checker("gradcheck", gradcheck.gradcheck)
+GRADGRADCHECK = _checker("gradgradcheck", gradcheck.gradgradcheck)
+
+
 class NodeClass(ProvidedBase):
     """`torch.autograd.graph.Node`: the class of every grad_fn, for isinstance() only."""
 
@@ -235,9 +250,11 @@ def install():
     autograd = MODULES["torch.autograd"]
     autograd.members.update(
         {"Function": autograd_function.FUNCTION, "graph": GRAPH, "function": FUNCTION_MODULE,
-         **legacy.AUTOGRAD_MEMBERS}
+         "gradcheck": GRADCHECK, "gradgradcheck": GRADGRADCHECK, **legacy.AUTOGRAD_MEMBERS}
     )
     TORCH.members.update(legacy.TORCH_MEMBERS)
+    # torch.autograd.gradcheck.GradcheckError derives from RuntimeError
+    EXCEPTIONS.setdefault("GradcheckError", ExceptionClass("GradcheckError", EXCEPTIONS["RuntimeError"]))
     MODULES["torch.autograd.graph"] = GRAPH
     MODULES["torch.autograd.function"] = FUNCTION_MODULE
     TORCH.members.setdefault("autograd", autograd)
