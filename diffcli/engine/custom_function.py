@@ -180,7 +180,7 @@ def apply(name, args, forward, backward, setup_context=None, once=False):
     is_tensor = tuple(isinstance(a, Tensor) for a in args)
     tensors = [a for a in args if isinstance(a, Tensor)]
     grad_on = grad_mode._state[0]
-    needs = tuple(bool(grad_on and isinstance(a, Tensor) and a.requires_grad_flag) for a in args)
+    needs = tuple(bool(isinstance(a, Tensor) and a.requires_grad_flag) for a in args)
     edges = tuple(edge(t) if grad_on else None for t in tensors)
     meta = tuple((t.data_.shape, t.data_.dtype) for t in tensors)
     node = FunctionNode(name + "Backward", edges, meta, is_tensor, needs)
@@ -193,7 +193,7 @@ def apply(name, args, forward, backward, setup_context=None, once=False):
         else:
             output = forward(*args)
             setup_context(node, args, output)
-    differentiable = any(needs)
+    differentiable = grad_on and any(needs)
     single = not isinstance(output, tuple)
     outs = (output,) if single else output
     if differentiable and sum(isinstance(o, Tensor) for o in outs) > 1:

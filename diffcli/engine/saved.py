@@ -242,16 +242,22 @@ def _value(node, src):
 def _binary_saved(node, kind, index):
     """mul saves `other` when self needs a gradient and `self` when other does: diffcli's
     node keeps (other, self), or the one it needs; div keeps (self, other), or `other` alone
-    when only self needs a gradient. `index` is the attribute's place in the pair."""
-    if node.released:
-        raise errors.TorchRuntimeError(errors.BACKWARD_TWICE)
-    if len(node.saved) == 2:
+    when only self needs a gradient. `index` is the attribute's place in the pair. A Python
+    number operand is shown as PyTorch's wrapped number (int64 if integral, else float64)."""
+    if len(node.saved_versions) == 2:
         return _saved_tensor(node, index)
     if kind == "mul":
         saved_is_other, want_other = node.next_nodes[0] is not None, index == 0
     else:
         saved_is_other, want_other = True, index == 1
-    return _saved_tensor(node, 0) if want_other == saved_is_other else None
+    if want_other != saved_is_other:
+        return None
+    t = _saved_tensor(node, 0)
+    if saved_is_other and node.input_meta[1] is None:       # `a * 2`: a wrapped number
+        value = t.data_.item()
+        return Tensor(np.array(int(value) if float(value).is_integer() else value,
+                               dtype=np.int64 if float(value).is_integer() else np.float64))
+    return t
 
 
 class SavedTensor:
