@@ -16,9 +16,10 @@ from ..engine.custom_function import FunctionNode
 from ..engine.node import Node
 from ..engine.tensor import Tensor
 from . import autograd_function, legacy
+from .dunders import refuse
 from .errors import ScriptError
 from .exceptions import EXCEPTIONS, ExceptionClass
-from .objects import MISSING, Builtin, ProvidedBase, ScriptObject
+from .objects import MISSING, Builtin, ScriptObject
 from .pybuiltins import host_callable
 from .values import MODULES, TORCH, Namespace, UserFunction, type_name
 
@@ -160,6 +161,8 @@ def _node_attribute(interp, node, e):
 def set_attribute(interp, obj, target, value):
     """`ctx.k = v` on a custom Function's ctx; other nodes (PyTorch's, written in C++) refuse."""
     name = target.name
+    if name.startswith("__"):
+        raise refuse(name, target)
     if isinstance(obj, FunctionNode) and name not in CTX_METHODS + CTX_ATTRS + NODE_NAMES:
         obj.attrs[name] = value
         return
@@ -183,15 +186,23 @@ GRADCHECK = _checker("gradcheck", gradcheck.gradcheck)
 GRADGRADCHECK = _checker("gradgradcheck", gradcheck.gradgradcheck)
 
 
-class NodeClass(ProvidedBase):
-    """`torch.autograd.graph.Node`: the class of every grad_fn, for isinstance() only."""
+class NodeClass(legacy.CheckedClass):
+    """`torch.autograd.graph.Node`: the class of every grad_fn, for isinstance()."""
 
-    name = "Node"
-    full_name = "torch.autograd.graph.Node"
-    host = Node
+    __slots__ = ()
 
-    def subclassed(self, interp, cls, node):
-        raise _error("TypeError", "diffcli scripts cannot subclass torch.autograd.graph.Node", node)
+    def __init__(self):
+        super().__init__("Node", self._refuse)
+
+    @staticmethod
+    def _refuse(interp, args, kwargs, node):
+        raise _error("TypeError", "cannot create 'torch.autograd.graph.Node' instances", node)
+
+    def instance_check(self, obj) -> bool:
+        return isinstance(obj, Node)
+
+    def __repr__(self):
+        return "<class 'torch.autograd.graph.Node'>"
 
 
 def _multi_grad_hook(interp, args, kwargs, node):

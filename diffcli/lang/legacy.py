@@ -20,10 +20,22 @@ TYPED = {
 _TYPE_NAMES = {d.np: f"torch.{name}" for name, d in TYPED.items()}
 
 
-class TypedTensorClass(Builtin):
+class CheckedClass(Builtin):
+    """A torch class a script can call and give to isinstance() (`instance_check`)."""
+
+    __slots__ = ()
+
+    def instance_check(self, obj) -> bool:
+        raise NotImplementedError
+
+
+class TypedTensorClass(CheckedClass):
     """`torch.FloatTensor` & co.: called with data (`[1, 2]`) or sizes (`2, 3`)."""
 
     __slots__ = ("dtype", "qualname")
+
+    def instance_check(self, obj) -> bool:
+        return isinstance(obj, Tensor) and obj.data_.dtype == self.dtype.np
 
     def __init__(self, name, dtype):
         super().__init__(name, self._make)

@@ -12,7 +12,7 @@ from .. import engine
 from ..engine.tensor import Size, Tensor
 from . import cappedbuiltins, classes
 from .exceptions import EXCEPTIONS
-from .legacy import TypedTensorClass
+from .legacy import CheckedClass
 from .objects import (
     BoundMethod,
     Builtin,
@@ -61,8 +61,8 @@ def _is_instance(obj, info, str_builtin=None) -> bool:
         return isinstance(obj, info.host)
     if info is _TENSOR:
         return isinstance(obj, Tensor)
-    if isinstance(info, TypedTensorClass):     # torch.FloatTensor & co.: a tensor of that dtype
-        return isinstance(obj, Tensor) and obj.data_.dtype == info.dtype.np
+    if isinstance(info, CheckedClass):     # torch.FloatTensor (a tensor of that dtype), graph.Node
+        return info.instance_check(obj)
     if isinstance(info, TypeValue):
         return type_of(obj) is info
     if isinstance(info, type) and info in _HOST_TYPES:

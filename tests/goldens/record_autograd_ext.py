@@ -16,6 +16,7 @@ The `saved_*` cases are generated: for each expression, the script prints every
 `_saved_*` attribute torch's node has (its names from `dir()`), and whether a saved
 tensor is the input itself.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -548,16 +549,36 @@ with torch.inference_mode():
 
 # `_saved_*` attributes: (label, setup, expression)
 SAVED_EXPRS = [
-    ("add", "", "a + b"), ("sub", "", "a - b"), ("mul", "", "a * b"), ("mul_scalar", "", "a * 2"),
-    ("mul_const", "c = torch.tensor([2.0, 3.0, 4.0])", "c * b"), ("div", "", "a / b"),
-    ("div_scalar", "", "a / 2"), ("div_const", "c = torch.tensor([2.0, 3.0, 4.0])", "c / b"),
-    ("pow_scalar", "", "a ** 2"), ("pow_tensor", "", "a ** b"), ("pow_base", "", "2 ** a"),
-    ("exp", "", "a.exp()"), ("sin", "", "a.sin()"), ("cos", "", "a.cos()"), ("tanh", "", "a.tanh()"),
-    ("sigmoid", "", "a.sigmoid()"), ("log", "", "a.log()"), ("sqrt", "", "a.sqrt()"),
-    ("relu", "", "torch.relu(a)"), ("sum", "", "a.sum()"), ("sum_dim", "", "M.sum(0)"),
-    ("mean", "", "a.mean()"), ("mm", "", "torch.mm(M, N)"), ("neg", "", "-a"), ("abs", "", "a.abs()"),
-    ("pow_3", "", "torch.pow(a, 3)"), ("dot", "", "torch.dot(a, b)"), ("prod", "", "a.prod()"),
-    ("max", "", "a.max()"), ("square", "", "a.square()"),
+    ("add", "", "a + b"),
+    ("sub", "", "a - b"),
+    ("mul", "", "a * b"),
+    ("mul_scalar", "", "a * 2"),
+    ("mul_const", "c = torch.tensor([2.0, 3.0, 4.0])", "c * b"),
+    ("div", "", "a / b"),
+    ("div_scalar", "", "a / 2"),
+    ("div_const", "c = torch.tensor([2.0, 3.0, 4.0])", "c / b"),
+    ("pow_scalar", "", "a ** 2"),
+    ("pow_tensor", "", "a ** b"),
+    ("pow_base", "", "2 ** a"),
+    ("exp", "", "a.exp()"),
+    ("sin", "", "a.sin()"),
+    ("cos", "", "a.cos()"),
+    ("tanh", "", "a.tanh()"),
+    ("sigmoid", "", "a.sigmoid()"),
+    ("log", "", "a.log()"),
+    ("sqrt", "", "a.sqrt()"),
+    ("relu", "", "torch.relu(a)"),
+    ("sum", "", "a.sum()"),
+    ("sum_dim", "", "M.sum(0)"),
+    ("mean", "", "a.mean()"),
+    ("mm", "", "torch.mm(M, N)"),
+    ("neg", "", "-a"),
+    ("abs", "", "a.abs()"),
+    ("pow_3", "", "torch.pow(a, 3)"),
+    ("dot", "", "torch.dot(a, b)"),
+    ("prod", "", "a.prod()"),
+    ("max", "", "a.max()"),
+    ("square", "", "a.square()"),
 ]
 SAVED_SETUP = """\
 import torch
@@ -570,6 +591,7 @@ N = torch.tensor([[0.5, 1.0], [2.0, -1.0]], requires_grad=True)
 
 def _saved_script(setup, expr):
     import torch
+
     ns = {"torch": torch}
     exec(SAVED_SETUP + setup, ns)
     node = eval(expr, ns).grad_fn
@@ -583,8 +605,10 @@ def _saved_script(setup, expr):
         else:
             lines.append(f"print('{name}', n.{name})")
     lines.append("out.sum().backward()")
-    lines.append("try:\n    print(n." + (names[0] if names else "name()") + ")\nexcept RuntimeError as e:\n"
-                 "    print(type(e).__name__, e)")
+    lines.append(
+        "try:\n    print(n." + (names[0] if names else "name()") + ")\nexcept RuntimeError as e:\n"
+        "    print(type(e).__name__, e)"
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -593,6 +617,7 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 def run(script):
     import torch
+
     torch.manual_seed(0)
     prev = torch.get_default_dtype()
     out = io.StringIO()
@@ -602,16 +627,21 @@ def run(script):
         try:
             with contextlib.redirect_stdout(out):
                 exec(compile(script, "<script>", "exec"), {"__name__": "__main__"})
-        except Exception as e:    # the script's own failure is part of the golden
+        except Exception as e:  # the script's own failure is part of the golden
             error = [type(e).__name__, str(e)]
         finally:
             torch.set_default_dtype(prev)
-    return {"script": script, "stdout": _ADDRESS.sub("", out.getvalue()), "error": error,
-            "warnings": [str(w.message) for w in caught if w.category is not DeprecationWarning]}
+    return {
+        "script": script,
+        "stdout": _ADDRESS.sub("", out.getvalue()),
+        "error": error,
+        "warnings": [str(w.message) for w in caught if w.category is not DeprecationWarning],
+    }
 
 
 def main():
     import torch
+
     cases = {}
     for group in (FUNCTIONS, GRADCHECK, HOOKS, LEGACY):
         for name, script in group.items():

@@ -4,6 +4,7 @@ recorded by tests/goldens/record_autograd_ext.py. Each case is a PyTorch-flavour
 that is its own Python + torch program; diffcli must print the same stdout (PyTorch's
 addresses taken out, as diffcli prints none), give the same warnings and end with the same
 error, if any."""
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,16 @@ def run(script):
 def test_goldens_were_recorded_from_torch_2_13_and_cover_each_part():
     assert GOLDENS["torch"].startswith("2.13")
     names = set(CASES)
-    for part in ("exp_save_output", "gradcheck_pass_fail", "tensor_hooks", "saved_tensors_hooks",
-                 "multi_grad_hook", "variable_and_typed_tensors", "inference_mode", "saved_mul"):
+    for part in (
+        "exp_save_output",
+        "gradcheck_pass_fail",
+        "tensor_hooks",
+        "saved_tensors_hooks",
+        "multi_grad_hook",
+        "variable_and_typed_tensors",
+        "inference_mode",
+        "saved_mul",
+    ):
         assert part in names
     assert sum(n.startswith("saved_") and n != "saved_tensors_hooks" for n in names) >= 25
 
