@@ -1768,3 +1768,8 @@ def python_programs(draw, errors=True, require=None):
         expect_error = True
     script = ["import torch", *defs, "def main():", *("    " + line for line in body), "main()"]
     return PyProgram("\n".join(script) + "\n", blocks, expect_error)
+
+
+# Custom autograd Functions and hooks (issue 12) have a generator of their own, whose
+# scripts are whole class definitions rather than statements over the op table:
+from .autograd_gen import function_scripts  # noqa: E402,F401  (tests/lang/test_autograd_differential.py)
