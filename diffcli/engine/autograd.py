@@ -16,7 +16,7 @@ import heapq
 
 import numpy as np
 
-from . import errors, grad_mode
+from . import errors, grad_mode, hooks
 from .function import edge, sum_to_shape
 from .node import AccumulateGrad, thaw
 from .tensor import Tensor
@@ -147,6 +147,9 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
     grad_mode._state[0] = bool(create_graph)
     gc_was_enabled = gc.isenabled()
     gc.disable()
+    hooked = hooks.ACTIVE[0] and hooks.hooked
+    if hooked:
+        hooks.begin_pass(order, restrict, capture)
     try:
         pop_buffer = buffers.pop
         heappop, heappush = heapq.heappop, heapq.heappush
@@ -170,6 +173,9 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
             if g.__class__ is float and (fast is None or create_graph or node.retained
                                          or capture is not None):
                 g = Tensor(np.array(g))  # leaving the scalar lane
+            has_hooks = hooked and hooked(node)
+            if has_hooks:
+                g = hooks.tensor_pre(node, g)
             if plain:
                 run_it = True
                 if node.retained and g is not None:
@@ -182,9 +188,13 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                         _retain(node, g, create_graph)
                 elif node.retained and g is not None and run_it:
                     _retain(node, g, create_graph)
+            if has_hooks:
+                g = hooks.pre(node, g)
             if node.__class__ is AccumulateGrad:
                 if accumulate and run_it and g is not None:
                     _accumulate(node.variable, g, create_graph)
+                    if has_hooks:
+                        hooks.accumulated(node)
                 continue
             grads = None
             if run_it and g is not None:
@@ -204,6 +214,8 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                         grads = node.backward_fn(g, *node.unpack_saved())
                 if not retain_graph:  # freed as soon as the node has run, as in PyTorch
                     node.release()
+                if has_hooks and grads is not None:
+                    grads = hooks.post(node, grads, g, _fit)
             i = -1
             first = more = None  # the nodes this one made ready
             for nxt in node.next_nodes:

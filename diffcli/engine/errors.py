@@ -191,8 +191,8 @@ def node_display_name(name: str) -> str:
         return qualified(name)
     i = name.rfind("Backward")
     suffix = name[i + len("Backward"):]
-    if i > 0 and suffix.isdigit():
-        return name[:i] + ("" if suffix == "0" else suffix)
+    if i > 0 and (suffix.isdigit() or not suffix):   # (a custom Function's `FBackward`: `F`)
+        return name[:i] + ("" if suffix in ("0", "") else suffix)
     return name
 
 

@@ -11,7 +11,8 @@ import weakref
 
 import numpy as np
 
-from . import dtypes, errors
+from . import dtypes, errors, inference
+from . import saved as saved_hooks
 from .context import TRACE
 from .grad_mode import _state as _grad_state
 from .node import AccumulateGrad, Node
@@ -57,6 +58,8 @@ def record(name, data, inputs, backward, saved=(), fargs=()):
     if TRACE[0] is not None:
         return _traced(out, name, data, inputs, backward, saved, fargs)
     if not _grad_state[0]:
+        if inference.ACTIVE[0]:     # inside torch.inference_mode: an inference tensor
+            inference.mark(out)
         return out
     # one pass over the inputs: the edges (next_functions) and each input's shape/dtype
     edges = []
@@ -78,6 +81,8 @@ def record(name, data, inputs, backward, saved=(), fargs=()):
     if not wanted:
         return out
     outputs = ()
+    if saved and inference.USED[0]:
+        inference.check_saved(saved)
     if saved:
         for s in saved:
             if s is OUT:
@@ -86,6 +91,8 @@ def record(name, data, inputs, backward, saved=(), fargs=()):
                 break
     out.grad_fn = Node(name, tuple(edges), backward, saved, tuple(meta), outputs, None, fargs)
     out.requires_grad_flag = True
+    if saved_hooks.HOOKS:      # inside torch.autograd.graph.saved_tensors_hooks
+        saved_hooks.pack(out.grad_fn, out)
     return out
 
 
@@ -136,6 +143,8 @@ def record_scalar(name, value, inputs, backward, saved, fast, fargs):
         saved = saved[:-1] + (output_shell(out),)
     out.grad_fn = Node(name, edges, backward, saved, meta, outputs, fast, fargs)
     out.requires_grad_flag = True
+    if saved_hooks.HOOKS:
+        saved_hooks.pack(out.grad_fn, out)
     return out
 
 

@@ -23,6 +23,7 @@ import itertools
 import sys
 
 from . import errors
+from . import saved as saved_hooks
 from .cppnodes import qualified
 
 _sequence = itertools.count()
@@ -110,6 +111,8 @@ class Node:
         if outputs:
             saved = tuple(self._rebuild_output(t) if i in outputs else t
                           for i, t in enumerate(saved))
+        if saved_hooks.USED[0]:   # saved_tensors_hooks packed some node's tensors
+            saved = saved_hooks.unpacked(saved)
         return saved + self.fargs if self.fargs else saved
 
     def _rebuild_output(self, shell):

@@ -7,6 +7,7 @@ define and a script may read) are in `dunders.py`.
 from __future__ import annotations
 
 from .. import engine
+from ..engine import saved
 from ..engine.context import RunContext
 from . import ast as A
 from .dunders import DEFINABLE, refuse
@@ -34,6 +35,8 @@ from .objects import (
 from .values import AnomalyMode, UserFunction, type_name
 
 GRAD_MODES = (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)
+# the engine's other context managers (`with torch.autograd.graph.saved_tensors_hooks(...)`)
+ENGINE_CONTEXTS = (saved.saved_tensors_hooks,)
 
 
 class Traceback(ScriptObject):
@@ -372,7 +375,7 @@ def exec_with(interp, s: A.With, scope, i=0):
         return
     ctx_expr, name = s.items[i]
     ctx = interp.eval(ctx_expr, scope)
-    if isinstance(ctx, (*GRAD_MODES, AnomalyMode)):
+    if isinstance(ctx, (*GRAD_MODES, AnomalyMode, *ENGINE_CONTEXTS)):
         ctx.__enter__()
         value = None                          # what torch's managers give `as`
         try:

@@ -6,6 +6,7 @@ import types
 
 from .. import engine
 from ..engine import dtypes, errors
+from ..engine.inference import inference_mode
 from ..engine.node import Node
 from ..engine.ops import reductions
 from ..engine.tensor import Size, Tensor
@@ -145,14 +146,14 @@ def _other(value, builtin_names):
     if isinstance(value, engine.set_grad_enabled):
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={value.mode})"
     if isinstance(value, Node):
-        return f"<{value.name()} object>"
+        return repr(value)           # `<MulBackward0 object>`, `<torch.autograd.function.FBackward object>`
     if isinstance(value, (set, frozenset)):
         inner = "{" + ", ".join(show(v, builtin_names) for v in value) + "}"
         if isinstance(value, frozenset):
             return f"frozenset({inner})" if value else "frozenset()"
         return inner if value else "set()"
     if isinstance(value, type):
-        if value in (engine.no_grad, engine.enable_grad, engine.set_grad_enabled):
+        if value in (engine.no_grad, engine.enable_grad, engine.set_grad_enabled, inference_mode):
             return f"<class 'torch.autograd.grad_mode.{value.__name__}'>"
         return "<class 'torch.Size'>" if value is Size else f"<class '{value.__name__}'>"
     if value is set_detect_anomaly or value is detect_anomaly:     # classes in torch

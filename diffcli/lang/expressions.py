@@ -8,11 +8,10 @@ import operator
 from types import MethodType
 
 from .. import engine
-from ..engine.node import Node
 from ..engine.ops import reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
-from . import callargs, cappedbuiltins, classes, dunders, formatting, pydict, pymethods
+from . import autograd_ext, callargs, cappedbuiltins, classes, dunders, formatting, pydict, pymethods
 from .errors import ScriptError
 from .estimates import _SEQUENCES, _TUPLES, _check_int_size, _length, growth_estimate
 from .flow import script_error
@@ -25,7 +24,6 @@ from .values import (
     CPU,
     DICT_METHODS,
     LIST_METHODS,
-    NODE_ATTRS,
     SET_METHODS,
     TENSOR_ATTRS,
     TENSOR_METHODS,
@@ -358,6 +356,12 @@ class Expressions:
                 return self.guard(e, lambda: getattr(obj, name))
             if name in TENSOR_METHODS:
                 return getattr(obj, name)
+            if name in autograd_ext.TENSOR_METHODS:
+                return autograd_ext.tensor_method(self, obj, name, e)
+        elif isinstance(obj, autograd_ext.OBJECTS):   # grad_fn nodes (a custom Function's ctx), hook handles
+            found = autograd_ext.attribute(self, obj, e)
+            if found is not autograd_ext.MISSING:
+                return found
         elif isinstance(obj, (Instance, ScriptObject, classes.ClassValue, classes.ProvidedBase)):
             return classes.attribute(self, obj, e)
         elif obj.__class__ is dict and name in DICT_METHODS:
@@ -369,11 +373,6 @@ class Expressions:
                 return obj.members[name]
             raise ScriptError("AttributeError", f"module '{obj.name}' has no attribute '{name}'"
                               + attribute_hint(obj, name), *attribute_position(e))
-        elif isinstance(obj, Node):
-            if name == "name":
-                return obj.torch_name
-            if name in NODE_ATTRS and (name != "variable" or hasattr(obj, "variable")):
-                return getattr(obj, name)
         elif isinstance(obj, reductions.ReturnTypes) and name in ("values", "indices"):
             return getattr(obj, name)
         elif isinstance(obj, Size) and name == "numel":

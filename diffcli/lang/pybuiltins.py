@@ -13,6 +13,7 @@ from ..engine.tensor import Size, Tensor
 from . import cappedbuiltins, classes
 from .display import show
 from .exceptions import EXCEPTIONS
+from .legacy import CheckedClass
 from .objects import (
     BoundMethod,
     Builtin,
@@ -51,6 +52,8 @@ def _is_instance(obj, info, str_builtin=None) -> bool:
         return isinstance(obj, info.host)
     if info is _TENSOR:
         return isinstance(obj, Tensor)
+    if isinstance(info, CheckedClass):     # torch.FloatTensor (a tensor of that dtype), graph.Node
+        return info.instance_check(obj)
     if isinstance(info, TypeValue):
         return type_of(obj) is info
     if isinstance(info, type) and info in _HOST_TYPES:

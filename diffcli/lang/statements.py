@@ -7,9 +7,10 @@ from __future__ import annotations
 import operator
 
 from ..engine import errors as engine_errors
+from ..engine.node import Node
 from ..engine.tensor import Size, Tensor
 from . import ast as A
-from . import callargs, classes, exceptions, pydict
+from . import autograd_ext, callargs, classes, exceptions, pydict
 from .display import TextBudget, display
 from .errors import ScriptError
 from .estimates import _length
@@ -312,6 +313,8 @@ class Statements:
                 self.guard(target, lambda: setattr(obj, target.name, value))
             elif isinstance(obj, classes.SETTABLE):
                 classes.set_attribute(self, obj, target, value)
+            elif isinstance(obj, Node):   # a custom Function's ctx
+                autograd_ext.set_attribute(self, obj, target, value)
             else:
                 raise ScriptError("AttributeError",
                                   f"cannot set attribute '{target.name}' of '{type_name(obj)}' object",

@@ -13,6 +13,7 @@ from types import FunctionType, MethodType
 from .. import engine
 from ..engine import dtypes, errors, printoptions
 from ..engine import functional as _functional
+from ..engine.custom_function import FunctionNode
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
@@ -54,7 +55,8 @@ class TypeValue:
 
 
 _QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "dtype": "torch.dtype",
-              "device": "torch.device"}
+              "device": "torch.device", "RemovableHandle": "torch.utils.hooks.RemovableHandle",
+              "SavedTensor": "torch._C._autograd.SavedTensor"}
 
 
 def type_of(value) -> TypeValue:
@@ -62,6 +64,8 @@ def type_of(value) -> TypeValue:
     if isinstance(value, Instance):
         return value._cls
     name = type_name(value)
+    if isinstance(value, FunctionNode):
+        return TypeValue(name, f"torch.autograd.function.{name}")
     if isinstance(value, reductions.ReturnTypes):
         return TypeValue(name, f"torch.return_types.{name}")
     if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):

@@ -1781,7 +1781,8 @@ def python_programs(draw, errors=True, require=None):
     return PyProgram("\n".join(script) + "\n", blocks, expect_error)
 
 
-# =============================================================================================
+# ======================================================================================
+
 # torch.autograd.functional and torch.func calls on random functions (issue 15).
 # `functional_programs()` draws a FuncProgram: a PyTorch-flavour script (its own Python
 # program) that defines a random function of one to three float64 tensors, as a `def` or a
@@ -1886,3 +1887,8 @@ def functional_programs(draw, errors=True, api=None):
         call = f"{api}({fn}, argnums={argnums!r}{', has_aux=True' if has_aux else ''})({args})"
     lines.append(f"result = {call}")
     return FuncProgram("\n".join(lines) + "\n", api, error)
+
+
+# Custom autograd Functions and hooks (issue 12) have a generator of their own, whose
+# scripts are whole class definitions rather than statements over the op table:
+from .autograd_gen import function_scripts  # noqa: E402,F401  (tests/lang/test_autograd_differential.py)

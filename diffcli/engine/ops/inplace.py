@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, errors
+from .. import dtypes, errors, inference
 from ..grad_mode import is_grad_enabled
 from ..node import Node
 from ..tensor import Tensor, hang_retained
@@ -13,6 +13,8 @@ from . import rows
 
 
 def check_inplace(a: Tensor, view: bool = False) -> None:
+    if inference.USED[0] and not inference.ACTIVE[0] and inference.is_inference(a):
+        raise errors.TorchRuntimeError(inference.INPLACE_ERROR)
     if not is_grad_enabled():
         return
     if a._no_grad_view:
