@@ -17,6 +17,8 @@ import operator
 import re
 from types import BuiltinFunctionType, FunctionType, MethodType
 
+import numpy as np
+
 from .. import engine
 from ..engine import dtypes
 from ..engine import errors as engine_errors
@@ -39,6 +41,9 @@ from . import (
     signatures,
 )
 from . import flavour as flavours
+from . import nn_namespaces  # noqa: F401  (registers torch.nn, torch.optim and numpy)
+from . import numpy_subset
+from .nn import StateDict
 from .callerrors import explain_call_error
 from .errors import ScriptError
 from .limits import (
@@ -456,7 +461,8 @@ class Interpreter(Caps):
         if mod is None:
             raise ScriptError("ModuleNotFoundError",
                               f"No module named '{name}' (diffcli scripts can import only torch, "
-                              "torch.nn.functional, torch.autograd, math, functools and typing)",
+                              "torch.nn, torch.nn.functional, torch.nn.init, torch.autograd, torch.optim, math, functools, "
+                              "typing and numpy)",
                               node.line, node.column)
         return mod
 
@@ -561,7 +567,7 @@ class Interpreter(Caps):
                 if isinstance(key, slice) and isinstance(value, (list, tuple, str, range, Size)):
                     self.check_sequence(len(obj) + _length(value), list, target)
                 self.guard(target, lambda: obj.__setitem__(key, value))
-            elif obj.__class__ is dict:
+            elif obj.__class__ is dict or obj.__class__ is StateDict:
                 pydict.setitem(self, obj, key, value, target)
             elif isinstance(obj, Instance):   # the script class's __setitem__ (or Python's error)
                 self.guard(target, lambda: operator.setitem(obj, key, value))
@@ -581,7 +587,7 @@ class Interpreter(Caps):
                                       target.line, target.column)
                 self.guard(target, lambda: setattr(obj, target.name, value))
             elif isinstance(obj, classes.SETTABLE):
-                classes.set_attribute(self, obj, target, value)
+                self.guard(target, lambda: classes.set_attribute(self, obj, target, value))
             else:
                 raise ScriptError("AttributeError",
                                   f"cannot set attribute '{target.name}' of '{type_name(obj)}' object",
@@ -901,9 +907,15 @@ class Interpreter(Caps):
                 return self.guard(e, lambda: getattr(obj, name))
             if name in TENSOR_METHODS:
                 return getattr(obj, name)
+            if name == "numpy":
+                return numpy_subset.numpy_method(obj)
+        elif isinstance(obj, (np.ndarray, np.generic)):
+            found = numpy_subset.attribute(self, obj, name)
+            if found is not None:
+                return found
         elif isinstance(obj, (Instance, ScriptObject, classes.ClassValue, classes.ProvidedBase)):
             return classes.attribute(self, obj, e)
-        elif obj.__class__ is dict and name in DICT_METHODS:
+        elif (obj.__class__ is dict or obj.__class__ is StateDict) and name in DICT_METHODS:
             return pydict.method(self, obj, name, e)
         elif obj.__class__ in (set, frozenset) and name in SET_METHODS:
             return pydict.set_method(self, obj, name, e)

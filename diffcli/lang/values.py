@@ -13,9 +13,11 @@ from types import FunctionType, MethodType
 from .. import engine
 from ..engine import dtypes, errors
 from ..engine.node import Node
+from ..engine.parameter import Parameter
 from ..engine.ops import losses, reductions
 from ..engine.tensor import Size, Tensor
 from .exceptions import ExceptionValue  # noqa: F401  (re-exported)
+from .nn import StateDict
 from .objects import Builtin, ClassValue, Instance, NativeMethod, ProvidedBase, ScriptObject
 
 
@@ -51,7 +53,7 @@ class TypeValue:
         return f"<class '{self.qualname}'>"
 
 
-_QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "dtype": "torch.dtype",
+_QUALIFIED = {"Tensor": "torch.Tensor", "Parameter": "torch.nn.parameter.Parameter", "Size": "torch.Size", "dtype": "torch.dtype",
               "device": "torch.device"}
 
 
@@ -315,7 +317,7 @@ ITERABLES = (Tensor, list, tuple, range, Size, str, dict, set, frozenset, *_DICT
 
 def type_name(value) -> str:
     if isinstance(value, Tensor):
-        return "Tensor"
+        return "Parameter" if isinstance(value, Parameter) else "Tensor"
     if isinstance(value, (ClassValue, ProvidedBase)):
         return "type"
     if isinstance(value, (ScriptObject, NativeMethod)):
@@ -388,7 +390,7 @@ def show(value, builtin_names=None, budget=None) -> str:
 
 _LEAVES = (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue, ExceptionValue,
            UserFunction, int, float, bool, complex, type(None), range, Device, AnomalyMode,
-           Instance, ClassValue, ProvidedBase, ScriptObject, NativeMethod)   # (a script class's __repr__)
+           Instance, ClassValue, ProvidedBase, ScriptObject, NativeMethod, StateDict)   # (a script class's __repr__)
 _NUMBERS = frozenset((int, float, bool, type(None)))   # reprs of bounded size: printed by slices
 _SLICE = 1024
 
