@@ -7,14 +7,15 @@ import numpy as np
 from .. import errors
 from ..function import as_tensor, record
 from ..tensor import Tensor
+from .cascade_sum import aten_mean, aten_sum
 from .reductions import log_softmax
 
 
 def _reduce(loss: np.ndarray, reduction: str):
     if reduction == "mean":
-        return np.asarray(loss.mean() if loss.size else np.nan)
+        return aten_mean(loss) if loss.size else np.asarray(np.nan, loss.dtype)
     if reduction == "sum":
-        return np.asarray(loss.sum())
+        return aten_sum(loss)
     if reduction == "none":
         return loss
     raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")

@@ -11,6 +11,7 @@ from .. import dtypes, errors
 from ..function import OUT, as_tensor, record
 from ..tensor import Tensor, _wrap_dim
 from .arithmetic import where
+from .cascade_sum import aten_mean, aten_sum
 
 _TYPE_NAMES = {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
@@ -74,10 +75,11 @@ def sum(a, dim=None, keepdim=False, dtype=None):
         x = x.astype(dtypes.to_np(dtype))
     dims = _dims(dim, x.ndim)
     if dims is None:
-        out = np.asarray(x.sum(), dtype=x.dtype)  # (numpy would sum int32 into int64)
+        out = aten_sum(x) if x.dtype.kind == "f" else np.asarray(x.sum(), dtype=x.dtype)  # (int32: not int64)
         shape = a.data_.shape
         return record("SumBackward0", out, (a,), lambda g: (_sum_backward(g, shape, None, False),))
-    out = np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
+    out = (aten_sum(x, dims, keepdim) if x.dtype.kind == "f" and x.ndim else
+           np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype))
     shape = a.data_.shape
     return record("SumBackward1", out, (a,), lambda g: (_sum_backward(g, shape, dims, keepdim),))
 
@@ -95,11 +97,12 @@ def mean(a, dim=None, keepdim=False, dtype=None):
     shape = a.data_.shape
     with np.errstate(all="ignore"):
         if dims is None:
-            out = np.asarray(x.mean() if x.size else np.nan, dtype=x.dtype)
+            out = aten_mean(x) if x.size else np.asarray(np.nan, dtype=x.dtype)
             n = x.size
             return record("MeanBackward0", out, (a,),
                           lambda g: (_div_scalar(_sum_backward(g, shape, None, False), n),))
-        out = np.asarray(x.mean(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
+        out = (aten_mean(x, dims, keepdim) if x.ndim else
+               np.asarray(x.mean(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype))
     n = 1
     for d in dims:
         n *= shape[d] if shape else 1
