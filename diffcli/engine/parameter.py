@@ -5,6 +5,7 @@ and version counter (a change through either is seen by both), and prints as PyT
 `Parameter containing:` followed by the tensor. The results of operations on it are plain
 Tensors (the engine makes `Tensor`s), as in PyTorch.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -28,10 +29,13 @@ def make_parameter(data=None, requires_grad=True) -> Parameter:
         data = Tensor(np.empty(0, np.float32))
     if not isinstance(data, Tensor):
         raise errors.TorchTypeError(
-            f"_make_subclass(): argument 'data' (position 2) must be Tensor, not {type(data).__name__}")
+            f"_make_subclass(): argument 'data' (position 2) must be Tensor, not {type(data).__name__}"
+        )
     requires_grad = bool(requires_grad)
     if requires_grad and data.data_.dtype.kind not in "fc":
-        raise errors.TorchRuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        raise errors.TorchRuntimeError(
+            "Only Tensors of floating point and complex dtype can require gradients"
+        )
     p = Parameter(data.data_, requires_grad=requires_grad)
     p._version = data._version
     return p

@@ -34,6 +34,8 @@ from . import (
     dunders,
     exceptions,
     formatting,
+    nn_namespaces,  # noqa: F401  (registers torch.nn, torch.optim and numpy)
+    numpy_subset,
     printopts,
     pybuiltins,
     pydict,
@@ -41,9 +43,6 @@ from . import (
     signatures,
 )
 from . import flavour as flavours
-from . import nn_namespaces  # noqa: F401  (registers torch.nn, torch.optim and numpy)
-from . import numpy_subset
-from .nn import StateDict
 from .callerrors import explain_call_error
 from .errors import ScriptError
 from .limits import (
@@ -59,6 +58,7 @@ from .limits import (
     growth_estimate,
 )
 from .lookups import DEVICE_ATTRS, attribute_hint, attribute_position, names_in_reach
+from .nn import StateDict
 from .objects import Instance, ScriptObject
 from .suggest import name_hint
 from .values import (
@@ -561,7 +561,7 @@ class Interpreter(Caps):
         elif kind is A.Subscript:
             obj = self.eval(target.obj, scope)
             key = self.eval_index(target.index, scope)
-            if isinstance(obj, Tensor):
+            if isinstance(obj, (Tensor, np.ndarray)):
                 self.guard(target, lambda: obj.__setitem__(key, value))
             elif isinstance(obj, list):
                 if isinstance(key, slice) and isinstance(value, (list, tuple, str, range, Size)):
@@ -647,7 +647,7 @@ class Interpreter(Caps):
         if kind is _Subscript:
             obj = self.eval(e.obj, scope)
             key = self.eval_index(e.index, scope)
-            if isinstance(obj, (Tensor, list, tuple, Size, str, range, dict, Instance)):
+            if isinstance(obj, (Tensor, list, tuple, Size, str, range, dict, Instance, np.ndarray)):
                 return self.guard(e, lambda: obj[key])
             raise ScriptError("TypeError", f"'{type_name(obj)}' object is not subscriptable",
                               e.line, e.column)

@@ -12,11 +12,21 @@ through the MRO, so a script class may derive from any of them (`class Net(nn.Mo
 `class MyLinear(nn.Linear)`) and override `forward` or `extra_repr`. Nothing of the host
 is reachable: attributes go through `classes.attribute`, dunders through `dunders.read`.
 """
+
 from __future__ import annotations
 
 from ..engine.parameter import Parameter
 from ..engine.tensor import Tensor
-from .objects import MISSING, BoundMethod, ClassValue, Instance, NativeMethod, ProvidedBase, find_in_mro
+from .objects import (
+    MISSING,
+    BoundMethod,
+    ClassValue,
+    Instance,
+    NativeMethod,
+    ProvidedBase,
+    ScriptObject,
+    find_in_mro,
+)
 
 
 class StateDict(dict):
@@ -87,6 +97,7 @@ def _node(inst):
 
 # --- walking the tree -----------------------------------------------------------------------
 
+
 def own_parameters(inst):
     return [(k, v) for k, v in inst._attrs.items() if isinstance(v, Parameter)]
 
@@ -124,10 +135,14 @@ def parameters(inst):
 
 # --- Module's methods ------------------------------------------------------------------------
 
+
 def _init(interp, self, args, kwargs, node):
     if args or kwargs:
-        raise TypeError(f"Module.__init__() takes 1 positional argument but {len(args) + 1} were given"
-                        if args else f"Module.__init__() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        raise TypeError(
+            f"Module.__init__() takes 1 positional argument but {len(args) + 1} were given"
+            if args
+            else f"Module.__init__() got an unexpected keyword argument '{next(iter(kwargs))}'"
+        )
     if not _initialised(self):
         self._attrs["training"] = True
 
@@ -149,8 +164,9 @@ def _forward(interp, self, args, kwargs, node):
 def _args(name, args, kwargs, names, defaults):
     """Bind a native method's arguments (after self) to `names` with `defaults`."""
     if len(args) > len(names):
-        raise TypeError(f"{name}() takes from 1 to {len(names) + 1} positional arguments but "
-                        f"{len(args) + 1} were given")
+        raise TypeError(
+            f"{name}() takes from 1 to {len(names) + 1} positional arguments but {len(args) + 1} were given"
+        )
     out = dict(zip(names, args))
     for k, v in kwargs.items():
         if k not in names:
@@ -158,7 +174,7 @@ def _args(name, args, kwargs, names, defaults):
         if k in out:
             raise TypeError(f"{name}() got multiple values for argument '{k}'")
         out[k] = v
-    for k, v in zip(names[len(names) - len(defaults):], defaults):
+    for k, v in zip(names[len(names) - len(defaults) :], defaults):
         out.setdefault(k, v)
     missing = [k for k in names if k not in out]
     if missing:
@@ -172,8 +188,9 @@ def _parameters(interp, self, args, kwargs, node):
 
 
 def _named_parameters(interp, self, args, kwargs, node):
-    prefix, recurse, dup = _args("Module.named_parameters", args, kwargs,
-                                 ["prefix", "recurse", "remove_duplicate"], ["", True, True])
+    prefix, recurse, dup = _args(
+        "Module.named_parameters", args, kwargs, ["prefix", "recurse", "remove_duplicate"], ["", True, True]
+    )
     return iter(named_parameters(self, prefix, recurse, dup))
 
 
@@ -278,7 +295,8 @@ def _load_state_dict(interp, self, args, kwargs, node):
                 raise RuntimeError(
                     f"Error(s) in loading state_dict for {self._cls.name}:\n\tsize mismatch for {k}: "
                     f"copying a param with shape {_size(shape)} from checkpoint, the shape in current "
-                    f"model is {_size(p.data_.shape)}.")
+                    f"model is {_size(p.data_.shape)}."
+                )
             p.data_[...] = v.data_
             p._version[0] += 1
     return _IncompatibleKeys(missing, unexpected)
@@ -288,16 +306,19 @@ def _size(shape):
     return "torch.Size([" + ", ".join(str(s) for s in (shape or ())) + "])"
 
 
-class _IncompatibleKeys(tuple):
-    __slots__ = ()
+class _IncompatibleKeys(ScriptObject):
+    """What `load_state_dict` returns (PyTorch's namedtuple, as it prints)."""
 
-    def __new__(cls, missing, unexpected):
-        return tuple.__new__(cls, (missing, unexpected))
+    kind = "_IncompatibleKeys"
+    __slots__ = ("missing", "unexpected")
+
+    def __init__(self, missing, unexpected):
+        self.missing, self.unexpected = missing, unexpected
 
     def __repr__(self):
-        if not self[0] and not self[1]:
+        if not self.missing and not self.unexpected:
             return "<All keys matched successfully>"
-        return f"_IncompatibleKeys(missing_keys={self[0]!r}, unexpected_keys={self[1]!r})"
+        return f"_IncompatibleKeys(missing_keys={self.missing!r}, unexpected_keys={self.unexpected!r})"
 
     __str__ = __repr__
 
@@ -316,8 +337,10 @@ def _add_module(interp, self, args, kwargs, node):
 def _register_parameter(interp, self, args, kwargs, node):
     name, param = _args("Module.register_parameter", args, kwargs, ["name", "param"], [])
     if param is not None and not isinstance(param, Parameter):
-        raise TypeError(f"cannot assign '{_torch_type(param)}' object to parameter '{name}' "
-                        "(torch.nn.Parameter or None required)")
+        raise TypeError(
+            f"cannot assign '{_torch_type(param)}' object to parameter '{name}' "
+            "(torch.nn.Parameter or None required)"
+        )
     self._attrs[name] = param
 
 
@@ -337,7 +360,7 @@ def _extra_repr(interp, self, args, kwargs, node):
     return ""
 
 
-def _same(interp, self, args, kwargs, node):    # .to(...), .cpu(), .float(): one CPU, float32
+def _same(interp, self, args, kwargs, node):  # .to(...), .cpu(), .float(): one CPU, float32
     return self
 
 
@@ -346,13 +369,30 @@ def _get_name(interp, self, args, kwargs, node):
 
 
 _METHODS = {
-    "__init__": _init, "__call__": _call, "forward": _forward, "parameters": _parameters,
-    "named_parameters": _named_parameters, "children": _children, "named_children": _named_children,
-    "modules": _modules, "named_modules": _named_modules, "zero_grad": _zero_grad, "train": _train,
-    "eval": _eval, "requires_grad_": _requires_grad_, "state_dict": _state_dict,
-    "load_state_dict": _load_state_dict, "add_module": _add_module, "register_module": _add_module,
-    "register_parameter": _register_parameter, "apply": _apply, "extra_repr": _extra_repr,
-    "to": _same, "cpu": _same, "float": _same, "_get_name": _get_name,
+    "__init__": _init,
+    "__call__": _call,
+    "forward": _forward,
+    "parameters": _parameters,
+    "named_parameters": _named_parameters,
+    "children": _children,
+    "named_children": _named_children,
+    "modules": _modules,
+    "named_modules": _named_modules,
+    "zero_grad": _zero_grad,
+    "train": _train,
+    "eval": _eval,
+    "requires_grad_": _requires_grad_,
+    "state_dict": _state_dict,
+    "load_state_dict": _load_state_dict,
+    "add_module": _add_module,
+    "register_module": _add_module,
+    "register_parameter": _register_parameter,
+    "apply": _apply,
+    "extra_repr": _extra_repr,
+    "to": _same,
+    "cpu": _same,
+    "float": _same,
+    "_get_name": _get_name,
 }
 
 
@@ -377,16 +417,20 @@ class ModuleClass(ProvidedBase):
             return False
         if isinstance(value, Parameter) or is_module(value):
             if not _initialised(inst):
-                what = "parameter" if isinstance(value, Parameter) else "module"
+                what = "parameters" if isinstance(value, Parameter) else "module"
                 raise AttributeError(f"cannot assign {what} before Module.__init__() call")
         elif name in inst._attrs:
             old = inst._attrs[name]
             if isinstance(old, Parameter) and value is not None:
-                raise TypeError(f"cannot assign '{_torch_type(value)}' as parameter '{name}' "
-                                  "(torch.nn.Parameter or None expected)")
+                raise TypeError(
+                    f"cannot assign '{_torch_type(value)}' as parameter '{name}' "
+                    "(torch.nn.Parameter or None expected)"
+                )
             if is_module(old) and value is not None:
-                raise TypeError(f"cannot assign '{_torch_type(value)}' as child module "
-                                  f"'{name}' (torch.nn.Module or None expected)")
+                raise TypeError(
+                    f"cannot assign '{_torch_type(value)}' as child module "
+                    f"'{name}' (torch.nn.Module or None expected)"
+                )
         inst._attrs[name] = value
         return True
 

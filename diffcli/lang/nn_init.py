@@ -11,9 +11,11 @@ generator (`engine/ops/random.py`) exactly as ATen's kernels do, so that after
 - kaiming/xavier: PyTorch's fan and gain arithmetic in Python floats, then the above.
 Every initialiser works under no_grad and bumps the version counter, as an in-place op.
 """
+
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -48,10 +50,13 @@ def _uniform_values(n, dtype, low, high) -> np.ndarray:
     gen = _random.default_generator
     fr, to = dtype.type(low), dtype.type(high)
     if dtype == np.float64:
-        x = (gen.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
+        x = (gen.random64(n) & _MASK53).astype(np.float64) * 2.0**-53
     else:
-        x = (gen.random(n) & _MASK24).astype(np.float64) * 2.0 ** -24
+        x = (gen.random(n) & _MASK24).astype(np.float64) * 2.0**-24
     span = float(dtype.type(to - fr))
+    if dtype == np.float64 and n <= 1 << 16:  # x * span + from, fused (one rounding), as compiled
+        s, f = Fraction(span), Fraction(float(fr))
+        return np.array([float(Fraction(v) * s + f) for v in x.tolist()], np.float64)
     return (x * span + float(fr)).astype(dtype)
 
 
@@ -59,7 +64,8 @@ def uniform_(tensor, a=0.0, b=1.0, generator=None):
     _check(tensor)
     if a > b:
         raise errors.TorchRuntimeError(
-            f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}")
+            f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
+        )
     return _write(tensor, _uniform_values(tensor.data_.size, tensor.data_.dtype, a, b))
 
 
@@ -94,7 +100,8 @@ def fans(tensor):
     shape = tensor.data_.shape
     if len(shape) < 2:
         raise errors.TorchValueError(
-            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
+        )
     receptive = 1
     for s in shape[2:]:
         receptive *= s
@@ -102,8 +109,15 @@ def fans(tensor):
 
 
 def calculate_gain(nonlinearity, param=None):
-    linear = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-              "conv_transpose3d")
+    linear = (
+        "linear",
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv_transpose1d",
+        "conv_transpose2d",
+        "conv_transpose3d",
+    )
     if nonlinearity in linear or nonlinearity == "sigmoid":
         return 1
     if nonlinearity == "tanh":
@@ -117,7 +131,7 @@ def calculate_gain(nonlinearity, param=None):
             slope = param
         else:
             raise errors.TorchValueError(f"negative_slope {param} not a valid number")
-        return math.sqrt(2.0 / (1 + slope ** 2))
+        return math.sqrt(2.0 / (1 + slope**2))
     if nonlinearity == "selu":
         return 3.0 / 4
     raise errors.TorchValueError(f"Unsupported nonlinearity {nonlinearity}")
@@ -161,6 +175,18 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
     return normal_(tensor, 0.0, std)
 
 
-FUNCTIONS = {f.__name__: f for f in (
-    uniform_, normal_, constant_, zeros_, ones_, calculate_gain, kaiming_uniform_, kaiming_normal_,
-    xavier_uniform_, xavier_normal_)}
+FUNCTIONS = {
+    f.__name__: f
+    for f in (
+        uniform_,
+        normal_,
+        constant_,
+        zeros_,
+        ones_,
+        calculate_gain,
+        kaiming_uniform_,
+        kaiming_normal_,
+        xavier_uniform_,
+        xavier_normal_,
+    )
+}

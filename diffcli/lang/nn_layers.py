@@ -6,6 +6,7 @@ addmm on the flattened input then a view for the others, mm without a bias).
 
 The losses forward to the engine's functional forms (`engine/ops/losses.py`).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,6 +26,7 @@ F = engine.FUNCTIONS
 
 # --- F.linear -----------------------------------------------------------------------------------
 
+
 def _mm_values(a, b, a_transposed=False):
     """`a @ b` (numpy arrays) as ATen's CPU gemm rounds a float32 product where it is known:
     products added in order of k, unfused, when `a` is a transposed view (any k) or k < 8
@@ -34,7 +36,7 @@ def _mm_values(a, b, a_transposed=False):
         return a @ b
     acc = np.zeros((a.shape[0], b.shape[1]), np.float32)
     for i in range(k):
-        acc += a[:, i:i + 1] * b[i:i + 1, :]
+        acc += a[:, i : i + 1] * b[i : i + 1, :]
     return acc
 
 
@@ -51,18 +53,23 @@ def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     if mat1.data_.shape[1] != mat2.data_.shape[0]:
         raise engine.errors.TorchRuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.data_.shape[0]}x{mat1.data_.shape[1]} "
-            f"and {mat2.data_.shape[0]}x{mat2.data_.shape[1]})")
+            f"and {mat2.data_.shape[0]}x{mat2.data_.shape[1]})"
+        )
     out = (_mm_values(mat1.data_, mat2.data_) + bias.data_).astype(mat1.data_.dtype, copy=False)
     bshape = bias.data_.shape
-    need1, need2 = mat2.requires_grad_flag, mat1.requires_grad_flag   # mat1 is saved for mat2's grad
+    need1, need2 = mat2.requires_grad_flag, mat1.requires_grad_flag  # mat1 is saved for mat2's grad
 
     def backward(g, *saved):
         held = list(saved)
         m1 = held.pop(0) if need1 else None
         m2 = held.pop(0) if need2 else None
         gb = sum_to_shape(g, bshape) if g.data_.shape != bshape else g
-        return (gb, _mm(g, S.t(m2)) if m2 is not None else None,
-                _mm(S.t(m1), g, a_transposed=True) if m1 is not None else None)
+        return (
+            gb,
+            _mm(g, S.t(m2)) if m2 is not None else None,
+            _mm(S.t(m1), g, a_transposed=True) if m1 is not None else None,
+        )
+
     saved = tuple(t for t, k in ((mat1, need1), (mat2, need2)) if k)
     return record("AddmmBackward0", out, (bias, mat1, mat2), backward, saved)
 
@@ -77,7 +84,9 @@ def linear(input, weight, bias=None):
     if x.data_.ndim == 2:
         return _addmm(b, x, wt)
     if x.data_.ndim == 0:
-        raise engine.errors.TorchRuntimeError("both arguments to linear need to be at least 1D, but they are 0D and 2D")
+        raise engine.errors.TorchRuntimeError(
+            "both arguments to linear need to be at least 1D, but they are 0D and 2D"
+        )
     shape = x.data_.shape
     flat = 1
     for s in shape[:-1]:
@@ -88,17 +97,25 @@ def linear(input, weight, bias=None):
 
 # --- Linear -------------------------------------------------------------------------------------
 
+
 def _linear_init(interp, self, args, kwargs, node):
-    in_f, out_f, bias, _device, dtype = _args("Linear.__init__", args, kwargs,
-                                              ["in_features", "out_features", "bias", "device", "dtype"],
-                                              [True, None, None])
+    in_f, out_f, bias, _device, dtype = _args(
+        "Linear.__init__",
+        args,
+        kwargs,
+        ["in_features", "out_features", "bias", "device", "dtype"],
+        [True, None, None],
+    )
     for v in (in_f, out_f):
         if not isinstance(v, int) or isinstance(v, bool):
-            raise TypeError(f"empty(): argument 'size' failed to unpack the object at pos 2 with error "
-                            f"\"type must be tuple of ints,but got {type(v).__name__}\"")
+            raise TypeError(
+                f"empty(): argument 'size' failed to unpack the object at pos 2 with error "
+                f'"type must be tuple of ints,but got {type(v).__name__}"'
+            )
     if in_f < 0 or out_f < 0:
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(in_f, out_f)}: "
-                           f"[{out_f}, {in_f}]")
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {min(in_f, out_f)}: [{out_f}, {in_f}]"
+        )
     MODULE.methods["__init__"].fn(interp, self, [], {}, node)
     np_dtype = dtypes.to_np(dtype) or dtypes.defaults().float
     self._attrs["in_features"], self._attrs["out_features"] = in_f, out_f
@@ -110,10 +127,10 @@ def _linear_init(interp, self, args, kwargs, node):
 def _linear_reset(interp, self, args, kwargs, node):
     """Linear.reset_parameters: kaiming_uniform_(weight, a=sqrt(5)), bias ~ U(-1/sqrt(fan_in), ...)."""
     w, b = self._attrs["weight"], self._attrs.get("bias")
-    nn_init.kaiming_uniform_(w, a=5 ** 0.5)
+    nn_init.kaiming_uniform_(w, a=5**0.5)
     if b is not None:
         fan_in, _ = nn_init.fans(w)
-        bound = 1 / fan_in ** 0.5 if fan_in > 0 else 0
+        bound = 1 / fan_in**0.5 if fan_in > 0 else 0
         nn_init.uniform_(b, -bound, bound)
 
 
@@ -124,15 +141,26 @@ def _linear_forward(interp, self, args, kwargs, node):
 
 def _linear_extra(interp, self, args, kwargs, node):
     a = self._attrs
-    return f"in_features={a['in_features']}, out_features={a['out_features']}, bias={a.get('bias') is not None}"
+    return (
+        f"in_features={a['in_features']}, out_features={a['out_features']}, bias={a.get('bias') is not None}"
+    )
 
 
-LINEAR = ModuleClass("Linear", "torch.nn.modules.linear", {
-    "__init__": _linear_init, "forward": _linear_forward, "extra_repr": _linear_extra,
-    "reset_parameters": _linear_reset}, MODULE)
+LINEAR = ModuleClass(
+    "Linear",
+    "torch.nn.modules.linear",
+    {
+        "__init__": _linear_init,
+        "forward": _linear_forward,
+        "extra_repr": _linear_extra,
+        "reset_parameters": _linear_reset,
+    },
+    MODULE,
+)
 
 
 # --- Sequential ---------------------------------------------------------------------------------
+
 
 def _seq_init(interp, self, args, kwargs, node):
     if kwargs:
@@ -164,10 +192,12 @@ def _seq_append(interp, self, args, kwargs, node):
 
 
 def _seq_getitem(self, idx):
-    children = [m for _, m in named_children(self)]
+    named = named_children(self)
+    children = [m for _, m in named]
     if isinstance(idx, slice):
         seq = new_instance(SEQUENTIAL)
-        _seq_init(None, seq, children[idx], {}, None)
+        _seq_init(None, seq, [], {}, None)
+        seq._attrs.update(named[idx])  # as PyTorch: the slice keeps the children's keys
         return seq
     if not isinstance(idx, int):
         raise TypeError(f"list indices must be integers or slices, not {type(idx).__name__}")
@@ -177,14 +207,19 @@ def _seq_getitem(self, idx):
     return children[idx]
 
 
-SEQUENTIAL = ModuleClass("Sequential", "torch.nn.modules.container", {
-    "__init__": _seq_init, "forward": _seq_forward, "append": _seq_append}, MODULE)
+SEQUENTIAL = ModuleClass(
+    "Sequential",
+    "torch.nn.modules.container",
+    {"__init__": _seq_init, "forward": _seq_forward, "append": _seq_append},
+    MODULE,
+)
 SEQUENTIAL.host.__getitem__ = _seq_getitem
 SEQUENTIAL.host.__len__ = lambda self: len(named_children(self))
 SEQUENTIAL.host.__iter__ = lambda self: iter([m for _, m in named_children(self)])
 
 
 # --- activations --------------------------------------------------------------------------------
+
 
 def _activation(name, fn, path="torch.nn.modules.activation", inplace=False):
     def init(interp, self, args, kwargs, node):
@@ -202,6 +237,7 @@ def _activation(name, fn, path="torch.nn.modules.activation", inplace=False):
 
     def extra(interp, self, args, kwargs, node):
         return "inplace=True" if self._attrs.get("inplace") else ""
+
     methods = {"__init__": init, "forward": forward}
     if inplace:
         methods["extra_repr"] = extra
@@ -225,13 +261,22 @@ def _flatten_forward(interp, self, args, kwargs, node):
     return F["flatten"](x, self._attrs["start_dim"], self._attrs["end_dim"])
 
 
-FLATTEN = ModuleClass("Flatten", "torch.nn.modules.flatten", {
-    "__init__": _flatten_init, "forward": _flatten_forward,
-    "extra_repr": lambda interp, self, a, k, n: f"start_dim={self._attrs['start_dim']}, "
-                                                 f"end_dim={self._attrs['end_dim']}"}, MODULE)
+FLATTEN = ModuleClass(
+    "Flatten",
+    "torch.nn.modules.flatten",
+    {
+        "__init__": _flatten_init,
+        "forward": _flatten_forward,
+        "extra_repr": lambda interp, self, a, k, n: (
+            f"start_dim={self._attrs['start_dim']}, end_dim={self._attrs['end_dim']}"
+        ),
+    },
+    MODULE,
+)
 
 
 # --- losses ---------------------------------------------------------------------------------------
+
 
 def _l1_loss(input, target, reduction="mean"):
     diff = F["abs"](F["sub"](input, target))
@@ -244,19 +289,40 @@ def _l1_loss(input, target, reduction="mean"):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-_LOSSES = {   # name: (constructor parameters after size_average/reduce, defaults, call)
+_LOSSES = {  # name: (constructor parameters after size_average/reduce, defaults, call)
     "MSELoss": ([], [], lambda a, x, y: losses.mse_loss(x, y, reduction=a["reduction"])),
     "L1Loss": ([], [], lambda a, x, y: _l1_loss(x, y, reduction=a["reduction"])),
-    "BCELoss": (["weight"], [None], lambda a, x, y: losses.binary_cross_entropy(
-        x, y, weight=a["weight"], reduction=a["reduction"])),
-    "BCEWithLogitsLoss": (["weight", "pos_weight"], [None, None], lambda a, x, y:
-                          losses.binary_cross_entropy_with_logits(x, y, weight=a["weight"], reduction=a["reduction"],
-                                                                  pos_weight=a["pos_weight"])),
-    "NLLLoss": (["weight", "ignore_index"], [None, -100], lambda a, x, y: losses.nll_loss(
-        x, y, weight=a["weight"], ignore_index=a["ignore_index"], reduction=a["reduction"])),
-    "CrossEntropyLoss": (["weight", "ignore_index", "label_smoothing"], [None, -100, 0.0], lambda a, x, y:
-                         losses.cross_entropy(x, y, weight=a["weight"], ignore_index=a["ignore_index"],
-                                              reduction=a["reduction"], label_smoothing=a["label_smoothing"])),
+    "BCELoss": (
+        ["weight"],
+        [None],
+        lambda a, x, y: losses.binary_cross_entropy(x, y, weight=a["weight"], reduction=a["reduction"]),
+    ),
+    "BCEWithLogitsLoss": (
+        ["weight", "pos_weight"],
+        [None, None],
+        lambda a, x, y: losses.binary_cross_entropy_with_logits(
+            x, y, weight=a["weight"], reduction=a["reduction"], pos_weight=a["pos_weight"]
+        ),
+    ),
+    "NLLLoss": (
+        ["weight", "ignore_index"],
+        [None, -100],
+        lambda a, x, y: losses.nll_loss(
+            x, y, weight=a["weight"], ignore_index=a["ignore_index"], reduction=a["reduction"]
+        ),
+    ),
+    "CrossEntropyLoss": (
+        ["weight", "ignore_index", "label_smoothing"],
+        [None, -100, 0.0],
+        lambda a, x, y: losses.cross_entropy(
+            x,
+            y,
+            weight=a["weight"],
+            ignore_index=a["ignore_index"],
+            reduction=a["reduction"],
+            label_smoothing=a["label_smoothing"],
+        ),
+    ),
 }
 # PyTorch's positional order: weight (if any), size_average, reduce, [ignore_index,] reduction, ...
 _ORDER = {
@@ -286,10 +352,20 @@ def _loss_class(name, extra, defaults, call):
     def forward(interp, self, args, kwargs, node):
         x, y = _args(f"{name}.forward", args, kwargs, ["input", "target"], [])
         return call(self._attrs, x, y)
+
     return ModuleClass(name, "torch.nn.modules.loss", {"__init__": init, "forward": forward}, MODULE)
 
 
 LOSSES = {name: _loss_class(name, *spec) for name, spec in _LOSSES.items()}
 
-CLASSES = {"Module": MODULE, "Linear": LINEAR, "Sequential": SEQUENTIAL, "ReLU": RELU, "Tanh": TANH,
-           "Sigmoid": SIGMOID, "Identity": IDENTITY, "Flatten": FLATTEN, **LOSSES}
+CLASSES = {
+    "Module": MODULE,
+    "Linear": LINEAR,
+    "Sequential": SEQUENTIAL,
+    "ReLU": RELU,
+    "Tanh": TANH,
+    "Sigmoid": SIGMOID,
+    "Identity": IDENTITY,
+    "Flatten": FLATTEN,
+    **LOSSES,
+}

@@ -4,6 +4,7 @@ members, added to the namespaces a script can import (`values.MODULES`, and `tor
 each member is a whitelisted value (module and optimizer classes, `nn.Parameter`, the
 `nn.init` functions, the numpy subset), never a host module.
 """
+
 from __future__ import annotations
 
 from ..engine.parameter import make_parameter
@@ -14,7 +15,9 @@ from .values import MODULES, TORCH, Namespace
 
 def _parameter(interp, args, kwargs, node):
     if len(args) > 2:
-        raise TypeError(f"Parameter.__new__() takes from 1 to 3 positional arguments but {len(args) + 1} were given")
+        raise TypeError(
+            f"Parameter.__new__() takes from 1 to 3 positional arguments but {len(args) + 1} were given"
+        )
     for k in kwargs:
         if k not in ("data", "requires_grad"):
             raise TypeError(f"Parameter.__new__() got an unexpected keyword argument '{k}'")
@@ -30,5 +33,7 @@ OPTIM = Namespace("torch.optim", dict(optim.CLASSES))
 NUMPY = numpy_subset.NUMPY
 
 TORCH.members.update({"optim": OPTIM, "from_numpy": numpy_subset.from_numpy})
-MODULES.update({"torch.nn.init": INIT, "torch.optim": OPTIM, "numpy": NUMPY,
-                "numpy.random": NUMPY.members["random"]})
+TORCH.members.setdefault("empty", TORCH.members["zeros"])  # (its values are unspecified: zeros here)
+MODULES.update(
+    {"torch.nn.init": INIT, "torch.optim": OPTIM, "numpy": NUMPY, "numpy.random": NUMPY.members["random"]}
+)

@@ -9,6 +9,7 @@ the host (`load`, `save`, `fromfile`, `tofile`, `memmap`, `ctypes`, `lib`, `from
 against `--max-elements`. `torch.from_numpy` and `Tensor.numpy()` share memory, as in
 PyTorch.
 """
+
 from __future__ import annotations
 
 import weakref
@@ -21,10 +22,22 @@ from .objects import Builtin
 from .values import Namespace
 
 # the dtypes a script may name or make (never object, str, void, datetime)
-DTYPES = {"float32": np.float32, "float64": np.float64, "float16": np.float16, "int64": np.int64,
-          "int32": np.int32, "int16": np.int16, "int8": np.int8, "uint8": np.uint8, "bool_": np.bool_,
-          "complex64": np.complex64, "complex128": np.complex128, "double": np.float64,
-          "single": np.float32, "half": np.float16}
+DTYPES = {
+    "float32": np.float32,
+    "float64": np.float64,
+    "float16": np.float16,
+    "int64": np.int64,
+    "int32": np.int32,
+    "int16": np.int16,
+    "int8": np.int8,
+    "uint8": np.uint8,
+    "bool_": np.bool_,
+    "complex64": np.complex64,
+    "complex128": np.complex128,
+    "double": np.float64,
+    "single": np.float32,
+    "half": np.float16,
+}
 _ALLOWED = {np.dtype(t) for t in DTYPES.values()}
 _PY_TYPES = {float: np.float64, int: np.int64, bool: np.bool_, complex: np.complex128}
 
@@ -49,8 +62,10 @@ def _checked(interp, value):
             raise TypeError("diffcli's numpy makes only arrays of numbers (not of Python objects or strings)")
         cap = interp.limits.max_elements if interp is not None else None
         if cap is not None and value.size > cap:
-            raise errors.LimitError(f"array of {value.size} elements is over the limit of {cap} elements "
-                                    "(raise it with --max-elements)")
+            raise errors.LimitError(
+                f"array of {value.size} elements is over the limit of {cap} elements "
+                "(raise it with --max-elements)"
+            )
     return value
 
 
@@ -69,25 +84,29 @@ def _plain(x):
 def _wrap(name, fn, shape_arg=None, kw_dtype=True):
     """A numpy function as a Builtin: arguments made plain, dtypes checked, the size capped
     before (for a shape argument) and after the call."""
+
     def call(interp, args, kwargs, node):
         args = [_plain(a) for a in args]
         kwargs = {k: (_dtype(v) if k == "dtype" else _plain(v)) for k, v in kwargs.items()}
         if shape_arg is not None and len(args) > shape_arg:
             shape = args[shape_arg]
             n = 1
-            for s in (shape if isinstance(shape, (list, tuple)) else [shape]):
+            for s in shape if isinstance(shape, (list, tuple)) else [shape]:
                 n *= int(s)
             _checked(interp, np.zeros(0)) if n <= interp.limits.max_elements else _too_big(interp, n)
         out = fn(*args, **kwargs)
         if isinstance(out, tuple):
             return tuple(_checked(interp, o) for o in out)
         return _checked(interp, out)
+
     return Builtin(name, call)
 
 
 def _too_big(interp, n):
-    raise errors.LimitError(f"array of {n} elements is over the limit of {interp.limits.max_elements} elements "
-                            "(raise it with --max-elements)")
+    raise errors.LimitError(
+        f"array of {n} elements is over the limit of {interp.limits.max_elements} elements "
+        "(raise it with --max-elements)"
+    )
 
 
 def _array(obj, dtype=None, copy=True, ndmin=0):
@@ -101,28 +120,83 @@ def _array(obj, dtype=None, copy=True, ndmin=0):
 
 
 def _arange(*args, **kwargs):
-    start, stop, step = (0, args[0], 1) if len(args) == 1 else (args + (1,))[:3] if len(args) >= 2 else (0, 0, 1)
+    start, stop, step = (
+        (0, args[0], 1) if len(args) == 1 else (args + (1,))[:3] if len(args) >= 2 else (0, 0, 1)
+    )
     n = max(0, int(np.ceil((stop - start) / step))) if step else 0
-    if n > 10 ** 9:
+    if n > 10**9:
         raise errors.LimitError(f"array of {n} elements is over the limit")
     return np.arange(*args, **kwargs)
 
 
 _FUNCS = {
-    "array": _array, "asarray": lambda a, dtype=None: _array(a, dtype, copy=False), "zeros": np.zeros,
-    "ones": np.ones, "full": np.full, "eye": np.eye, "identity": np.identity, "arange": _arange,
-    "linspace": np.linspace, "zeros_like": np.zeros_like, "ones_like": np.ones_like, "full_like": np.full_like,
-    "concatenate": np.concatenate, "stack": np.stack, "vstack": np.vstack, "hstack": np.hstack,
-    "reshape": np.reshape, "transpose": np.transpose, "squeeze": np.squeeze, "expand_dims": np.expand_dims,
-    "dot": np.dot, "matmul": np.matmul, "outer": np.outer, "sum": np.sum, "mean": np.mean, "std": np.std,
-    "var": np.var, "min": np.min, "max": np.max, "amin": np.amin, "amax": np.amax, "argmax": np.argmax,
-    "argmin": np.argmin, "prod": np.prod, "cumsum": np.cumsum, "abs": np.abs, "absolute": np.absolute,
-    "sqrt": np.sqrt, "square": np.square, "exp": np.exp, "log": np.log, "log1p": np.log1p, "sin": np.sin,
-    "cos": np.cos, "tan": np.tan, "tanh": np.tanh, "sign": np.sign, "power": np.power, "maximum": np.maximum,
-    "minimum": np.minimum, "where": np.where, "clip": np.clip, "round": np.round, "floor": np.floor,
-    "ceil": np.ceil, "allclose": np.allclose, "isclose": np.isclose, "array_equal": np.array_equal,
-    "isnan": np.isnan, "isinf": np.isinf, "shape": np.shape, "ndim": np.ndim, "size": np.size,
-    "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide,
+    "array": _array,
+    "asarray": lambda a, dtype=None: _array(a, dtype, copy=False),
+    "zeros": np.zeros,
+    "ones": np.ones,
+    "full": np.full,
+    "eye": np.eye,
+    "identity": np.identity,
+    "arange": _arange,
+    "linspace": np.linspace,
+    "zeros_like": np.zeros_like,
+    "ones_like": np.ones_like,
+    "full_like": np.full_like,
+    "concatenate": np.concatenate,
+    "stack": np.stack,
+    "vstack": np.vstack,
+    "hstack": np.hstack,
+    "reshape": np.reshape,
+    "transpose": np.transpose,
+    "squeeze": np.squeeze,
+    "expand_dims": np.expand_dims,
+    "dot": np.dot,
+    "matmul": np.matmul,
+    "outer": np.outer,
+    "sum": np.sum,
+    "mean": np.mean,
+    "std": np.std,
+    "var": np.var,
+    "min": np.min,
+    "max": np.max,
+    "amin": np.amin,
+    "amax": np.amax,
+    "argmax": np.argmax,
+    "argmin": np.argmin,
+    "prod": np.prod,
+    "cumsum": np.cumsum,
+    "abs": np.abs,
+    "absolute": np.absolute,
+    "sqrt": np.sqrt,
+    "square": np.square,
+    "exp": np.exp,
+    "log": np.log,
+    "log1p": np.log1p,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "tanh": np.tanh,
+    "sign": np.sign,
+    "power": np.power,
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+    "where": np.where,
+    "clip": np.clip,
+    "round": np.round,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "allclose": np.allclose,
+    "isclose": np.isclose,
+    "array_equal": np.array_equal,
+    "isnan": np.isnan,
+    "isinf": np.isinf,
+    "shape": np.shape,
+    "ndim": np.ndim,
+    "size": np.size,
+    "add": np.add,
+    "subtract": np.subtract,
+    "multiply": np.multiply,
+    "divide": np.divide,
 }
 _SHAPED = {"zeros": 0, "ones": 0, "full": 0}
 
@@ -150,37 +224,88 @@ def _random_fn(name, shaped=False):
         size = kwargs.get("size")
         if size is not None:
             n = 1
-            for s in (size if isinstance(size, (list, tuple)) else [size]):
+            for s in size if isinstance(size, (list, tuple)) else [size]:
                 n *= int(s)
             if n > interp.limits.max_elements:
                 _too_big(interp, n)
         if name == "seed":
-            state = _STATES[interp] = np.random.RandomState(*args, **kwargs)
+            _STATES[interp] = np.random.RandomState(*args, **kwargs)
             return None
         return _checked(interp, getattr(_random_state(interp), name)(*args, **kwargs))
+
     return Builtin(name, call)
 
 
-RANDOM = Namespace("numpy.random", {
-    "seed": _random_fn("seed"), "rand": _random_fn("rand", True), "randn": _random_fn("randn", True),
-    "randint": _random_fn("randint"), "uniform": _random_fn("uniform"), "normal": _random_fn("normal"),
-    "random": _random_fn("random_sample"), "random_sample": _random_fn("random_sample"),
-    "permutation": _random_fn("permutation"), "choice": _random_fn("choice"),
-})
+RANDOM = Namespace(
+    "numpy.random",
+    {
+        "seed": _random_fn("seed"),
+        "rand": _random_fn("rand", True),
+        "randn": _random_fn("randn", True),
+        "randint": _random_fn("randint"),
+        "uniform": _random_fn("uniform"),
+        "normal": _random_fn("normal"),
+        "random": _random_fn("random_sample"),
+        "random_sample": _random_fn("random_sample"),
+        "permutation": _random_fn("permutation"),
+        "choice": _random_fn("choice"),
+    },
+)
 
-NUMPY = Namespace("numpy", {
-    **{k: _wrap(k, f, _SHAPED.get(k)) for k, f in _FUNCS.items()},
-    **DTYPES, "pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,
-    "random": RANDOM,
-})
+NUMPY = Namespace(
+    "numpy",
+    {
+        **{k: _wrap(k, f, _SHAPED.get(k)) for k, f in _FUNCS.items()},
+        **DTYPES,
+        "pi": np.pi,
+        "e": np.e,
+        "inf": np.inf,
+        "nan": np.nan,
+        "newaxis": None,
+        "random": RANDOM,
+    },
+)
 
 # what a script may read on a numpy array or scalar: data, not the host
-ARRAY_ATTRS = frozenset((
-    "shape", "ndim", "size", "dtype", "T", "itemsize", "nbytes", "real", "imag",
-    "reshape", "astype", "sum", "mean", "std", "var", "min", "max", "argmax", "argmin", "prod", "cumsum",
-    "tolist", "item", "copy", "flatten", "ravel", "transpose", "dot", "squeeze", "clip", "round", "all",
-    "any", "fill", "swapaxes",
-))
+ARRAY_ATTRS = frozenset(
+    (
+        "shape",
+        "ndim",
+        "size",
+        "dtype",
+        "T",
+        "itemsize",
+        "nbytes",
+        "real",
+        "imag",
+        "reshape",
+        "astype",
+        "sum",
+        "mean",
+        "std",
+        "var",
+        "min",
+        "max",
+        "argmax",
+        "argmin",
+        "prod",
+        "cumsum",
+        "tolist",
+        "item",
+        "copy",
+        "flatten",
+        "ravel",
+        "transpose",
+        "dot",
+        "squeeze",
+        "clip",
+        "round",
+        "all",
+        "any",
+        "fill",
+        "swapaxes",
+    )
+)
 
 
 def attribute(interp, obj, name):
@@ -189,10 +314,16 @@ def attribute(interp, obj, name):
         return None
     value = getattr(obj, name)
     if name == "astype":
-        return Builtin("astype", lambda i, a, k, n: _checked(i, obj.astype(_dtype(a[0] if a else k.get("dtype")))))
+        return Builtin(
+            "astype", lambda i, a, k, n: _checked(i, obj.astype(_dtype(a[0] if a else k.get("dtype"))))
+        )
     if callable(value):
+
         def method(interp_, args, kwargs, node, fn=value):
-            return _checked(interp_, fn(*[_plain(a) for a in args], **{k: _plain(v) for k, v in kwargs.items()}))
+            return _checked(
+                interp_, fn(*[_plain(a) for a in args], **{k: _plain(v) for k, v in kwargs.items()})
+            )
+
         return Builtin(name, method)
     return value
 
@@ -210,23 +341,27 @@ def from_numpy(ndarray):
         raise errors.TorchTypeError(
             f"can't convert np.ndarray of type numpy.{ndarray.dtype.name}. The only supported types are: "
             "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, "
-            "uint16, uint8, and bool.")
+            "uint16, uint8, and bool."
+        )
     return Tensor(ndarray)
 
 
 def _numpy_of(t: Tensor):
     if t.requires_grad_flag:
-        raise errors.TorchRuntimeError("Can't call numpy() on Tensor that requires grad. "
-                                       "Use tensor.detach().numpy() instead.")
+        raise errors.TorchRuntimeError(
+            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+        )
     return t.data_
 
 
 def numpy_method(t: Tensor) -> Builtin:
     """`t.numpy` (bound): `t.numpy(force=False)` gives the tensor's memory as an array
     (PyTorch's error if it requires grad; `force=True` gives a copy of a detached one)."""
+
     def numpy(interp, args, kwargs, node):
         if len(args) > 1 or set(kwargs) - {"force"}:
             raise TypeError("numpy() takes at most 1 argument (force=False)")
         force = args[0] if args else kwargs.get("force", False)
         return t.data_.copy() if force else _numpy_of(t)
+
     return Builtin("numpy", numpy)

@@ -21,6 +21,7 @@ An optimizer is an `Instance` of an `OptimizerClass` (a provided base, so a scri
 subclass one): `param_groups` (a list of dicts the script may change, e.g. `lr`),
 `defaults` and `state` are its attributes; `step()` and `zero_grad()` its methods.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,7 +30,7 @@ from ..engine import grad_mode
 from ..engine.ops.random import _fma
 from ..engine.tensor import Tensor
 from .nn import _args, zero_grad_of
-from .objects import MISSING, Instance, NativeMethod, ProvidedBase, find_in_mro
+from .objects import MISSING, Instance, NativeMethod, ProvidedBase
 
 
 def _fmadd(a, b, c, dtype):
@@ -60,16 +61,21 @@ def _lerp(start, end, weight, dtype):
 
 # --- the optimizer base ------------------------------------------------------------------------
 
+
 def _param_list(params, cls_name):
     if isinstance(params, Tensor):
-        raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                        f"but got {_torch_type(params)}")
+        raise TypeError(
+            "params argument given to the optimizer should be an iterable of Tensors or dicts, "
+            f"but got {_torch_type(params)}"
+        )
     if isinstance(params, (dict, set, frozenset)):
-        raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                        f"but the ordering of tensors in sets will change between runs. Please use a list instead."
-                        if not isinstance(params, dict) else
-                        "params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                        "but got dict")
+        raise TypeError(
+            "params argument given to the optimizer should be an iterable of Tensors or dicts, "
+            "but the ordering of tensors in sets will change between runs. Please use a list instead."
+            if not isinstance(params, dict)
+            else "params argument given to the optimizer should be an iterable of Tensors or dicts, "
+            "but got dict"
+        )
     groups = list(params)
     if not groups:
         raise ValueError("optimizer got an empty parameter list")
@@ -80,7 +86,8 @@ def _param_list(params, cls_name):
 
 def _torch_type(t):
     return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor"}.get(
-        getattr(getattr(t, "data_", None), "dtype", np.dtype("O")).name, type(t).__name__)
+        getattr(getattr(t, "data_", None), "dtype", np.dtype("O")).name, type(t).__name__
+    )
 
 
 def _add_group(self, group):
@@ -90,7 +97,9 @@ def _add_group(self, group):
     params = [params] if isinstance(params, Tensor) else list(params)
     for p in params:
         if not isinstance(p, Tensor):
-            raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
+            raise TypeError(
+                f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}"
+            )
         if p.grad_fn is not None:
             raise ValueError("can't optimize a non-leaf Tensor")
     group = dict(group)
@@ -161,8 +170,18 @@ def _state(self, p):
 
 # --- SGD -----------------------------------------------------------------------------------------
 
-_SGD_NAMES = ["params", "lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize", "foreach",
-              "differentiable", "fused"]
+_SGD_NAMES = [
+    "params",
+    "lr",
+    "momentum",
+    "dampening",
+    "weight_decay",
+    "nesterov",
+    "maximize",
+    "foreach",
+    "differentiable",
+    "fused",
+]
 _SGD_DEFAULTS = [1e-3, 0, 0, 0, False, False, None, False, None]
 
 
@@ -178,8 +197,20 @@ def _sgd_init(interp, self, args, kwargs, node):
     if vals["nesterov"] and (momentum <= 0 or vals["dampening"] != 0):
         raise ValueError("Nesterov momentum requires a momentum and zero dampening")
     _no_fused(vals)
-    defaults = {k: vals[k] for k in ("lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize",
-                                     "foreach", "differentiable", "fused")}
+    defaults = {
+        k: vals[k]
+        for k in (
+            "lr",
+            "momentum",
+            "dampening",
+            "weight_decay",
+            "nesterov",
+            "maximize",
+            "foreach",
+            "differentiable",
+            "fused",
+        )
+    }
     _optim_init(interp, self, [vals["params"], defaults], {}, node)
 
 
@@ -207,8 +238,20 @@ def _sgd_update(self, group):
 
 # --- Adam, AdamW ---------------------------------------------------------------------------------
 
-_ADAM_NAMES = ["params", "lr", "betas", "eps", "weight_decay", "amsgrad", "foreach", "maximize", "capturable",
-               "differentiable", "fused", "decoupled_weight_decay"]
+_ADAM_NAMES = [
+    "params",
+    "lr",
+    "betas",
+    "eps",
+    "weight_decay",
+    "amsgrad",
+    "foreach",
+    "maximize",
+    "capturable",
+    "differentiable",
+    "fused",
+    "decoupled_weight_decay",
+]
 
 
 def _adam_init_with(decoupled, wd_default, name):
@@ -216,7 +259,7 @@ def _adam_init_with(decoupled, wd_default, name):
     names = _ADAM_NAMES if not decoupled else _ADAM_NAMES[:-1]
 
     def init(interp, self, args, kwargs, node):
-        vals = dict(zip(names, _args(f"{name}.__init__", args, kwargs, names, defaults[:len(names) - 1])))
+        vals = dict(zip(names, _args(f"{name}.__init__", args, kwargs, names, defaults[: len(names) - 1])))
         vals.setdefault("decoupled_weight_decay", decoupled)
         lr, eps, betas, wd = vals["lr"], vals["eps"], vals["betas"], vals["weight_decay"]
         if not 0.0 <= lr:
@@ -230,18 +273,36 @@ def _adam_init_with(decoupled, wd_default, name):
         if not 0.0 <= wd:
             raise ValueError(f"Invalid weight_decay value: {wd}")
         _no_fused(vals)
-        d = {k: vals[k] for k in ("lr", "betas", "eps", "weight_decay", "amsgrad", "maximize", "foreach",
-                                  "capturable", "differentiable", "fused", "decoupled_weight_decay")}
+        d = {
+            k: vals[k]
+            for k in (
+                "lr",
+                "betas",
+                "eps",
+                "weight_decay",
+                "amsgrad",
+                "maximize",
+                "foreach",
+                "capturable",
+                "differentiable",
+                "fused",
+                "decoupled_weight_decay",
+            )
+        }
         _optim_init(interp, self, [vals["params"], d], {}, node)
+
     return init
 
 
 def _no_fused(vals):
     if vals.get("fused"):
-        raise RuntimeError("diffcli runs the optimizers' single-tensor path only: fused=True is not supported")
+        raise RuntimeError(
+            "diffcli runs the optimizers' single-tensor path only: fused=True is not supported"
+        )
     if vals.get("differentiable"):
-        raise RuntimeError("diffcli runs the optimizers' single-tensor path only: differentiable=True is not "
-                           "supported")
+        raise RuntimeError(
+            "diffcli runs the optimizers' single-tensor path only: differentiable=True is not supported"
+        )
 
 
 def _adam_update(self, group):
@@ -272,10 +333,10 @@ def _adam_update(self, group):
         scaled = (v.data_ * _scalar(beta2, dtype)).astype(dtype, copy=False)
         _write(v, _fmadd((_scalar(1 - beta2, dtype) * g).astype(dtype, copy=False), g, scaled, dtype))
         step = float(step_t.data_)
-        bias_correction1 = 1 - beta1 ** step
-        bias_correction2 = 1 - beta2 ** step
+        bias_correction1 = 1 - beta1**step
+        bias_correction2 = 1 - beta2**step
         step_size = lr / bias_correction1
-        bias_correction2_sqrt = bias_correction2 ** 0.5
+        bias_correction2_sqrt = bias_correction2**0.5
         if amsgrad:
             mx = state["max_exp_avg_sq"]
             _write(mx, np.maximum(mx.data_, v.data_))
@@ -288,6 +349,7 @@ def _adam_update(self, group):
 
 
 # --- the classes ---------------------------------------------------------------------------------
+
 
 class OptimizerClass(ProvidedBase):
     """`torch.optim.Optimizer` or one of its subclasses (`parent`), with its `update(self, group)`."""
@@ -316,11 +378,15 @@ def _cls_update(self):
     raise NotImplementedError(f"{self._cls.name}.step() is not implemented")
 
 
-OPTIMIZER = OptimizerClass("Optimizer", "torch.optim.optimizer", {
-    "__init__": _optim_init, "zero_grad": _zero_grad, "step": _step, "add_param_group": _add_param_group})
+OPTIMIZER = OptimizerClass(
+    "Optimizer",
+    "torch.optim.optimizer",
+    {"__init__": _optim_init, "zero_grad": _zero_grad, "step": _step, "add_param_group": _add_param_group},
+)
 SGD = OptimizerClass("SGD", "torch.optim.sgd", {"__init__": _sgd_init}, OPTIMIZER, _sgd_update)
-ADAM = OptimizerClass("Adam", "torch.optim.adam", {"__init__": _adam_init_with(False, 0, "Adam")}, OPTIMIZER,
-                      _adam_update)
+ADAM = OptimizerClass(
+    "Adam", "torch.optim.adam", {"__init__": _adam_init_with(False, 0, "Adam")}, OPTIMIZER, _adam_update
+)
 ADAMW = OptimizerClass("AdamW", "torch.optim.adamw", {"__init__": _adam_init_with(True, 1e-2, "AdamW")}, ADAM)
 
 CLASSES = {"Optimizer": OPTIMIZER, "SGD": SGD, "Adam": ADAM, "AdamW": ADAMW}

@@ -10,11 +10,13 @@ import math
 import sys
 from types import FunctionType, MethodType
 
+import numpy as np
+
 from .. import engine
 from ..engine import dtypes, errors
 from ..engine.node import Node
-from ..engine.parameter import Parameter
 from ..engine.ops import losses, reductions
+from ..engine.parameter import Parameter
 from ..engine.tensor import Size, Tensor
 from .exceptions import ExceptionValue  # noqa: F401  (re-exported)
 from .nn import StateDict
@@ -369,9 +371,12 @@ class TextBudget:
                                     "(raise it with --max-elements)")
 
 
+_NUMPY = (np.ndarray, np.generic, np.dtype)   # numpy's own printing (the numpy subset's values)
+
+
 def display(value, builtin_names=None, budget=None) -> str:
     """`str(value)` as a script sees it (within `budget`, a TextBudget, if given)."""
-    if isinstance(value, (str, ExceptionValue, Instance, Device)):
+    if isinstance(value, (str, ExceptionValue, Instance, Device, *_NUMPY)):
         text = str(value)                 # (a script class's __str__, or its __repr__)
         if budget is not None:
             budget.take(len(text))
@@ -390,7 +395,7 @@ def show(value, builtin_names=None, budget=None) -> str:
 
 _LEAVES = (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue, ExceptionValue,
            UserFunction, int, float, bool, complex, type(None), range, Device, AnomalyMode,
-           Instance, ClassValue, ProvidedBase, ScriptObject, NativeMethod, StateDict)   # (a script class's __repr__)
+           Instance, ClassValue, ProvidedBase, ScriptObject, NativeMethod, StateDict, *_NUMPY)   # (a script class's __repr__)
 _NUMBERS = frozenset((int, float, bool, type(None)))   # reprs of bounded size: printed by slices
 _SLICE = 1024
 

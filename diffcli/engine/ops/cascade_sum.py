@@ -18,6 +18,7 @@ ones are split across threads and are left to numpy here):
   cascade down their rows; the other columns take row_sum.
 Every accumulation is sequential in the array's dtype (`np.cumsum` from the accumulator).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -40,7 +41,7 @@ def multi_row_sum(rows: np.ndarray) -> np.ndarray:
     acc = [zero.copy() for _ in range(4)]
     i = 0
     while i + step <= size:
-        acc[0] = _seq(acc[0], rows[i:i + step])
+        acc[0] = _seq(acc[0], rows[i : i + step])
         i += step
         for j in range(1, 4):
             acc[j] = acc[j] + acc[j - 1]
@@ -57,10 +58,10 @@ def row_sum(rows: np.ndarray) -> np.ndarray:
     size = rows.shape[0]
     k = size // 4
     if k:
-        partial = multi_row_sum(rows[:k * 4].reshape(k, 4, *rows.shape[1:])).copy()
+        partial = multi_row_sum(rows[: k * 4].reshape(k, 4, *rows.shape[1:])).copy()
     else:
         partial = np.zeros((4, *rows.shape[1:]), rows.dtype)
-    partial[0] = _seq(partial[0], rows[k * 4:])
+    partial[0] = _seq(partial[0], rows[k * 4 :])
     total = partial[0]
     for j in range(1, 4):
         total = total + partial[j]
@@ -74,8 +75,8 @@ def inner_sum(x: np.ndarray) -> np.ndarray:
     if n < v:
         return row_sum(np.ascontiguousarray(x.T))
     k = n // v
-    lanes = row_sum(x[:, :k * v].reshape(m, k, v).transpose(1, 0, 2))      # (M, V)
-    final = _seq(np.zeros(m, x.dtype), np.ascontiguousarray(x[:, k * v:].T))
+    lanes = row_sum(x[:, : k * v].reshape(m, k, v).transpose(1, 0, 2))  # (M, V)
+    final = _seq(np.zeros(m, x.dtype), np.ascontiguousarray(x[:, k * v :].T))
     return _seq(final, np.ascontiguousarray(lanes.T))
 
 
@@ -99,8 +100,13 @@ def aten_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
     numpy's sum otherwise."""
     nd = x.ndim
     dims = tuple(range(nd)) if axes is None else tuple(sorted(a % nd for a in axes)) if nd else ()
-    if (x.dtype not in (np.float32, np.float64) or not x.flags.c_contiguous or x.size >= GRAIN_SIZE
-            or not x.size or not dims):
+    if (
+        x.dtype not in (np.float32, np.float64)
+        or not x.flags.c_contiguous
+        or x.size >= GRAIN_SIZE
+        or not x.size
+        or not dims
+    ):
         return np.asarray(x.sum(axis=None if axes is None else dims, keepdims=keepdims), dtype=x.dtype)
     kept = tuple(s for i, s in enumerate(x.shape) if i not in dims)
     n = 1
