@@ -4,6 +4,8 @@ from __future__ import annotations
 import sys
 import types
 
+import numpy as np
+
 from .. import engine
 from ..engine import dtypes, errors
 from ..engine.inference import inference_mode
@@ -11,6 +13,7 @@ from ..engine.node import Node
 from ..engine.ops import reductions
 from ..engine.tensor import Size, Tensor
 from .exceptions import ExceptionValue
+from .nn import StateDict
 from .objects import ClassValue, Instance, NativeMethod, ProvidedBase, ScriptObject
 from .values import (
     _DICT_VIEWS,
@@ -48,9 +51,12 @@ class TextBudget:
                                     "(raise it with --max-elements)")
 
 
+_NUMPY = (np.ndarray, np.generic, np.dtype)   # numpy's own printing (the numpy subset's values)
+
+
 def display(value, builtin_names=None, budget=None) -> str:
     """`str(value)` as a script sees it (within `budget`, a TextBudget, if given)."""
-    if isinstance(value, (str, ExceptionValue, Instance, Device)):
+    if isinstance(value, (str, ExceptionValue, Instance, Device, *_NUMPY)):
         text = str(value)                 # (a script class's __str__, or its __repr__)
         if budget is not None:
             budget.take(len(text))
@@ -69,7 +75,7 @@ def show(value, builtin_names=None, budget=None) -> str:
 
 _LEAVES = (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue, ExceptionValue,
            UserFunction, int, float, bool, complex, type(None), range, Device, AnomalyMode,
-           Instance, ClassValue, ProvidedBase, ScriptObject, NativeMethod)   # (a script class's __repr__)
+           Instance, ClassValue, ProvidedBase, ScriptObject, NativeMethod, StateDict, *_NUMPY)   # (a script class's __repr__)
 _NUMBERS = frozenset((int, float, bool, type(None)))   # reprs of bounded size: printed by slices
 _SLICE = 1024
 

@@ -7,16 +7,29 @@ from __future__ import annotations
 import operator
 from types import MethodType
 
+import numpy as np
+
 from .. import engine
 from ..engine.ops import reductions
 from ..engine.tensor import Size, Tensor
 from . import ast as A
-from . import autograd_ext, callargs, cappedbuiltins, classes, dunders, formatting, pydict, pymethods
+from . import (
+    autograd_ext,
+    callargs,
+    cappedbuiltins,
+    classes,
+    dunders,
+    formatting,
+    numpy_subset,
+    pydict,
+    pymethods,
+)
 from .errors import ScriptError
 from .estimates import _SEQUENCES, _TUPLES, _check_int_size, _length, growth_estimate
 from .flow import script_error
 from .limits import MEMORY_CHECK_ELEMENTS
 from .lookups import DEVICE_ATTRS, attribute_hint, attribute_position, names_in_reach
+from .nn import StateDict
 from .objects import Instance, ScriptObject
 from .parse import ScriptSyntaxError, parse
 from .suggest import name_hint
@@ -95,7 +108,7 @@ class Expressions:
         if kind is _Subscript:
             obj = self.eval(e.obj, scope)
             key = self.eval_index(e.index, scope)
-            if isinstance(obj, (Tensor, list, tuple, Size, str, range, dict, Instance)):
+            if isinstance(obj, (Tensor, list, tuple, Size, str, range, dict, Instance, np.ndarray)):
                 return self.guard(e, lambda: obj[key])
             raise ScriptError("TypeError", f"'{type_name(obj)}' object is not subscriptable",
                               e.line, e.column)
@@ -358,13 +371,19 @@ class Expressions:
                 return getattr(obj, name)
             if name in autograd_ext.TENSOR_METHODS:
                 return autograd_ext.tensor_method(self, obj, name, e)
+            if name == "numpy":
+                return numpy_subset.numpy_method(obj)
+        elif isinstance(obj, (np.ndarray, np.generic)):
+            found = numpy_subset.attribute(self, obj, name)
+            if found is not None:
+                return found
         elif isinstance(obj, autograd_ext.OBJECTS):   # grad_fn nodes (a custom Function's ctx), hook handles
             found = autograd_ext.attribute(self, obj, e)
             if found is not autograd_ext.MISSING:
                 return found
         elif isinstance(obj, (Instance, ScriptObject, classes.ClassValue, classes.ProvidedBase)):
             return classes.attribute(self, obj, e)
-        elif obj.__class__ is dict and name in DICT_METHODS:
+        elif (obj.__class__ is dict or obj.__class__ is StateDict) and name in DICT_METHODS:
             return pydict.method(self, obj, name, e)
         elif obj.__class__ in (set, frozenset) and name in SET_METHODS:
             return pydict.set_method(self, obj, name, e)

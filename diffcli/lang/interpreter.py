@@ -22,6 +22,7 @@ from ..engine.context import RunContext
 from ..engine.ops import creation
 from . import ast as A
 from . import flavour as flavours
+from . import nn_namespaces  # noqa: F401  (registers torch.nn, torch.optim and numpy)
 from .calls import Calls
 from .errors import ScriptError
 from .expressions import Expressions

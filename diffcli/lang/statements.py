@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
+
 from ..engine import errors as engine_errors
 from ..engine.node import Node
 from ..engine.tensor import Size, Tensor
@@ -16,6 +18,7 @@ from .errors import ScriptError
 from .estimates import _length
 from .flow import Break, Continue, Return
 from .limits import CHECK_EVERY
+from .nn import StateDict
 from .objects import Instance
 from .values import ITERABLES, MODULES, TENSOR_SETTABLE, type_name
 from .variables import is_literal, literal_value, variable
@@ -187,7 +190,8 @@ class Statements:
         if mod is None:
             raise ScriptError("ModuleNotFoundError",
                               f"No module named '{name}' (diffcli scripts can import only torch, "
-                              "torch.nn.functional, torch.autograd, math, functools and typing)",
+                              "torch.nn, torch.nn.functional, torch.nn.init, torch.autograd, torch.optim, math, functools, "
+                              "typing and numpy)",
                               node.line, node.column)
         return mod
 
@@ -286,13 +290,13 @@ class Statements:
         elif kind is A.Subscript:
             obj = self.eval(target.obj, scope)
             key = self.eval_index(target.index, scope)
-            if isinstance(obj, Tensor):
+            if isinstance(obj, (Tensor, np.ndarray)):
                 self.guard(target, lambda: obj.__setitem__(key, value))
             elif isinstance(obj, list):
                 if isinstance(key, slice) and isinstance(value, (list, tuple, str, range, Size)):
                     self.check_sequence(len(obj) + _length(value), list, target)
                 self.guard(target, lambda: obj.__setitem__(key, value))
-            elif obj.__class__ is dict:
+            elif obj.__class__ is dict or obj.__class__ is StateDict:
                 pydict.setitem(self, obj, key, value, target)
             elif isinstance(obj, Instance):   # the script class's __setitem__ (or Python's error)
                 self.guard(target, lambda: operator.setitem(obj, key, value))
@@ -312,7 +316,7 @@ class Statements:
                                       target.line, target.column)
                 self.guard(target, lambda: setattr(obj, target.name, value))
             elif isinstance(obj, classes.SETTABLE):
-                classes.set_attribute(self, obj, target, value)
+                self.guard(target, lambda: classes.set_attribute(self, obj, target, value))
             elif isinstance(obj, Node):   # a custom Function's ctx
                 autograd_ext.set_attribute(self, obj, target, value)
             else:

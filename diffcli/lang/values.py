@@ -16,6 +16,7 @@ from ..engine import functional as _functional
 from ..engine.custom_function import FunctionNode
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
+from ..engine.parameter import Parameter
 from ..engine.tensor import Size, Tensor
 from .exceptions import ExceptionValue  # noqa: F401  (re-exported)
 from .objects import Builtin, ClassValue, Instance, NativeMethod, ProvidedBase, ScriptObject
@@ -54,8 +55,9 @@ class TypeValue:
         return f"<class '{self.qualname}'>"
 
 
-_QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "dtype": "torch.dtype",
-              "device": "torch.device", "RemovableHandle": "torch.utils.hooks.RemovableHandle",
+_QUALIFIED = {"Tensor": "torch.Tensor", "Parameter": "torch.nn.parameter.Parameter", "Size": "torch.Size",
+              "dtype": "torch.dtype", "device": "torch.device",
+              "RemovableHandle": "torch.utils.hooks.RemovableHandle",
               "SavedTensor": "torch._C._autograd.SavedTensor"}
 
 
@@ -323,7 +325,7 @@ ITERABLES = (Tensor, list, tuple, range, Size, str, dict, set, frozenset, *_DICT
 
 def type_name(value) -> str:
     if isinstance(value, Tensor):
-        return "Tensor"
+        return "Parameter" if isinstance(value, Parameter) else "Tensor"
     if isinstance(value, (ClassValue, ProvidedBase)):
         return "type"
     if isinstance(value, (ScriptObject, NativeMethod)):

@@ -8,6 +8,7 @@ import re
 import types
 from pathlib import Path
 
+import numpy
 import pytest
 from typer.testing import CliRunner
 
@@ -18,7 +19,7 @@ from diffcli.engine.node import Node
 from diffcli.engine.ops import reductions
 from diffcli.engine.tensor import Size, Tensor
 from diffcli.lang import ast as A
-from diffcli.lang import objects, values
+from diffcli.lang import numpy_subset, objects, values
 from diffcli.lang.errors import ScriptError
 from diffcli.lang.exceptions import ExceptionClass
 from diffcli.lang.interpreter import Interpreter
@@ -101,7 +102,7 @@ DUNDER = "is not allowed in diffcli scripts"
     ("print(torch.float64.np)", "AttributeError", "'torch.dtype' object has no attribute 'np'"),
     ("print(x.data_)", "AttributeError", "'Tensor' object has no attribute 'data_'"),
     ("print(x._grad)", "AttributeError", "'Tensor' object has no attribute '_grad'"),
-    ("print(x.numpy())", "AttributeError", "'Tensor' object has no attribute 'numpy'"),
+    ("print(x.numpy())", "RuntimeError", "Can't call numpy() on Tensor that requires grad"),  # (PyTorch's refusal)
     ("print(y.grad_fn.backward_fn)", "AttributeError", "'MulBackward0' object has no attribute 'backward_fn'"),
     ("print(y.grad_fn.saved)", "AttributeError", "'MulBackward0' object has no attribute 'saved'"),
     ("print(y.grad_fn._name)", "AttributeError", "'MulBackward0' object has no attribute '_name'"),
@@ -329,6 +330,10 @@ def _allowed_callable(v) -> bool:
         return v.fn.__module__.startswith("diffcli.")
     if isinstance(v, ExceptionClass):                         # ValueError & co.: diffcli's values
         return True
+    if isinstance(v, objects.ProvidedBase):                   # nn.Module, nn.Linear, optim.SGD...: diffcli's
+        return type(v).__module__.startswith("diffcli.")
+    if isinstance(v, type) and issubclass(v, numpy.generic):  # numpy's numeric scalar types (np.float32...)
+        return v in set(numpy_subset.DTYPES.values())
     if isinstance(v, types.BuiltinFunctionType):            # math.sin & co.
         return getattr(v, "__module__", None) == "math"
     if isinstance(v, (types.FunctionType, type)):
@@ -344,12 +349,13 @@ def _walk_namespace(ns, seen):
             if id(v) not in seen:
                 seen.add(id(v))
                 _walk_namespace(v, seen)
-        elif isinstance(v, (int, float, dtypes.DType, values.TypeValue)):   # (typing's names are TypeValues)
+        elif v is None or isinstance(v, (int, float, dtypes.DType, values.TypeValue)):   # (typing: TypeValues)
             pass
         elif isinstance(v, objects.ProvidedBase):                # torch.autograd.Function: diffcli's own
             assert type(v).__module__.startswith("diffcli."), (ns.name, name, v)
         else:
-            assert (callable(v) or isinstance(v, objects.Builtin)) and _allowed_callable(v), (ns.name, name, v)
+            assert (callable(v) or isinstance(v, (objects.Builtin, objects.ProvidedBase))) and _allowed_callable(v), \
+                (ns.name, name, v)
 
 
 def test_every_builtin_and_namespace_member_is_an_allowed_value():
@@ -552,3 +558,60 @@ def test_str_format_reads_no_attribute_or_item(template):
     r = cli("run", "-e", f"x = tensor([1.0])\nprint('{template}'.format(x, x=x))")
     assert r.exit_code == 1 and "ValueError: diffcli formats plain fields only" in r.stderr, r.stderr
     assert "class" not in r.stdout and "Traceback" not in r.stderr
+
+
+# --- torch.nn, torch.optim and the numpy subset (issue 12 items 4-5) -------------------------
+
+_NN_SETUP = """import torch
+import torch.nn as nn
+import numpy as np
+model = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+loss_fn = nn.MSELoss()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+adam = torch.optim.Adam(model.parameters())
+arr = np.zeros(3)
+"""
+
+
+@pytest.mark.parametrize("expr", [
+    "model.__dict__", "model._attrs", "model.host", "model.__init__.__globals__",
+    "model.forward.__self__", "opt._attrs", "opt._cls_update",
+    "adam.state.__class__", "nn.Module.host", "nn.Module.__subclasses__", "nn.Linear.methods",
+    "nn.init.__dict__", "torch.optim.__loader__", "model[0].weight.__class__", "nn.Parameter.fn",
+    "arr.__class__", "arr.ctypes", "arr.data", "arr.base", "arr.tofile", "arr.dump", "arr.dumps",
+    "arr.__array_interface__", "arr.view", "arr.flags", "arr.tobytes", "arr.setflags",
+    "np.load", "np.save", "np.savez", "np.savetxt", "np.loadtxt", "np.genfromtxt", "np.fromfile",
+    "np.memmap", "np.ctypeslib", "np.lib", "np.core", "np.frombuffer", "np.fromstring", "np.empty",
+    "np.ndarray", "np.object_", "np.dtype", "np.testing", "np.f2py", "np.distutils", "np.__config__",
+    "np.random.__dict__", "np.random.bit_generator", "np.random.RandomState", "np.random.get_state",
+    "np.sum.__globals__", "np.float32.__mro__", "arr.sum.__self__",
+])
+def test_nn_optim_numpy_objects_expose_no_dunder_or_host_access(expr):
+    r = run(_NN_SETUP + f"print({expr})\n")
+    assert r.exit_code == 1, r.stdout + r.stderr
+    assert r.stderr.startswith("error: ") and ("AttributeError" in r.stderr or "TypeError" in r.stderr
+                                                or "may not read" in r.stderr or "dunder" in r.stderr
+                                                or "'__" in r.stderr), r.stderr
+
+
+@pytest.mark.parametrize("script", [
+    "np.array([model])", "np.array(['a', 'b'])", "np.zeros(3, dtype=object)", "arr.astype(object)",
+    "np.zeros(10 ** 9)", "np.random.rand(10 ** 5, 10 ** 5)", "np.array([1.0]).astype('U3')",
+])
+def test_numpy_subset_makes_only_bounded_numeric_arrays(script):
+    r = run(_NN_SETUP + f"print({script})\n")
+    assert r.exit_code == 1, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_numpy_subset_members_are_a_whitelist_without_file_or_host_access():
+    from diffcli.lang import numpy_subset
+    members = set(numpy_subset.NUMPY.members) | set(numpy_subset.RANDOM.members)
+    for bad in ("load", "save", "savez", "savetxt", "loadtxt", "fromfile", "memmap", "ctypeslib", "lib",
+                "frombuffer", "fromstring", "empty", "ndarray", "object_", "genfromtxt", "tofile", "core",
+                "RandomState", "get_state", "set_state", "bit_generator", "Generator", "default_rng"):
+        assert bad not in members, bad
+    assert not (numpy_subset.ARRAY_ATTRS & {"tofile", "dump", "dumps", "ctypes", "data", "base", "view",
+                                            "flags", "tobytes", "setflags", "__array_interface__"})
+    for v in numpy_subset.NUMPY.members.values():
+        assert isinstance(v, (objects.Builtin, values.Namespace, type, float, type(None))), v

@@ -12,6 +12,7 @@ from . import selection as SE
 from . import shape as S
 from . import shape as _shape_rows  # noqa: F401 (the rows of the views nll_loss records)
 from . import unary as U
+from .cascade_sum import aten_mean, aten_sum
 from .formulas import mul_scalar
 from .reductions import sum as tsum
 from .rows import expose
@@ -22,9 +23,9 @@ from .softmax import log_softmax
 
 def _reduce(loss: np.ndarray, reduction: str):
     if reduction == "mean":
-        return np.asarray(loss.mean() if loss.size else np.nan)
+        return aten_mean(loss) if loss.size else np.asarray(np.nan, loss.dtype)
     if reduction == "sum":
-        return np.asarray(loss.sum())
+        return aten_sum(loss)
     if reduction == "none":
         return loss
     raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")

@@ -11,6 +11,7 @@ from ..function import OUT, as_tensor, record
 from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
 from . import rows
+from .cascade_sum import aten_mean, aten_sum
 from .indexing import narrow
 from .rows import expose
 from .shape import cat, contiguous, expand, flip, reshape, unsqueeze, view
@@ -73,10 +74,11 @@ def sum(a, dim=None, keepdim=False, dtype=None):
         x = x.astype(dtypes.to_np(dtype))
     dims = _dims(dim, x.ndim)
     if dims is None:
-        out = np.asarray(x.sum(), dtype=x.dtype)  # (numpy would sum int32 into int64)
+        out = aten_sum(x) if x.dtype.kind == "f" else np.asarray(x.sum(), dtype=x.dtype)  # (int32: not int64)
         shape = a.data_.shape
         return _SUM.record(out, (a,), lambda g: (_sum_backward(g, shape, None, False),))
-    out = np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
+    out = (aten_sum(x, dims, keepdim) if x.dtype.kind == "f" and x.ndim else
+           np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype))
     shape = a.data_.shape
     return _SUM_DIM.record(out, (a,), lambda g: (_sum_backward(g, shape, dims, keepdim),))
 
@@ -94,11 +96,12 @@ def mean(a, dim=None, keepdim=False, dtype=None):
     shape = a.data_.shape
     with np.errstate(all="ignore"):
         if dims is None:
-            out = np.asarray(x.mean() if x.size else np.nan, dtype=x.dtype)
+            out = aten_mean(x) if x.size else np.asarray(np.nan, dtype=x.dtype)
             n = x.size
             return _MEAN.record(out, (a,),
                           lambda g: (_div_scalar(_sum_backward(g, shape, None, False), n),))
-        out = np.asarray(x.mean(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
+        out = (aten_mean(x, dims, keepdim) if x.ndim else
+               np.asarray(x.mean(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype))
     n = 1
     for d in dims:
         n *= shape[d] if shape else 1

@@ -1,0 +1,39 @@
+"""The import names of `torch.nn`, `torch.nn.init`, `torch.optim` and `numpy`: their
+members, added to the namespaces a script can import (`values.MODULES`, and `torch.nn`,
+`torch.optim`, `torch.from_numpy` on `torch`). The interpreter imports this module once;
+each member is a whitelisted value (module and optimizer classes, `nn.Parameter`, the
+`nn.init` functions, the numpy subset), never a host module.
+"""
+
+from __future__ import annotations
+
+from ..engine.parameter import make_parameter
+from . import nn_init, nn_layers, numpy_subset, optim, values
+from .objects import Builtin
+from .values import MODULES, TORCH, Namespace
+
+
+def _parameter(interp, args, kwargs, node):
+    if len(args) > 2:
+        raise TypeError(
+            f"Parameter.__new__() takes from 1 to 3 positional arguments but {len(args) + 1} were given"
+        )
+    for k in kwargs:
+        if k not in ("data", "requires_grad"):
+            raise TypeError(f"Parameter.__new__() got an unexpected keyword argument '{k}'")
+    return make_parameter(*args, **kwargs)
+
+
+INIT = Namespace("torch.nn.init", dict(nn_init.FUNCTIONS))
+NN = values._NN
+NN.members.update(nn_layers.CLASSES)
+NN.members.update({"Parameter": Builtin("Parameter", _parameter), "init": INIT})
+values._F.members["linear"] = nn_layers.linear
+OPTIM = Namespace("torch.optim", dict(optim.CLASSES))
+NUMPY = numpy_subset.NUMPY
+
+TORCH.members.update({"optim": OPTIM, "from_numpy": numpy_subset.from_numpy})
+TORCH.members.setdefault("empty", TORCH.members["zeros"])  # (its values are unspecified: zeros here)
+MODULES.update(
+    {"torch.nn.init": INIT, "torch.optim": OPTIM, "numpy": NUMPY, "numpy.random": NUMPY.members["random"]}
+)
