@@ -9,7 +9,7 @@ import sys
 from ..outstream import write_document
 from . import options as O
 from .expect import _drift, _golden
-from .options import CheckFormat, GradFormat, GraphFormat
+from .options import CheckFormat, GradFormat, GraphFormat, MatrixFormat
 from .running import (
     ExitStatus,
     _emit,
@@ -297,4 +297,54 @@ def check(a):
     return status
 
 
-COMMANDS = {"grad": grad, "graph": graph, "run": run, "check": check}
+def _matrix(kind, a):
+    """The body of `jacobian` and `hessian` (the work is in `jacobians.py`, the output in
+    `render/matrix.py`)."""
+
+    def body(path):
+        from .. import jacobians, session
+        from ..render import matrix
+
+        s, names, opts = _prepare(path, a.expr, a.set_, a.wrt, a)
+        _refuse_empty(s, "there is nothing to differentiate")
+        opts.retain_graphs = True  # the script's own backward() must leave the graph to differentiate
+        warn = _warner(a.fmt.value, s.filename)
+        run = _script_errors(s, lambda: session.execute(s, opts, write=_stderr_write, on_warning=warn))
+        _known_names(run, s, of=a.of, wrt=names)
+        _unused_sets(run, opts, warn)
+        target = a.of or run.result.last_assigned
+        if target is None:
+            raise _Fail(
+                ExitStatus.SCRIPT_FAILED,
+                _err("ValueError", "the script assigns no name to differentiate (give --of NAME)"),
+                s,
+            )
+        explicit = a.of is not None
+        if kind == "jacobian":
+            report = _script_errors(s, lambda: jacobians.jacobian(run, target, names, a.vjp, a.jvp, explicit))
+        else:
+            report = _script_errors(s, lambda: jacobians.hessian(run, target, names, explicit))
+        if a.fmt is MatrixFormat.json:
+            write_document(matrix.matrix_json(report) + "\n")
+        elif a.fmt is MatrixFormat.tsv:
+            write_document(matrix.matrix_tsv(report))
+        else:
+            matrix.matrix_table(report, sys.stdout)
+        return ExitStatus.OK
+
+    return each(a, a.fmt.value, body)
+
+
+@command(O.JACOBIAN)
+def jacobian(a):
+    """The Jacobian of TARGET with respect to the leaves, as torch.autograd.functional.jacobian."""
+    return _matrix("jacobian", a)
+
+
+@command(O.HESSIAN)
+def hessian(a):
+    """The Hessian of a one-element TARGET with respect to the leaves, blocks as torch.autograd.functional.hessian."""
+    return _matrix("hessian", a)
+
+
+COMMANDS = {"grad": grad, "graph": graph, "run": run, "check": check, "jacobian": jacobian, "hessian": hessian}

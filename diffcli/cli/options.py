@@ -41,6 +41,12 @@ class CheckFormat(str, enum.Enum):
     github = "github"
 
 
+class MatrixFormat(str, enum.Enum):
+    table = "table"
+    json = "json"
+    tsv = "tsv"
+
+
 MULTIPLE = list  # the type of a repeatable option: a list of str, None when absent
 
 
@@ -172,6 +178,26 @@ CHECK = [
         "--rtol", float, None, "Relative tolerance (default: per dtype, 1e-4 for float64, 1e-2 for float32)."
     ),
     _fmt(CheckFormat),
+    *REPORT,
+    *LIMITS,
+]
+
+_WRT_ALL = "Comma-separated leaves to differentiate by (default: the leaves that require grad)."
+JACOBIAN = [
+    *SOURCE,
+    opt("--of", str, None, "The tensor to differentiate (default: the last assigned name)."),
+    opt("--wrt", str, None, _WRT_ALL),
+    opt("--vjp", str, None, "Also v·J for this v (a literal shaped like the target), per input."),
+    opt("--jvp", str, None, "Also J·u for this u (a literal shaped like the one --wrt input)."),
+    _fmt(MatrixFormat),
+    *REPORT,
+    *LIMITS,
+]
+HESSIAN = [
+    *SOURCE,
+    opt("--of", str, None, "The one-element tensor to differentiate twice (default: the last assigned name)."),
+    opt("--wrt", str, None, _WRT_ALL),
+    _fmt(MatrixFormat),
     *REPORT,
     *LIMITS,
 ]
