@@ -148,8 +148,7 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
     gc_was_enabled = gc.isenabled()
     gc.disable()
     hooked = hooks.ACTIVE[0] and hooks.hooked
-    if hooked:
-        hooks.begin_pass(order, restrict, capture)
+    outer_pass = hooks.begin_pass(order, restrict, capture) if hooked else None
     try:
         pop_buffer = buffers.pop
         heappop, heappush = heapq.heappop, heapq.heappush
@@ -246,6 +245,8 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                         tie += 1
                         heappush(ready, (-nxt.seq, tie, nxt))
     finally:
+        if hooked:
+            hooks.end_pass(outer_pass)
         grad_mode._state[0] = prev_mode
         thaw()
         if gc_was_enabled:

@@ -196,12 +196,20 @@ def register_multi_grad_hook(tensors, fn, mode="all"):
 
 def begin_pass(order, restrict, capture):
     """A backward pass starts over the nodes `order` (of which it runs `restrict`, or all,
-    and captures `capture`)."""
+    and captures `capture`). Returns what `end_pass` restores: the enclosing pass's nodes
+    (a hook may run a backward pass of its own)."""
+    prev = PASS[1]
     PASS[0] += 1
     nodes = set(order) if restrict is None else set(restrict)
     if capture:
         nodes |= set(capture)
     PASS[1] = nodes
+    return prev
+
+
+def end_pass(prev):
+    """The pass ended: drop its nodes (holding them would keep the graph alive)."""
+    PASS[1] = prev
 
 
 def hooked(node) -> bool:
