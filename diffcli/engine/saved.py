@@ -122,12 +122,12 @@ SAVED = {
     "SubBackward0": (("_saved_alpha", ("const", 1)),),
     "MulBackward0": (("_saved_other", ("mul", 0)), ("_saved_self", ("mul", 1))),
     "DivBackward0": (("_saved_other", ("div", 1)), ("_saved_self", ("div", 0))),
-    "PowBackward0": (("_saved_exponent", ("closure", "e", 1)), ("_saved_self", _s(0))),
+    "PowBackward0": (("_saved_exponent", ("closure", "e", 0)), ("_saved_self", _s(0))),
     "PowBackward1": (("_saved_exponent", _s(1)), ("_saved_result", _s(2)), ("_saved_self", _s(0))),
     "PowBackward2": (
         ("_saved_exponent", _s(0)),
         ("_saved_result", _s(1)),
-        ("_saved_self", ("closure", "c", None)),
+        ("_saved_self", ("closure", "c", 0)),
     ),
     "ExpBackward0": (("_saved_result", _s(0)),),
     "TanhBackward0": (("_saved_result", _s(0)),),
@@ -254,7 +254,7 @@ def _binary_saved(node, kind, index):
         return None
     t = _saved_tensor(node, 0)
     if saved_is_other and node.input_meta[1] is None:       # `a * 2`: a wrapped number
-        value = t.data_.item()
+        value = node.fargs[0] if node.fargs else t.data_.item()   # (the row keeps it in fargs)
         return Tensor(np.array(int(value) if float(value).is_integer() else value,
                                dtype=np.int64 if float(value).is_integer() else np.float64))
     return t
