@@ -9,7 +9,7 @@ over the columns, through `jvp`.
 
 `func` is any Python callable of tensors (the script layer passes one that calls back into
 the interpreter). `describe_type` words a value's type in error texts (`<class 'float'>`);
-the script layer replaces it with one that names script values as Python does.
+the script layer installs one that names script values as Python does (`name_types_with`).
 """
 
 from __future__ import annotations
@@ -34,8 +34,16 @@ def poll_limits() -> None:
         poll()
 
 
+_DESCRIBE = [lambda value: f"<class '{type(value).__name__}'>"]
+
+
 def describe_type(value) -> str:
-    return f"<class '{type(value).__name__}'>"
+    return _DESCRIBE[0](value)
+
+
+def name_types_with(describe) -> None:
+    """How error texts name a value's type (`describe(value) -> "<class '...'>"`)."""
+    _DESCRIBE[0] = describe
 
 
 def _err(message):

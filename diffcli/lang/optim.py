@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import grad_mode
+from ..engine.context import RunContext
 from ..engine.ops.random import _fma
 from ..engine.tensor import Tensor
 from .nn import _args, zero_grad_of
@@ -137,12 +137,8 @@ def _step(interp, self, args, kwargs, node):
     (closure,) = _args("Optimizer.step", args, kwargs, ["closure"], [None])
     loss = None
     if closure is not None:
-        prev = grad_mode._state[0]
-        grad_mode._state[0] = True
-        try:
+        with RunContext(grad_enabled=True):   # torch: `with torch.enable_grad(): loss = closure()`
             loss = interp.call_value(closure, [], {}, node)
-        finally:
-            grad_mode._state[0] = prev
     update = self._cls_update()
     for group in self._attrs["param_groups"]:
         update(self, group)

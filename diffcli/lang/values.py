@@ -75,7 +75,7 @@ def type_of(value) -> TypeValue:
     return TypeValue(name, _QUALIFIED.get(name))
 
 
-_functional.describe_type = lambda value: repr(type_of(value))   # error texts name script types
+_functional.name_types_with(lambda value: repr(type_of(value)))   # error texts name script types
 
 
 class UserFunction:
