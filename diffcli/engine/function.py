@@ -36,15 +36,6 @@ def edge(t):
     return acc
 
 
-def needs_grad(*inputs) -> bool:
-    if not _grad_state[0]:
-        return False
-    for t in inputs:
-        if t is not None and t.requires_grad_flag:
-            return True
-    return False
-
-
 OUT = object()  # in `saved`: stands for the op's own output
 TRACE = [None]  # a list to append (output, inputs) of every op to, for `diffcli graph`
 
