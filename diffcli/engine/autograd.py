@@ -17,8 +17,11 @@ import heapq
 import numpy as np
 
 from . import errors, grad_mode, hooks
-from .function import edge, sum_to_shape
+from .function import edge
 from .node import AccumulateGrad, thaw
+from .ops.conversion import copy_backwards, to_dtype
+from .ops.reductions import sum_to_shape
+from .ops.shape import clone
 from .tensor import Tensor
 
 # A pass calls the caller's check of its limits (errors.POLL) every POLL_EVERY nodes and
@@ -67,7 +70,6 @@ def _root_grads(tensors, grads, create_graph):
         if not create_graph and g.requires_grad_flag:
             g = g.detach()
         if g.data_.dtype != t.data_.dtype:  # the engine casts to the output's dtype
-            from .ops.conversion import to_dtype
             with grad_mode.set_grad_enabled(create_graph):
                 g = to_dtype(g, t.data_.dtype)
         roots.append((edge(t), g))
@@ -269,7 +271,6 @@ def _fit(gi, meta):
     if gi.data_.shape != shape:
         gi = sum_to_shape(gi, shape)
     if gi.data_.dtype != dtype:
-        from .ops.conversion import to_dtype
         gi = to_dtype(gi, dtype)
     return gi
 
@@ -277,7 +278,6 @@ def _fit(gi, meta):
 def _retain(node, g, create_graph):
     """retain_grad's hook: the first gradient is cloned (CloneBackward0 under
     create_graph), later ones are added out of place (a new .grad object)."""
-    from .ops.shape import clone
     for ref in node.retained:
         t = ref()
         if t is None or t.grad_fn is not node:
@@ -295,7 +295,6 @@ def _accumulate(var, g, create_graph):
     out of place with it (a new object with grad_fn AddBackward0)."""
     if var._grad is None:
         if create_graph and g.requires_grad_flag:
-            from .ops.conversion import copy_backwards
             var._grad = copy_backwards(g)
             var._grad._version[0] = 1
         else:
@@ -392,3 +391,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             g = Tensor(g.data_)
         result.append(g)
     return tuple(result)
+
+
+def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """`Tensor.backward`: torch.autograd.backward on this tensor."""
+    backward(self, gradient, retain_graph=retain_graph, create_graph=create_graph, inputs=inputs)
+
+
+# the tensor module is below this one (tensor -> autograd would be a cycle): the method is
+# put on the class here, as ops/table.py puts the ops' methods
+_tensor_backward.__name__, _tensor_backward.__qualname__ = "backward", "Tensor.backward"
+Tensor.backward = _tensor_backward

@@ -157,30 +157,3 @@ def promote(a: np.dtype, b: np.dtype) -> np.dtype:
     if ca != cb:
         return a if ca > cb else b
     return np.promote_types(a, b)
-
-
-def result_type(*operands) -> np.dtype:
-    """PyTorch's type promotion: dimensioned tensors > 0-d tensors > Python scalars,
-    a lower group only wins when its category (bool < int < float) is higher."""
-    from .tensor import Tensor
-
-    groups = ([], [], [])
-    for x in operands:
-        if isinstance(x, Tensor):
-            groups[0 if x.data_.ndim else 1].append(x.data_.dtype)
-        elif isinstance(x, bool):
-            groups[2].append(np.dtype(np.bool_))
-        elif isinstance(x, int):
-            groups[2].append(np.dtype(np.int64))
-        elif isinstance(x, float):
-            groups[2].append(_defaults[0].float)
-    result = None
-    for g in groups:
-        if not g:
-            continue
-        d = g[0]
-        for e in g[1:]:
-            d = promote(d, e)
-        if result is None or category(d) > category(result):
-            result = d
-    return result

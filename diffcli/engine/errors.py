@@ -4,6 +4,8 @@ The engine raises these and nothing else; the CLI maps them to `TYPE: message` a
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from . import dtypes
@@ -274,6 +276,4 @@ def warn(message: str, category: str = "UserWarning") -> None:
     if _warning_sink is not None:
         _warning_sink(category, message)
     else:
-        import warnings
-
         warnings.warn(message, UserWarning, stacklevel=3)

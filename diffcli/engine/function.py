@@ -38,15 +38,6 @@ def edge(t):
     return acc
 
 
-def needs_grad(*inputs) -> bool:
-    if not _grad_state[0]:
-        return False
-    for t in inputs:
-        if t is not None and t.requires_grad_flag:
-            return True
-    return False
-
-
 OUT = object()  # in `saved`: stands for the op's own output
 # TRACE: a list to append (output, inputs, node, value) of every op to, for `diffcli graph` (a run setting)
 
@@ -181,23 +172,3 @@ def as_tensor(x, dtype=None) -> Tensor:
     else:
         raise errors.TorchTypeError(f"expected Tensor as element 0 in argument 0, but got {type(x).__name__}")
     return Tensor(arr)
-
-
-def sum_to_shape(g: Tensor, shape) -> Tensor:
-    """Undo broadcasting: sum `g` down to `shape` (differentiable, so it records under
-    create_graph). The only place in the engine that reduces broadcast gradients."""
-    if g.data_.shape == shape:
-        return g
-    from .ops import reductions
-    from .ops import shape as shape_ops
-    if not shape:  # PyTorch's sum_to: a 0-dim target is the full sum (SumBackward0)
-        return reductions.sum(g)
-    lead = g.data_.ndim - len(shape)
-    dims = tuple(range(lead)) + tuple(
-        i + lead for i, s in enumerate(shape) if s == 1 and g.data_.shape[i + lead] != 1)
-    if dims:
-        g = reductions.sum(g, dims, keepdim=True)
-    if g.data_.shape != tuple(shape):
-        g = shape_ops.reshape(g, tuple(shape))
-    assert g.data_.shape == tuple(shape), (g.data_.shape, shape)
-    return g

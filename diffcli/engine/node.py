@@ -25,6 +25,7 @@ import sys
 from . import errors
 from . import saved as saved_hooks
 from .cppnodes import qualified
+from .tensor import Tensor
 
 _sequence = itertools.count()
 
@@ -116,7 +117,6 @@ class Node:
         return saved + self.fargs if self.fargs else saved
 
     def _rebuild_output(self, shell):
-        from .tensor import Tensor
         t = Tensor(shell.data_)
         t._version = shell._version
         t.grad_fn = self

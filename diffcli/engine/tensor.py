@@ -7,10 +7,13 @@ here only forward to them.
 """
 from __future__ import annotations
 
+import numbers
+import weakref
+
 import numpy as np
 
 from . import dtypes, errors
-from .grad_mode import is_grad_enabled
+from .printing import format_tensor
 
 
 class Size(tuple):
@@ -84,7 +87,6 @@ class Tensor:
         # any view can give every view a grad_fn that sees the change (ops/inplace.py).
         self._view_base = base
         if base is not None:
-            import weakref
             views = base._views
             if views is None:
                 views = base._views = []
@@ -155,35 +157,6 @@ class Tensor:
     def ndim(self) -> int:
         return self.data_.ndim
 
-    @property
-    def T(self):
-        """All dims reversed (PermuteBackward0); deprecated, with a warning, unless 2-D."""
-        from .ops import shape
-        ndim = self.data_.ndim
-        if ndim == 0:
-            errors.warn_once(errors.T_ON_0D_WARNING)
-        elif ndim != 2:
-            errors.warn_once(errors.T_NOT_2D_WARNING)
-        return shape.permute(self, *range(ndim - 1, -1, -1))
-
-    @property
-    def mT(self):
-        """The last two dims swapped (TransposeBackward0); a 0-D tensor is returned as it
-        is, with a deprecation warning, and a 1-D tensor refused, as PyTorch does."""
-        ndim = self.data_.ndim
-        if ndim == 0:
-            errors.warn_once(errors.MT_ON_0D_WARNING)
-            return self
-        if ndim == 1:
-            raise errors.TorchRuntimeError(
-                "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
-        from .ops import shape
-        return shape.transpose(self, -2, -1)
-
-    @property
-    def _version_value(self) -> int:
-        return self._version[0]
-
     def size(self, dim=None):
         if dim is None:
             return self.shape
@@ -246,14 +219,10 @@ class Tensor:
         self.retains_grad = False
         return self
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        from .autograd import backward
-        backward(self, gradient, retain_graph=retain_graph, create_graph=create_graph,
-                 inputs=inputs)
+    # (backward: bound by autograd.py, T and mT by ops/table.py: the modules above this one)
 
     # --- printing -----------------------------------------------------------------
     def __repr__(self):
-        from .printing import format_tensor
         suffixes = []
         if self.grad_fn is not None:
             suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
@@ -272,7 +241,6 @@ class Tensor:
 
     def __contains__(self, element):
         """`element in t`: PyTorch's `(element == t).any().item()`, for a Tensor or a number."""
-        import numbers
         if not isinstance(element, (Tensor, numbers.Number)):
             raise errors.TorchRuntimeError(
                 f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
@@ -314,16 +282,7 @@ def _wrap_dim(dim: int, ndim: int) -> int:
 
 def hang_retained(node, t: Tensor) -> None:
     """Register `t` for retain_grad at `node`, weakly (node -> t -> node is no cycle)."""
-    import weakref
     if node.retained is None:
         node.retained = []
     node.retained.append(weakref.ref(t))
 
-
-def leaf(data: np.ndarray, requires_grad: bool = False) -> Tensor:
-    """A new leaf tensor owning `data` (already a canonical numpy array)."""
-    return Tensor(data, requires_grad)
-
-
-def is_grad_mode() -> bool:
-    return is_grad_enabled()

@@ -20,7 +20,7 @@ from .argcheck import torch_type_error, type_name
 from .errors import ScriptError
 from .suggest import keyword_hint, keyword_names
 
-INTERNAL = re.compile(r"data_|ndarray|numpy|ufunc|dtype\('|\bnp\.|Interpreter|<locals>|0x[0-9a-f]{4,}")
+INTERNAL = re.compile(r"\bdata_\b|ndarray|numpy|ufunc|dtype\('|\bnp\.|Interpreter|<locals>|0x[0-9a-f]{4,}")
 _KEYWORD = re.compile(r"got an unexpected keyword argument '(\w+)'$")
 
 

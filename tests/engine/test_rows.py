@@ -18,7 +18,7 @@ import pytest
 from conftest import as_array, load_ops_goldens, snippet_namespace, upstream_gradient
 
 from diffcli.engine import FUNCTIONS, INPLACE, METHODS, Tensor, grad
-from diffcli.engine.ops import indexing, inplace, rows
+from diffcli.engine.ops import assignment, indexing, inplace, rows
 from diffcli.lang.interpreter import Interpreter
 from diffcli.lang.parse import parse
 
@@ -44,7 +44,7 @@ def _differentiable():
              **{f"Tensor.{k}": v for k, v in METHODS.items()},
              **{f"Tensor.{k}": v for k, v in INPLACE.items()}}
     ops = {name: fn for name, fn in table.items() if name.split(".")[1] not in NOT_DIFFERENTIABLE}
-    ops.update({"x[key]": indexing.getitem, "x[key] = v": indexing.setitem, "iter(x)": indexing.unbind,
+    ops.update({"x[key]": indexing.getitem, "x[key] = v": assignment.setitem, "iter(x)": indexing.unbind,
                 "Tensor.zero_": inplace.zero_, "Tensor.fill_": inplace.fill_})
     return ops
 

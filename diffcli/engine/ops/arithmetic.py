@@ -12,7 +12,7 @@ import operator
 
 import numpy as np
 
-from .. import dtypes, errors
+from .. import errors, promotion
 from ..function import as_tensor, record
 from ..tensor import Tensor
 from . import rows
@@ -159,7 +159,7 @@ def _pow_scalar_kernel(a, e):
     if isinstance(e, bool):
         e = int(e)
     da = a.data_.dtype
-    rd = da if da.kind == "f" and e.__class__ in (float, int) else dtypes.result_type(a, e)
+    rd = da if da.kind == "f" and e.__class__ in (float, int) else promotion.result_type(a, e)
     if da.kind in "iub" and isinstance(e, int) and e < 0:
         raise errors.TorchRuntimeError("Integers to negative integer powers are not allowed.")
     return np.power(a.data_.astype(rd, copy=False), np.asarray(e, dtype=rd))
@@ -189,7 +189,7 @@ def _log_number(c):
 
 
 def _pow_base_kernel(a, c):
-    rd = dtypes.result_type(c, a)
+    rd = promotion.result_type(c, a)
     return power(np.asarray(c, dtype=rd), a.data_.astype(rd, copy=False))
 
 

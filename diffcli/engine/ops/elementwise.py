@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, errors
+from .. import dtypes, errors, promotion
 from ..function import CONST, F64, OUT, as_tensor, record, record_scalar
 from ..tensor import Tensor
 from . import lanes, rows
@@ -32,7 +32,7 @@ def operands(a, b):
                 return a, b, da
         elif (tb is float or tb is int) and da.kind == "f":
             return a, Tensor(np.array(b, da)), da
-    rd = dtypes.result_type(a, b)
+    rd = promotion.result_type(a, b)
     if rd is None:
         raise errors.TorchTypeError(
             f"unsupported operand type(s): '{type(a).__name__}' and '{type(b).__name__}'")

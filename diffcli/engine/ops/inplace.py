@@ -6,10 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors, inference
+from ..function import edge, record
 from ..grad_mode import is_grad_enabled
 from ..node import Node
 from ..tensor import Tensor, hang_retained
 from . import rows
+from .reductions import sum as tsum
 
 
 def check_inplace(a: Tensor, view: bool = False) -> None:
@@ -102,7 +104,6 @@ def _region(view: np.ndarray, base: np.ndarray) -> np.ndarray:
 
 def _gather(g: Tensor, idx: np.ndarray) -> Tensor:
     """g (base-shaped) at the view's elements (differentiable)."""
-    from ..function import record
     shape = g.data_.shape
     return record("IndexBackward0", g.data_.reshape(-1)[idx], (g,),
                   lambda gg: (_scatter(gg, idx, shape),))
@@ -110,7 +111,6 @@ def _gather(g: Tensor, idx: np.ndarray) -> Tensor:
 
 def _scatter(gv: Tensor, idx: np.ndarray, shape) -> Tensor:
     """Zeros of the base's shape with gv at the view's elements (differentiable)."""
-    from ..function import record
     out = np.zeros(int(np.prod(shape)), dtype=gv.data_.dtype)
     np.add.at(out, idx.reshape(-1), gv.data_.reshape(-1))
     return record("IndexPutBackward0", out.reshape(shape), (gv,), lambda gg: (_gather(gg, idx),))
@@ -125,7 +125,6 @@ class CopySlices(Node):
     __slots__ = ("fn",)
 
     def __init__(self, base: Tensor, fn: Node, idx: np.ndarray):
-        from ..function import edge
         shape = base.data_.shape
         keep = np.ones(shape, dtype=base.data_.dtype)
         keep.reshape(-1)[idx.reshape(-1)] = 0
@@ -150,7 +149,6 @@ class CopySlices(Node):
 def _as_strided_node(view: Tensor, base: Tensor) -> Node:
     """A view's grad_fn after its base changed in place: AsStridedBackward0 over the
     base's gradient edge, scattering the view's gradient into the base's shape."""
-    from ..function import edge
     idx = _region(view.data_, base.data_)
     shape = base.data_.shape
     return Node("AsStridedBackward0", (edge(base),), lambda g: (_scatter(g, idx, shape),),
@@ -223,7 +221,6 @@ def apply(a: Tensor, fn, *args, **kwargs) -> Tensor:
 
 def zero_(a: Tensor) -> Tensor:
     check_inplace(a)
-    from ..function import record
     res = record("ZeroBackward0", np.zeros_like(a.data_), (a,), lambda g: (Tensor(np.zeros_like(g.data_)),))
     return commit_inplace(a, res)
 
@@ -232,8 +229,6 @@ def fill_(a: Tensor, value) -> Tensor:
     """fill_(Number) is FillBackward2; fill_(Tensor), for a 0-d tensor, FillBackward3 with
     the value as a second input (its gradient is the sum of g)."""
     check_inplace(a)
-    from ..function import record
-    from .reductions import sum as tsum
 
     def zeros(g):
         return Tensor(np.zeros_like(g.data_))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, errors
+from .. import dtypes, errors, promotion
 from ..function import as_tensor, record
 from ..tensor import Tensor
 from . import rows
@@ -45,7 +45,7 @@ def mse_loss(input, target, reduction="mean"):
                "This will likely lead to incorrect results due to broadcasting. Please ensure "
                "they have the same size.")
     errors.broadcast_shapes(a.data_.shape, t.data_.shape)
-    rd = dtypes.result_type(a, t)
+    rd = promotion.result_type(a, t)
     if rd.kind != "f":
         raise errors.not_implemented("mse_cpu", rd)
     diff = a.data_ - t.data_

@@ -240,6 +240,27 @@ def cumsum(a, dim, dtype=None):
     return _CUMSUM.record(out, (a,), backward)
 
 
+
+def sum_to_shape(g: Tensor, shape) -> Tensor:
+    """Undo broadcasting: sum `g` down to `shape` (differentiable, so it records under
+    create_graph). The only place in the engine that reduces broadcast gradients."""
+    if g.data_.shape == shape:
+        return g
+    if not shape:  # PyTorch's sum_to: a 0-dim target is the full sum (SumBackward0)
+        return sum(g)
+    lead = g.data_.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and g.data_.shape[i + lead] != 1)
+    if dims:
+        g = sum(g, dims, keepdim=True)
+    if g.data_.shape != tuple(shape):
+        g = reshape(g, tuple(shape))
+    assert g.data_.shape == tuple(shape), (g.data_.shape, shape)
+    return g
+
+
+rows.helpers(tensor={"sum": sum, "sum_to_shape": sum_to_shape})
+
 # --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
 # explanation shows (rows.text_row; the backward formulas are the functions above) -------
 

@@ -58,7 +58,7 @@ from __future__ import annotations
 import builtins
 import dis
 import functools
-from types import FunctionType
+from types import FunctionType, SimpleNamespace
 
 import numpy as np
 
@@ -168,7 +168,11 @@ class Row:
 
 ROWS: dict = {}        # row name -> Row, in registration order
 OPS: dict = {}         # row name -> the engine function made from it
-TENSOR_NS: dict = {"__builtins__": builtins, "__name__": __name__}  # formula names -> ops, helpers
+# formula names -> ops and helpers; `ops.NAME` is the same table by attribute, for an op
+# module that needs an op of a module above it (a view's backward needs `sum`): looked up
+# when called, so the imports go one way (from the op families down)
+ops = SimpleNamespace(__builtins__=builtins, __name__=__name__)
+TENSOR_NS: dict = vars(ops)
 FLOAT_NS: dict = {"__builtins__": builtins, "__name__": __name__}   # -> their float versions
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, errors
+from .. import errors, promotion
 from ..function import as_tensor
 from ..tensor import Tensor
 from . import rows
@@ -98,7 +98,7 @@ def clamp(a, min=None, max=None):
                     None if hi is None else pick(m_hi, hi))
         saved = tuple(t for t in (a, lo, hi) if t is not None)
         return _CLAMP.record(out, (a, lo, hi), backward, saved)
-    rd = dtypes.result_type(a, *(v for v in (min, max) if v is not None))
+    rd = promotion.result_type(a, *(v for v in (min, max) if v is not None))
     out = a.data_.astype(rd, copy=False)
     if min is not None:
         out = np.maximum(out, min)

@@ -10,7 +10,10 @@ from ..function import as_tensor
 from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
 from . import rows
-from .rows import expose
+from .rows import expose, ops
+
+# `ops.NAME`: an op of a module above this one (expand's backward sums, cat's narrows),
+# looked up when the backward runs (rows.ops)
 
 
 def _view_of(out: Tensor, base: Tensor) -> Tensor:
@@ -207,8 +210,7 @@ def expand(a, *sizes):
         target.append(s)
     src_shape = x.shape
     out = np.broadcast_to(x, tuple(target))
-    from ..function import sum_to_shape
-    return _view_of(_EXPAND.record(out, (a,), lambda g: (sum_to_shape(g, src_shape),)), a)
+    return _view_of(_EXPAND.record(out, (a,), lambda g: (ops.sum_to_shape(g, src_shape),)), a)
 
 
 def expand_as(a, other):
@@ -247,12 +249,11 @@ def repeat(a, *sizes):
     shp = xs.shape
 
     def backward(g):
-        from .reductions import sum as tsum
         split = []
         for r, s in zip(sizes, shp):
             split += [r, s]
         gg = reshape(g, *split)
-        gg = tsum(gg, tuple(range(0, 2 * len(sizes), 2)))
+        gg = ops.sum(gg, tuple(range(0, 2 * len(sizes), 2)))
         return (reshape(gg, *x.shape),)
     return _REPEAT.record(out, (a,), backward)
 
@@ -288,8 +289,7 @@ def cat(tensors, dim=0):
     bounds = np.cumsum([0] + [t.data_.shape[d] for t in ts])
 
     def backward(g):
-        from .indexing import narrow
-        return tuple(narrow(g, d, int(bounds[i]), int(bounds[i + 1] - bounds[i])) for i in range(len(ts)))
+        return tuple(ops.narrow(g, d, int(bounds[i]), int(bounds[i + 1] - bounds[i])) for i in range(len(ts)))
     return _CAT.record(out, tuple(ts), backward)
 
 
@@ -307,9 +307,33 @@ def stack(tensors, dim=0):
     out = np.stack([t.data_ for t in ts], axis=d)
 
     def backward(g):
-        from .indexing import select
-        return tuple(select(g, d, i) for i in range(len(ts)))
+        return tuple(ops.select(g, d, i) for i in range(len(ts)))
     return _STACK.record(out, tuple(ts), backward)
+
+
+def T(a):
+    """`Tensor.T`: all dims reversed (PermuteBackward0); deprecated, with a warning,
+    unless 2-D."""
+    ndim = a.data_.ndim
+    if ndim == 0:
+        errors.warn_once(errors.T_ON_0D_WARNING)
+    elif ndim != 2:
+        errors.warn_once(errors.T_NOT_2D_WARNING)
+    return permute(a, *range(ndim - 1, -1, -1))
+
+
+def mT(a):
+    """`Tensor.mT`: the last two dims swapped (TransposeBackward0); a 0-D tensor is
+    returned as it is, with a deprecation warning, and a 1-D tensor refused, as PyTorch
+    does."""
+    ndim = a.data_.ndim
+    if ndim == 0:
+        errors.warn_once(errors.MT_ON_0D_WARNING)
+        return a
+    if ndim == 1:
+        raise errors.TorchRuntimeError(
+            "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
+    return transpose(a, -2, -1)
 
 
 def view_as(a, other):

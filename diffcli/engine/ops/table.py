@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..tensor import Tensor
 from . import arithmetic as A
+from . import assignment as AS
 from . import conversion, extremes, losses, reductions, rows, shape, softmax, statistics  # noqa: F401 (their ops' rows)
 from . import creation as K
 from . import discrete as D
@@ -18,6 +19,7 @@ from . import inplace as IP
 from . import linalg as L
 from . import ranges as R
 from . import selection as SE
+from . import shape as S
 from . import unary as U
 
 # Functions reachable as `name(...)`, `torch.name(...)`, `F.name(...)`: the ops with rows...
@@ -60,6 +62,8 @@ def _bind():
             setattr(Tensor, name, fn)
     for name, fn in INPLACE.items():
         setattr(Tensor, name, _inplace_method(fn))
+    Tensor.T = property(S.T)
+    Tensor.mT = property(S.mT)
     Tensor.zero_ = IP.zero_
     Tensor.fill_ = IP.fill_
     Tensor.__add__ = A.add
@@ -92,7 +96,7 @@ def _bind():
     Tensor.__or__ = lambda s, o: SE.logical_or(s, o)
     Tensor.__invert__ = lambda s: SE.logical_not(s)
     Tensor.__getitem__ = lambda s, k: I.getitem(s, k)
-    Tensor.__setitem__ = lambda s, k, v: I.setitem(s, k, v)
+    Tensor.__setitem__ = lambda s, k, v: AS.setitem(s, k, v)
     Tensor.__iadd__ = lambda s, o: IP.apply(s, A.add, o)
     Tensor.__isub__ = lambda s, o: IP.apply(s, A.sub, o)
     Tensor.__imul__ = lambda s, o: IP.apply(s, A.mul, o)

@@ -1,0 +1,185 @@
+"""`x[key] = v`, in place, as PyTorch's set_item composes it: copy_ or fill_ on x itself
+(CopyBackwards, FillBackward3), into a view of x (CopySlices), or index_put_
+(IndexPutBackward0)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+from ..function import as_tensor, record
+from ..tensor import Tensor
+from . import rows
+from . import shape as S
+from .indexing import _INDEX_PUT, _check_zero_dim, _expand_ellipsis, _normalize_key, _whole_slice, getitem
+from .inplace import check_inplace, commit_inplace
+from .reductions import sum as tsum
+from .selection import where
+
+
+def _setitem_kind(shape, key, nkey):
+    """How PyTorch's set_item writes `x[key]`: returns (advanced, view). The key's basic
+    part (ints, slices, None) picks `sliced`, a view unless every slice covers its dim
+    (`view`); then either the value is copied into it (copy_to) or, when the key has
+    list/tensor/mask/bool parts (`advanced`), index_put_ writes it."""
+    ndim = len(shape)
+    if not isinstance(key, tuple) and not isinstance(nkey[0], np.ndarray):
+        k = nkey[0]  # set_item's shortcuts for a lone index
+        if k is Ellipsis:
+            return False, False
+        if k is None or k is True:
+            return False, True  # x.unsqueeze(0)
+        if ndim == 0:
+            _check_zero_dim(k)
+        if isinstance(k, int):
+            if not -shape[0] <= k < shape[0]:
+                raise errors.TorchIndexError(
+                    f"index {k} is out of bounds for dimension 0 with size {shape[0]}")
+            return False, True
+        if k.step is not None and k.step <= 0:
+            raise errors.TorchValueError("step must be greater than zero")
+        return False, not _whole_slice(k, shape[0])
+    nkey, positions = _expand_ellipsis(nkey, ndim)
+    advanced = view = False
+    src = 0  # the dim of `shape` the next index consumes
+    for k, pos in zip(nkey, positions):
+        if k is None:
+            view = True
+        elif isinstance(k, bool):
+            view = advanced = True
+        elif isinstance(k, int):
+            size = shape[src]
+            if not -size <= k < size:
+                raise errors.TorchIndexError(
+                    f"index {k} is out of bounds for dimension {pos} with size {size}")
+            view = True
+            src += 1
+        elif isinstance(k, np.ndarray):
+            advanced = True
+            src += k.ndim if k.dtype == np.bool_ else 1
+        else:
+            if k.step is not None and k.step <= 0:
+                raise errors.TorchValueError("step must be greater than zero")
+            view = view or not _whole_slice(k, shape[src])
+            src += 1
+    return advanced, view
+
+
+def _strip_leading_ones(v: Tensor) -> Tensor:
+    """PyTorch's `value.view(slicePrefix1sSize(value.sizes()))` (ViewBackward0)."""
+    shape = v.data_.shape
+    i = 0
+    while i < len(shape) and shape[i] == 1:
+        i += 1
+    return S.view(v, shape[i:])
+
+
+def _copy_source(v: Tensor, shape):
+    """PyTorch's copy_to(dst, src): (source, fill). The same shape is copied as it is, a
+    0-d value fills; anything else is viewed without its leading 1s and expanded to the
+    destination's shape, with expand's errors."""
+    if v.data_.shape == shape:
+        return v, False
+    if v.data_.ndim == 0:
+        return v, True
+    src = _strip_leading_ones(v)
+    if src.data_.shape != shape:
+        src = S.expand(src, *shape)
+    return src, False
+
+
+def _value_tensor(value, dtype) -> Tensor:
+    """PyTorch's valueToTensor: a Tensor as it is, a Python number in the target's dtype."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, int, float)):
+        return as_tensor(value, dtype)
+    raise errors.TorchTypeError(
+        f"can't assign a {type(value).__name__} to a {errors.torch_type_name(dtype)}")
+
+
+def _zeros_like(g: Tensor) -> Tensor:
+    """PyTorch's zeros_like(grad) in a formula: a constant (it never requires grad)."""
+    return Tensor(np.zeros_like(g.data_))
+
+
+def setitem(a, key, value):
+    """x[key] = value, in place, composed the way PyTorch's set_item does it:
+
+    - a key that leaves the whole tensor (`x[...]`, `x[:]`, `x[0:n]`): copy_ or, for a 0-d
+      value, fill_ on x itself -- CopyBackwards / FillBackward3;
+    - ints, slices, None (a view of x): copy_/fill_ into the view -- CopySlices;
+    - lists, tensors, masks: index_put_ -- IndexPutBackward0 on x itself, CopySlices
+      when the key's basic part took a view first.
+
+    A value of another shape is viewed without its leading 1s (ViewBackward0) and, for a
+    copy, expanded (ExpandBackward0), so those nodes undo the broadcast. The backward is
+    written in Tensor ops (differentiable under create_graph): the old value's gradient is
+    g with the written region zeroed, the value's is g[key] (summed for a fill). CopySlices
+    and IndexPutBackward0 keep the region as a saved tensor, so, as in PyTorch, a second
+    backward through them without retain_graph raises."""
+    a = as_tensor(a)
+    dtype = a.data_.dtype
+    v = _value_tensor(value, dtype)
+    if key is False:  # PyTorch does nothing
+        return a
+    nkey = _normalize_key(key)
+    advanced, view = _setitem_kind(a.data_.shape, key, nkey)
+    try:
+        region = a.data_[nkey]
+    except IndexError as e:
+        raise errors.TorchIndexError(str(e).replace("axis", "dimension")) from None
+    if advanced:
+        check_inplace(a, view=view)
+        if v.data_.dtype != dtype:
+            raise errors.TorchRuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{errors.dtype_scalar_name(dtype)} for the destination and "
+                f"{errors.dtype_scalar_name(v.data_.dtype)} for the source.")
+        src = _strip_leading_ones(v) if v.data_.ndim and v.data_.shape[0] == 1 else v
+        fill = False
+        try:
+            np.broadcast_to(src.data_, region.shape)
+        except ValueError:
+            raise errors.TorchRuntimeError(
+                f"shape mismatch: value tensor of shape [{', '.join(map(str, src.data_.shape))}] "
+                f"cannot be broadcast to indexing result of shape [{', '.join(map(str, region.shape))}]"
+            ) from None
+    else:
+        src, fill = _copy_source(v, region.shape)
+        check_inplace(a, view=view)
+    new = a.data_.copy()
+    new[nkey] = src.data_.astype(dtype, copy=False)
+    old = Tensor(a.data_)  # the history before the write: a's grad_fn or accumulator
+    old.grad_fn, old.requires_grad_flag = a.grad_fn, a.requires_grad_flag
+    old._accumulator = a._accumulator
+    inputs = (old, src)
+    if dtype.kind != "f":  # an integer or bool tensor records no history
+        res = Tensor(new)
+    elif not advanced and not view:
+        name = "FillBackward3" if fill else "CopyBackwards"
+        res = record(name, new, inputs,
+                     lambda g: (_zeros_like(g), tsum(g) if fill else g))
+    else:
+        mask = np.zeros(a.data_.shape, dtype=bool)
+        mask[nkey] = True
+
+        def backward(g, m):
+            zero = Tensor(np.zeros((), dtype=g.data_.dtype))
+            gv = getitem(g, key)
+            return where(m, zero, g), tsum(gv) if fill else gv
+        name = "IndexPutBackward0" if advanced and not view else "CopySlices"
+        res = record(name, new, inputs, backward, (Tensor(mask),))
+    commit_inplace(a, res)
+    return a
+
+
+# --- the rows: per node PyTorch's name and, per input, the vector-Jacobian product an
+# explanation shows -------------------------------------------------------------------
+
+_COPY = rows.text_row("copy_", "CopyBackwards", ("0", "grad"), inputs=("self", "src"))
+_FILL_TENSOR = rows.ROWS["fill_.Tensor"]  # (x[...] = 0-dim v is fill_(v): inplace.py's row)
+_COPY_SLICES = rows.text_row("copy_.view", "CopySlices", ("where(region, 0.0, grad)", "grad[key]"),
+                             inputs=("self", "src"), args=(("key", None),))
+
+# (Tensor.__setitem__ in table.py)
+setitem.rows = (_COPY, _FILL_TENSOR, _INDEX_PUT, _COPY_SLICES, rows.ROWS["view"], rows.ROWS["expand"])
