@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import as_array, load_ops_goldens, replay
 
 from diffcli.engine import dtypes
+from tests.helpers import as_array, load_ops_goldens, replay
 
 RECORDS = load_ops_goldens()
 REFERENCE = Path(__file__).resolve().parents[1] / "goldens" / "torchref" / "reference.json"
