@@ -201,9 +201,7 @@ def main():
              'positional ones ("name=" has a default), then "*", then keyword-only ones ("*size":',
              'a var-positional parameter); read by diffcli/lang/signatures.py."""', "", "PRINTED = {"]
     for name, sigs in texts.items():
-        lines.append(f"    {name!r}: [")
-        lines += [f"        {s!r}," for s in sigs]
-        lines.append("    ],")
+        lines.append(f"    {name!r}: {list(sigs)!r},")
     lines += ["}", "", "FUNCTION_PARAMETERS = {"]
     for name in sorted(f_table):
         lines.append(f"    {name!r}: {tuple(f_table[name])!r},")
