@@ -12,7 +12,7 @@ from .engine import autograd, dtypes
 from .engine import errors as engine_errors
 from .engine.node import AccumulateGrad
 from .engine.tensor import Tensor
-from .lang import ast as A
+from .lang import ast
 from .lang.errors import ScriptError
 from .lang.interpreter import Interpreter, is_literal, literal_value
 from .lang.limits import Limits
@@ -57,7 +57,7 @@ def parse_literal(text: str, what: str):
         script = parse(text)
     except ScriptSyntaxError:
         script = None
-    if script is None or len(script.body) != 1 or not isinstance(script.body[0], A.ExprStmt) \
+    if script is None or len(script.body) != 1 or not isinstance(script.body[0], ast.ExprStmt) \
             or not is_literal(script.body[0].value):
         raise ValueError(f"{what}: expected a number or a list literal such as 2.5 or [1, 2], got {text!r}")
     return literal_value(script.body[0].value)
@@ -185,7 +185,7 @@ def grad_tensors_value(text, run: Run, options: Options, write=None, on_warning=
         script = parse(text, "--grad-tensors")
     except ScriptSyntaxError as e:
         raise ScriptError(e.type_name, f"--grad-tensors: {e.message}", 0, 0) from None
-    if len(script.body) != 1 or not isinstance(script.body[0], A.ExprStmt):
+    if len(script.body) != 1 or not isinstance(script.body[0], ast.ExprStmt):
         raise ScriptError("SyntaxError", "--grad-tensors: expected one expression", 0, 0)
     def warn(category, message, line):
         if on_warning is not None:
@@ -354,7 +354,7 @@ def execute_with(source, options, overrides, write, leaf_index=None):
     """Re-run the script with some leaves' values replaced (for finite differences): the
     leaf each name is bound to at the end of the base run (`leaf_index`: which of the
     leaves bound to that name it was)."""
-    script = source if isinstance(source, A.Script) else parse_source(source, options.limits)
+    script = source if isinstance(source, ast.Script) else parse_source(source, options.limits)
     _engine_call(options.limits.poll)      # each run counts against the command's time and memory
     interp = Interpreter(sets=options.sets, write=write, warn=lambda *a: None,
                          limits=options.limits, wrt=options.wrt, default_dtype=options.default_dtype)

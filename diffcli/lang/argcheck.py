@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from ..engine.dtypes import DType
 from ..engine.tensor import Size, Tensor
-from .torch_signatures import SIGNATURES
+from .torch_signatures import PRINTED
+from .values import type_name as script_type_name
 
 # the ops whose Tensor parameters also take a Python number (PyTorch's
 # should_allow_numbers_as_tensors, for the names of diffcli's op table)
@@ -66,7 +67,6 @@ def type_name(value) -> str:
         return "torch.dtype"
     if isinstance(value, Size):
         return "torch.Size"
-    from .values import type_name as script_type_name
     return script_type_name(value)
 
 
@@ -117,7 +117,7 @@ def torch_type_error(op: str, args, kwargs) -> str | None:
     """PyTorch's TypeError text for `op(*args, **kwargs)` when the arguments fit none of
     its signatures by type; None when they fit one (the failure is something else) or op
     has no recorded signature."""
-    signatures = SIGNATURES.get(op)
+    signatures = PRINTED.get(op)
     if not signatures:
         return None
     parsed = [(s, _items(s), _params(_items(s))) for s in signatures]

@@ -12,7 +12,7 @@
 """
 from __future__ import annotations
 
-from . import ast as A
+from . import ast
 from .errors import ScriptError
 from .objects import BoundMethod, ClassScope, ClassValue, FunctionScope, GradModeFunction, StaticMethod
 from .suggest import keyword_hint
@@ -20,7 +20,7 @@ from .values import ITERABLES, UserFunction, type_name
 
 # --- making functions ---------------------------------------------------------------------
 
-def make_function(interp, s: A.FuncDef, scope):
+def make_function(interp, s: ast.FuncDef, scope):
     """Run a `def`: bind the (decorated) function in `scope`."""
     decorators = [interp.eval(d, scope) for d in s.decorators]
     fn = _function(interp, s, scope, s.name)
@@ -29,7 +29,7 @@ def make_function(interp, s: A.FuncDef, scope):
     scope[s.name] = fn
 
 
-def make_lambda(interp, e: A.Lambda, scope):
+def make_lambda(interp, e: ast.Lambda, scope):
     return _function(interp, e, scope, "<lambda>")
 
 
@@ -57,39 +57,39 @@ def assigns(fn, name) -> bool:
 
 def _bound_names(node) -> frozenset:
     names = set()
-    if isinstance(node, A.Lambda):
+    if isinstance(node, ast.Lambda):
         return frozenset()
     pending = list(node.body)
     while pending:
         stmt = pending.pop()
         targets = []
-        if isinstance(stmt, A.Assign):
+        if isinstance(stmt, ast.Assign):
             targets = stmt.targets
-        elif isinstance(stmt, (A.AugAssign, A.For)):
+        elif isinstance(stmt, (ast.AugAssign, ast.For)):
             targets = [stmt.target]
-        elif isinstance(stmt, (A.FuncDef, A.ClassDef)):
+        elif isinstance(stmt, (ast.FuncDef, ast.ClassDef)):
             names.add(stmt.name)
-        elif isinstance(stmt, A.With):
+        elif isinstance(stmt, ast.With):
             names.update(n for _, n in stmt.items if n)
-        elif isinstance(stmt, (A.Import, A.FromImport)):
+        elif isinstance(stmt, (ast.Import, ast.FromImport)):
             names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
         for t in targets:
             stack = [t]
             while stack:
                 x = stack.pop()
-                if isinstance(x, A.Name):
+                if isinstance(x, ast.Name):
                     names.add(x.id)
-                elif isinstance(x, (A.TupleLit, A.ListLit)):
+                elif isinstance(x, (ast.TupleLit, ast.ListLit)):
                     stack.extend(x.items)
-                elif isinstance(x, A.Starred):
+                elif isinstance(x, ast.Starred):
                     stack.append(x.value)
-        if isinstance(stmt, A.Try):
+        if isinstance(stmt, ast.Try):
             names.update(h.name for h in stmt.handlers if h.name)
             pending.extend(stmt.body + stmt.orelse + stmt.finalbody)
             pending.extend(s for h in stmt.handlers for s in h.body)
-        elif isinstance(stmt, (A.If, A.For, A.While)):
+        elif isinstance(stmt, (ast.If, ast.For, ast.While)):
             pending.extend(stmt.body + getattr(stmt, "orelse", []))
-        elif isinstance(stmt, A.With):
+        elif isinstance(stmt, ast.With):
             pending.extend(stmt.body)
     return frozenset(names)
 
@@ -182,20 +182,20 @@ def _function_str(fn, e) -> str:
     if isinstance(fn, ClassValue):
         return f"{fn.full_name}()"
     func = e.func
-    name = func.id if isinstance(func, A.Name) else func.name if isinstance(func, A.Attribute) else None
+    name = func.id if isinstance(func, ast.Name) else func.name if isinstance(func, ast.Attribute) else None
     return f"{name}()" if name else type_name(fn) + " object"
 
 
-def star_call(interp, e: A.StarCall, scope):
+def star_call(interp, e: ast.StarCall, scope):
     """`f(a, *xs, k=v, **kw)`: the callee, then the arguments left to right, unpacked."""
     func = e.func
-    if func.__class__ is A.Name:
+    if func.__class__ is ast.Name:
         fn = scope[func.id] if func.id in scope else interp.lookup(func, scope, called=True)
     else:
         fn = interp.eval(func, scope)
     args = []
     for a in e.args:
-        if a.__class__ is A.Starred:
+        if a.__class__ is ast.Starred:
             v = interp.eval(a.value, scope)
             if not isinstance(v, ITERABLES):
                 raise _error(f"{_function_str(fn, e)} argument after * must be an iterable, "
@@ -231,7 +231,7 @@ def expand(interp, items, scope, what):
     """The values of a display's items, `*iterable` ones unpacked in place."""
     out = []
     for item in items:
-        if item.__class__ is A.Starred:
+        if item.__class__ is ast.Starred:
             v = interp.eval(item.value, scope)
             if not isinstance(v, ITERABLES):
                 raise _error(f"Value after * must be an iterable, not {type_name(v)}", item)
@@ -245,7 +245,7 @@ def expand(interp, items, scope, what):
 
 def has_starred(items) -> bool:
     for item in items:
-        if item.__class__ is A.Starred:
+        if item.__class__ is ast.Starred:
             return True
     return False
 
@@ -253,7 +253,7 @@ def has_starred(items) -> bool:
 def unpack_starred(interp, target, value, scope):
     """`a, *rest, z = value`: the starred name takes a list of what the others leave."""
     items = target.items
-    star = next(i for i, item in enumerate(items) if item.__class__ is A.Starred)
+    star = next(i for i, item in enumerate(items) if item.__class__ is ast.Starred)
     after = len(items) - star - 1
     if not isinstance(value, ITERABLES):
         raise _error(f"cannot unpack non-iterable {type_name(value)} object", target)

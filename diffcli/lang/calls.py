@@ -9,8 +9,7 @@ from types import BuiltinFunctionType, FunctionType
 from .. import engine
 from ..engine.node import Node
 from ..engine.tensor import Tensor
-from . import ast as A
-from . import callargs, cappedbuiltins, classes, pybuiltins, pydict, signatures
+from . import ast, callargs, cappedbuiltins, classes, pybuiltins, pydict, signatures
 from .callerrors import explain_call_error
 from .errors import ScriptError
 from .estimates import _CATS, _SEQUENCES, growth_estimate
@@ -19,7 +18,7 @@ from .limits import MEMORY_CHECK_ELEMENTS
 from .objects import Instance, ScriptObject
 from .values import MODULES, TORCH, Namespace, TypeValue, UserFunction, require_cpu, type_name, type_of
 
-_Name = A.Name
+_Name = ast.Name
 _SCRIPT_CALLABLES = (ScriptObject, Instance, classes.ClassValue, classes.ProvidedBase, classes.NativeMethod)
 
 
@@ -149,7 +148,7 @@ class Calls:
         local = callargs.bind(self, fn, args, kwargs, e)
         self.frames.append((fn, local))
         try:
-            if node.__class__ is A.Lambda:
+            if node.__class__ is ast.Lambda:
                 return self.eval(node.body, local)
             self.exec_block(node.body, local)
         except Return as r:
@@ -185,7 +184,7 @@ class Calls:
 
         def _hasattr(obj, name):
             try:
-                self.attribute(obj, A.Attribute(A.Name("_"), name))
+                self.attribute(obj, ast.Attribute(ast.Name("_"), name))
                 return True
             except ScriptError:
                 return False
@@ -217,8 +216,8 @@ def _callee_name(func):
     """The name a call was written with (`sin` in `torch.sin(x)`), for error messages."""
     if func is None:
         return None
-    if isinstance(func, A.Name):
+    if isinstance(func, ast.Name):
         return func.id
-    if isinstance(func, A.Attribute):
+    if isinstance(func, ast.Attribute):
         return func.name
     return None

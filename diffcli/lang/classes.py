@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import engine
 from ..engine import saved
 from ..engine.context import RunContext
-from . import ast as A
+from . import ast
 from .dunders import DEFINABLE, refuse
 from .errors import ScriptError
 from .exceptions import EXCEPTIONS, ExceptionValue, catchable, value_of
@@ -94,11 +94,11 @@ def _refused_name(name):
 
 def _defined_names(body):
     for stmt in body:
-        if isinstance(stmt, (A.FuncDef, A.ClassDef)):
+        if isinstance(stmt, (ast.FuncDef, ast.ClassDef)):
             yield stmt.name, stmt
-        elif isinstance(stmt, A.Assign):
+        elif isinstance(stmt, ast.Assign):
             for t in stmt.targets:
-                if isinstance(t, A.Name):
+                if isinstance(t, ast.Name):
                     yield t.id, t
 
 
@@ -109,14 +109,14 @@ def _cannot_define(name, node):
                   "__enter__, __exit__)", node)
 
 
-def exec_class(interp, s: A.ClassDef, scope):
+def exec_class(interp, s: ast.ClassDef, scope):
     decorators = [interp.eval(d, scope) for d in s.decorators]
     if s.keywords:
         name, value = s.keywords[0]
         raise _error("TypeError", f"diffcli classes take no keyword arguments ('{name}=')", value)
     bases = []
     for b in s.bases:
-        if b.__class__ is A.Name and b.id == "object" and b.id not in scope and b.id not in interp.env:
+        if b.__class__ is ast.Name and b.id == "object" and b.id not in scope and b.id not in interp.env:
             continue                         # `class A(object):` is `class A:`
         base = interp.eval(b, scope)
         if not isinstance(base, (ClassValue, ProvidedBase)):
@@ -366,7 +366,7 @@ def make_super(interp, args, kwargs, node):
 
 # --- with -----------------------------------------------------------------------------------------
 
-def exec_with(interp, s: A.With, scope, i=0):
+def exec_with(interp, s: ast.With, scope, i=0):
     """`with a as x, b as y: body`, as nested withs: torch's grad-mode managers, and
     instances of script classes with `__enter__` and `__exit__` (an error in the body goes
     to `__exit__(type, value, None)`, which may swallow it)."""

@@ -32,7 +32,7 @@ from .values import (
 # internal names (`<function Interpreter._builtins.<locals>._print at 0x7f...>`); a
 # script sees PyTorch-style, reproducible text instead.
 
-_FUNCTION_NAMES = {id(f): n for n, f in engine.FUNCTIONS.items()}
+FUNCTION_NAMES = {id(f): n for n, f in engine.FUNCTIONS.items()}
 
 
 class TextBudget:
@@ -176,7 +176,7 @@ def _other(value, builtin_names):
     if isinstance(value, types.BuiltinMethodType) and isinstance(owner, (list, str)):
         return f"<built-in method {value.__name__} of {type(owner).__name__} object>"
     if callable(value):
-        name = (builtin_names or {}).get(id(value)) or _FUNCTION_NAMES.get(id(value)) \
+        name = (builtin_names or {}).get(id(value)) or FUNCTION_NAMES.get(id(value)) \
             or getattr(value, "__name__", None) or type_name(value)
         if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
             return f"<torch.autograd.grad_mode.{type(value).__name__} object>"

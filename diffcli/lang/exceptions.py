@@ -12,7 +12,7 @@ Errors a script cannot catch: syntax errors and diffcli's own limits (`LimitErro
 """
 from __future__ import annotations
 
-from . import ast as A
+from . import ast
 from .errors import ScriptError
 from .objects import MISSING, ClassValue, Instance, NativeMethod, ProvidedBase, new_instance
 
@@ -157,7 +157,7 @@ def catchable(err: ScriptError) -> bool:
 
 # --- the statements ---------------------------------------------------------------------
 
-def exec_raise(interp, s: A.Raise, scope):
+def exec_raise(interp, s: ast.Raise, scope):
     if s.exc is None:
         if not interp.handling:
             raise ScriptError("RuntimeError", "No active exception to reraise", s.line, s.column)
@@ -175,7 +175,7 @@ def exec_raise(interp, s: A.Raise, scope):
     raise error_of(value, s)
 
 
-def exec_try(interp, s: A.Try, scope):
+def exec_try(interp, s: ast.Try, scope):
     try:
         interp.exec_block(s.body, scope)
     except ScriptError as err:

@@ -12,8 +12,8 @@ import numpy as np
 from .. import engine
 from ..engine.ops import reductions
 from ..engine.tensor import Size, Tensor
-from . import ast as A
 from . import (
+    ast,
     autograd_ext,
     callargs,
     cappedbuiltins,
@@ -49,9 +49,9 @@ from .values import (
 from .variables import variable
 
 # the classes `eval` tests first, as module globals
-_Name, _Num, _BinOp, _Call = A.Name, A.Num, A.BinOp, A.Call
-_Attribute, _UnaryOp, _Not, _IfExp, _Subscript, _BoolOp = (A.Attribute, A.UnaryOp, A.Not, A.IfExp,
-                                                           A.Subscript, A.BoolOp)
+_Name, _Num, _BinOp, _Call = ast.Name, ast.Num, ast.BinOp, ast.Call
+_Attribute, _UnaryOp, _Not, _IfExp, _Subscript, _BoolOp = (ast.Attribute, ast.UnaryOp, ast.Not, ast.IfExp,
+                                                           ast.Subscript, ast.BoolOp)
 _DEVICE_ATTRS = DEVICE_ATTRS
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
@@ -128,12 +128,12 @@ class Expressions:
     def _expression_table(self):
         """Expression class -> the bound method that evaluates it, for the classes `eval`
         does not test itself (built once per interpreter)."""
-        return {A.Str: _constant, A.Const: _constant, A.FString: self.fstring,
-                A.ListLit: self.eval_list, A.TupleLit: self.eval_tuple, A.Compare: self.compare,
-                A.ListComp: self.listcomp, A.EllipsisLit: _ellipsis, A.Slice: self.eval_index,
-                A.GeneratorExp: self.listcomp, A.Lambda: self.make_lambda, A.DictLit: self.eval_dict,
-                A.DictComp: self.eval_dict_comp, A.StarCall: self.star_call, A.Starred: _starred,
-                A.SetLit: self.eval_set, A.SetComp: self.eval_set_comp}
+        return {ast.Str: _constant, ast.Const: _constant, ast.FString: self.fstring,
+                ast.ListLit: self.eval_list, ast.TupleLit: self.eval_tuple, ast.Compare: self.compare,
+                ast.ListComp: self.listcomp, ast.EllipsisLit: _ellipsis, ast.Slice: self.eval_index,
+                ast.GeneratorExp: self.listcomp, ast.Lambda: self.make_lambda, ast.DictLit: self.eval_dict,
+                ast.DictComp: self.eval_dict_comp, ast.StarCall: self.star_call, ast.Starred: _starred,
+                ast.SetLit: self.eval_set, ast.SetComp: self.eval_set_comp}
 
     def eval_binop(self, e, scope):
         left = e.left
@@ -228,7 +228,7 @@ class Expressions:
             script = parse(part.expr)
         except ScriptSyntaxError as err:
             raise ScriptError("SyntaxError", f"f-string: {err.message}", part.line, part.column) from None
-        if len(script.body) != 1 or not isinstance(script.body[0], A.ExprStmt):
+        if len(script.body) != 1 or not isinstance(script.body[0], ast.ExprStmt):
             raise ScriptError("SyntaxError", "f-string: expected an expression", part.line, part.column)
         expr = script.body[0].value
         for n in _walk(expr):  # errors inside the field point at the f-string
@@ -345,11 +345,11 @@ class Expressions:
         return out
 
     def eval_index(self, idx, scope):
-        if isinstance(idx, A.Slice):
+        if isinstance(idx, ast.Slice):
             parts = [None if p is None else self.eval(p, scope) for p in (idx.lo, idx.hi, idx.step)]
             parts = [int(p) if isinstance(p, Tensor) else p for p in parts]
             return slice(*parts)
-        if isinstance(idx, A.TupleLit):
+        if isinstance(idx, ast.TupleLit):
             return tuple(self.eval_index(i, scope) for i in idx.items)
         v = self.eval(idx, scope)
         return v
@@ -474,11 +474,11 @@ def _walk(node):
     while stack:
         n = stack.pop()
         yield n
-        for name in A.fields(n):
+        for name in ast.fields(n):
             v = getattr(n, name, None)
             items = v if isinstance(v, list) else [v]
             for x in items:
-                if isinstance(x, A.Node):
+                if isinstance(x, ast.Node):
                     stack.append(x)
                 elif isinstance(x, tuple):
-                    stack.extend(y for y in x if isinstance(y, A.Node))
+                    stack.extend(y for y in x if isinstance(y, ast.Node))

@@ -10,8 +10,8 @@ with the package:
   grammar text; a process builds its `FastParser` from that file and never imports
   Lark while scripts parse;
 - the lexer is one anchored scan over the text with Lark's own terminal regex, and
-  does the work of `larkparse._Indenter` (indentation, bracket matching) as it goes, so
-  a change to `_Indenter` needs the same change in `FastParser.tokens`;
+  applies Python's layout rules (indentation, bracket matching) as it goes, with the
+  `indent.Layout` that Lark's postlexer (`larkparse._Indenter`) runs too;
 - the shift/reduce loop keeps states as ints, one dict of actions per state, and a
   precomputed (size, goto symbol, kind, callback) per rule.
 
@@ -27,7 +27,7 @@ import re
 import sys
 from functools import partial
 
-from diffcli.lang.indent import consistent, widths
+from diffcli.lang.indent import Layout
 from diffcli.lang.tokens import Token
 
 __all__ = ["FastParser", "GiveUp", "build", "plan"]
@@ -163,7 +163,7 @@ def _lexer_plan(lark, max_depth: int) -> dict:
 
 
 def _table_plan(lark) -> dict:
-    from lark.parsers.lalr_analysis import Shift
+    from lark.parsers.lalr_analysis import Shift  # (Lark: plan() reads a Lark parser)
 
     table = lark.parser.parser.parser.parse_table
     _require(len(table.start_states) == 1)
@@ -238,7 +238,7 @@ def _callback(builder, method_name: str, origin: str):
         return None
     if method is not None:
         return method
-    from lark import Tree
+    from lark import Tree  # (Lark: only for a rule without a callback)
     return partial(Tree, method_name)
 
 
@@ -289,15 +289,12 @@ class FastParser:
         the parser asks for it: only the tokens the parser holds are alive at once."""
         kinds = self._kinds
         keywords = self._keywords
-        pairs = self._pairs
-        tab_len = self._tab_len
-        max_depth = self._max_depth
         new = str.__new__
 
         line, line_start, pos = 1, 0, 0
-        brackets: list = []
-        indents = [0]
-        alts = [0]                   # the same levels with a tab as one column (TabError)
+        layout = Layout(_borrow, max_depth=self._max_depth, pairs=self._pairs, tab_len=self._tab_len,
+                        indent_type=self._indent_type, dedent_type=self._dedent_type)
+        brackets = layout.brackets
         first = True
         last = None
         for match in iter(self._regex.scanner(text).match, None):
@@ -332,47 +329,27 @@ class FastParser:
             if kind < _NEWLINE:  # not a newline or a bracket
                 if first:
                     first = False
-                    if token.line == 1 and token.column > 1:
-                        raise GiveUp("the first line is indented")
+                    layout.first(token)
                 yield token
                 continue
             if kind & _NEWLINE:
                 if brackets:
                     continue
                 yield token
-                indent_str = value[value.rindex("\n") + 1:]  # no copy of the lines before
-                indent, alt = widths(indent_str, tab_len)
-                if not consistent(indent, alt, indents[-1], alts[-1]):
-                    raise GiveUp("inconsistent use of tabs and spaces")     # Lark says TabError
-                if indent > indents[-1]:
-                    indents.append(indent)
-                    alts.append(alt)
-                    yield _borrow(self._indent_type, indent_str, token)
-                    continue
-                while indent < indents[-1]:
-                    indents.pop()
-                    alts.pop()
-                    yield _borrow(self._dedent_type, indent_str, token)
-                if indent != indents[-1] or alt != alts[-1]:
-                    raise GiveUp("unindent does not match any outer indentation level")
+                if token.end_column != 1 or layout.levels[-1]:   # (else: no indentation, none open)
+                    yield from layout.newline(token)
                 continue
             if first:
                 first = False
-                if token.line == 1 and token.column > 1:
-                    raise GiveUp("the first line is indented")
+                layout.first(token)
             if kind & _CLOSE:
-                if not brackets or brackets.pop() != pairs[token.type]:
-                    raise GiveUp("unmatched bracket")
+                layout.close(token)
             elif kind & _OPEN:
-                if len(brackets) >= max_depth:
-                    raise GiveUp("brackets nested too deeply")
-                brackets.append(value)
+                layout.open(token)
             yield token
         if pos != len(text):
             raise GiveUp("no terminal matches here")
-        while len(indents) > 1:
-            indents.pop()
-            yield _borrow(self._dedent_type, "", last)
+        yield from layout.end(last)
 
     # ------------------------------------------------------------- parsing
     def parse(self, text: str, budget=None):

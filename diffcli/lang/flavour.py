@@ -12,7 +12,7 @@ depend on which branch a run takes.
 from __future__ import annotations
 
 from ..engine import dtypes
-from . import ast as A
+from . import ast
 
 PYTORCH = "pytorch"
 MATH = "math"
@@ -23,11 +23,11 @@ def _is_torch(module: str) -> bool:
 
 
 # statements that hold no other statements: skipped at the cost of one set lookup
-_SIMPLE = frozenset((A.Assign, A.AugAssign, A.ExprStmt, A.Return, A.Assert, A.Pass, A.Break,
-                     A.Continue))
+_SIMPLE = frozenset((ast.Assign, ast.AugAssign, ast.ExprStmt, ast.Return, ast.Assert, ast.Pass, ast.Break,
+                     ast.Continue))
 
 
-def imports_torch(script: A.Script) -> bool:
+def imports_torch(script: ast.Script) -> bool:
     """Whether any import statement of the script (at any depth) imports torch."""
     stack = [script.body]
     while stack:                            # iterative: blocks may nest deeply
@@ -35,21 +35,21 @@ def imports_torch(script: A.Script) -> bool:
             cls = node.__class__
             if cls in _SIMPLE:
                 continue
-            if cls is A.Import:
+            if cls is ast.Import:
                 if any(_is_torch(alias.name) for alias in node.names):
                     return True
-            elif cls is A.FromImport:
+            elif cls is ast.FromImport:
                 if _is_torch(node.module):
                     return True
             else:                           # a block: its bodies (handlers, orelse...)
                 for field in cls._fields:
                     value = getattr(node, field)
                     if value.__class__ is list:
-                        stack.append([v for v in value if isinstance(v, (A.Stmt, A.ExceptHandler))])
+                        stack.append([v for v in value if isinstance(v, (ast.Stmt, ast.ExceptHandler))])
     return False
 
 
-def of(script: A.Script) -> str:
+def of(script: ast.Script) -> str:
     """PYTORCH or MATH."""
     return PYTORCH if imports_torch(script) else MATH
 

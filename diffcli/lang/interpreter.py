@@ -20,7 +20,7 @@ from ..engine import dtypes, printoptions
 from ..engine import errors as engine_errors
 from ..engine.context import RunContext
 from ..engine.ops import creation
-from . import ast as A
+from . import ast
 from . import flavour as flavours
 from . import nn_namespaces  # noqa: F401  (registers torch.nn, torch.optim and numpy)
 from .calls import Calls
@@ -87,7 +87,7 @@ class Interpreter(Statements, Expressions, Calls, Caps):
         self._expressions = self._expression_table()
 
     # --- entry -------------------------------------------------------------------
-    def run(self, script: A.Script) -> RunResult:
+    def run(self, script: ast.Script) -> RunResult:
         self.flavour = self.flavour or flavours.of(script)
         self.literal_variables = self.flavour == flavours.MATH
         # every run starts in grad mode with its --max-elements; both still hold for the

@@ -17,16 +17,15 @@ from lark.indenter import Indenter
 
 from diffcli.lang import ast
 from diffcli.lang.builder import Builder
-from diffcli.lang.indent import TAB_ERROR, consistent, widths
-from diffcli.lang.parse import MAX_BRACKET_DEPTH, lark_grammar
+from diffcli.lang.grammartext import MAX_BRACKET_DEPTH, lark_grammar
+from diffcli.lang.indent import Layout
 from diffcli.lang.tokens import ScriptSyntaxError, error_at
 
 # ------------------------------------------------------------------ postlexer
 
 class _Indenter(Indenter):
-    """Python's indentation rules, plus bracket matching and a nesting cap.
-
-    `fastparse.FastParser.tokens` does the same work for the fast path: change both."""
+    """Lark's postlexer: Python's layout rules (`indent.Layout`, which the lean driver's
+    `fastparse.FastParser.tokens` uses too)."""
 
     NL_type = "_NEWLINE"
     OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
@@ -35,68 +34,39 @@ class _Indenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 8
     _PAIRS = {"RPAR": "(", "RSQB": "[", "RBRACE": "{"}
+    _OPEN = frozenset(OPEN_PAREN_types)
 
     def process(self, stream):
-        self.indent_level = [0]
-        self.alt_level = [0]             # the same levels with a tab as one column
-        self.brackets: list[Token] = []  # open brackets, innermost last
-        self.first_token = True
-        return self._process(stream)
+        self.layout = Layout(Token.new_borrow_pos, max_depth=MAX_BRACKET_DEPTH, pairs=self._PAIRS,
+                             tab_len=self.tab_len, indent_type=self.INDENT_type,
+                             dedent_type=self.DEDENT_type)
+        return self._process(stream, self.layout)
 
-    def _process(self, stream):
+    @property
+    def brackets(self) -> list:
+        """The open brackets' tokens, innermost last (for the error messages)."""
+        layout = getattr(self, "layout", None)
+        return layout.brackets if layout is not None else []
+
+    def _process(self, stream, layout):
         token = None
+        first = True
         for token in stream:
             kind = token.type
             if kind == "_NEWLINE":
-                if not self.brackets:
-                    yield from self.handle_NL(token)
+                if not layout.brackets:
+                    yield token
+                    yield from layout.newline(token)
                 continue
-            if self.first_token:
-                self.first_token = False
-                if token.line == 1 and token.column > 1:  # the first line is indented
-                    raise error_at(token, "unexpected indent", "IndentationError")
+            if first:
+                first = False
+                layout.first(token)
             if kind in self._PAIRS:
-                self._close(token)
-            elif kind in ("LPAR", "LSQB", "LBRACE"):
-                if len(self.brackets) >= MAX_BRACKET_DEPTH:
-                    raise error_at(token, f"expression nested too deeply "
-                                           f"(more than {MAX_BRACKET_DEPTH} brackets)")
-                self.brackets.append(token)
+                layout.close(token)
+            elif kind in self._OPEN:
+                layout.open(token)
             yield token
-        while len(self.indent_level) > 1:
-            self.indent_level.pop()
-            self.alt_level.pop()
-            yield Token.new_borrow_pos("_DEDENT", "", token)
-
-    def _close(self, token: Token) -> None:
-        if not self.brackets:
-            raise error_at(token, f"unmatched '{token}'")
-        opening = self.brackets[-1]
-        if opening.value != self._PAIRS[token.type]:
-            where = "" if opening.line == token.line else f" on line {opening.line}"
-            raise error_at(token, f"closing '{token}' does not match opening '{opening}'{where}")
-        self.brackets.pop()
-
-    def handle_NL(self, token: Token):
-        yield token
-        indent_str = token[token.rindex("\n") + 1:]  # no copy of the lines before
-        indent, alt = widths(indent_str, self.tab_len)
-        if not consistent(indent, alt, self.indent_level[-1], self.alt_level[-1]):
-            raise ScriptSyntaxError(TAB_ERROR, token.end_line, token.end_column, "TabError")
-        if indent > self.indent_level[-1]:
-            self.indent_level.append(indent)
-            self.alt_level.append(alt)
-            yield Token.new_borrow_pos("_INDENT", indent_str, token)
-            return
-        while indent < self.indent_level[-1]:
-            self.indent_level.pop()
-            self.alt_level.pop()
-            yield Token.new_borrow_pos("_DEDENT", indent_str, token)
-        if indent != self.indent_level[-1]:
-            raise ScriptSyntaxError("unindent does not match any outer indentation level",
-                                    token.end_line, token.end_column, "IndentationError")
-        if alt != self.alt_level[-1]:
-            raise ScriptSyntaxError(TAB_ERROR, token.end_line, token.end_column, "TabError")
+        yield from layout.end(token)
 
 
 class _Parser:

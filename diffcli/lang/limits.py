@@ -12,14 +12,13 @@ loop iterations or backward nodes, and whenever a big tensor is made.
 from __future__ import annotations
 
 import gc
-import os
-import sys
 import time
 
 from ..engine import errors as engine_errors
 from ..engine.context import RunContext
 from .errors import ScriptError
 from .estimates import _SEQUENCE_NAMES
+from .memory import resident_memory
 
 DEFAULT_TIMEOUT = 300              # seconds; 0: no time cap
 
@@ -31,40 +30,6 @@ DEFAULT_TIMEOUT = 300              # seconds; 0: no time cap
 CHECK_EVERY = 1024                 # a power of two (a mask picks the statements)
 MEMORY_EVERY = CHECK_EVERY         # (the name it had)
 MEMORY_CHECK_ELEMENTS = 1 << 16    # 512 KiB of float64
-_RSS = []                          # [reader]: () -> bytes or None, chosen on first use
-
-
-def resident_memory():
-    """The process's resident memory in bytes: /proc/self/statm where there is one, else
-    the peak from getrusage (an upper bound of the current); None where neither exists."""
-    if not _RSS:
-        _RSS.append(_rss_reader())
-    return _RSS[0]()
-
-
-def _rss_reader():
-    try:
-        page = os.sysconf("SC_PAGE_SIZE")
-
-        def statm():
-            with open("/proc/self/statm", "rb") as f:
-                return int(f.read().split()[1]) * page
-        statm()
-        return statm
-    except (OSError, ValueError, IndexError, AttributeError):
-        pass
-    try:
-        import resource
-    except ImportError:
-        return lambda: None
-    scale = 1 if sys.platform == "darwin" else 1024      # ru_maxrss: bytes on macOS, KiB elsewhere
-
-    def peak():
-        try:
-            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
-        except (OSError, ValueError):
-            return None
-    return peak
 
 
 class Limits:

@@ -4,6 +4,7 @@ mean", suggest.py), and where the caret goes (under the attribute's name)."""
 from __future__ import annotations
 
 import math
+from types import BuiltinFunctionType, FunctionType, MethodType
 
 from .. import engine
 from ..engine.node import Node
@@ -29,9 +30,7 @@ def unsupported_hint(obj, name):
     """" (or diffcli does not support it)" for an attribute that `obj` has in Python or
     PyTorch 2.13 but a script cannot reach; "" where Python's own error says it all
     (`'NoneType' object has no attribute 'zero_'`)."""
-    from types import BuiltinFunctionType, FunctionType, MethodType
-
-    from .torchnames import NAMES
+    from .torchnames import NAMES  # (PyTorch's names: read only when an attribute is missing)
     if isinstance(obj, Tensor):
         known = NAMES["Tensor"]
     elif isinstance(obj, Node):

@@ -15,55 +15,19 @@ written to a cache folder.
 from __future__ import annotations
 
 import gc
-import os
-import re
 
 from diffcli.lang import ast, fastparse, parsetables
 from diffcli.lang.builder import Builder
+from diffcli.lang.grammartext import (  # noqa: F401  (parse's own names, re-exported)
+    MAX_BRACKET_DEPTH,
+    STATEMENT_RULES,
+    grammar_text,
+    lark_grammar,
+)
 from diffcli.lang.parselimits import ParseLimitError, ParseLimits
 from diffcli.lang.tokens import ScriptSyntaxError, error_at
 
 __all__ = ["ParseLimitError", "ParseLimits", "ScriptSyntaxError", "parse"]
-
-MAX_BRACKET_DEPTH = 200  # as CPython's tokenizer; keeps the AST shallow enough to evaluate
-
-# The grammar's rules that build one statement each (an `elif` clause builds an If), which
-# the parser counts against --max-statements (`parselimits`).
-STATEMENT_RULES = frozenset({"small_stmt", "if_stmt", "elif_clause", "while_stmt", "for_stmt",
-                             "try_stmt", "with_stmt", "func_def", "class_def", "decorated"})
-
-
-def grammar_text() -> str:
-    """The text of ``grammar/diffscript.lark`` (installed as the `diffcli.grammar` package)."""
-    try:
-        import diffcli.grammar
-        folder = os.path.dirname(diffcli.grammar.__file__)
-    except (ImportError, TypeError):  # run from a source tree that is not installed
-        folder = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__)))), "grammar")
-    path = os.path.join(folder, "diffscript.lark")
-    with open(path, encoding="utf-8") as f:
-        return f.read()
-
-
-_TERMINAL_REGEX = re.compile(r"^(\s*(?:%ignore\s+|[A-Z_][A-Z_0-9]*(?:\.\d+)?\s*:\s*)/)(.*)(/[imslux]*\s*)$")
-
-
-def lark_grammar(greedy: bool = fastparse._NEEDS_GREEDY) -> str:
-    """The grammar as Lark builds it: `grammar_text`, with its terminals' possessive
-    quantifiers made greedy (`fastparse.without_possessive`) where `greedy` is true,
-    as before Python 3.11."""
-    text = grammar_text()
-    if not greedy:
-        return text
-    lines = []
-    for line in text.split("\n"):
-        match = _TERMINAL_REGEX.match(line)
-        if match:
-            line = match[1] + fastparse.without_possessive(match[2]) + match[3]
-        lines.append(line)
-    return "\n".join(lines)
-
 
 _fast = None  # the FastParser, built on first use; False if none could be built
 
@@ -91,7 +55,7 @@ def _new_fast_parser():
 
 
 def _plan_from_lark() -> dict:
-    from diffcli.lang import larkparse
+    from diffcli.lang import larkparse  # (Lark: imported only when the driver needs it)
     return fastparse.plan(larkparse._parser().lark, MAX_BRACKET_DEPTH)
 
 
@@ -179,7 +143,7 @@ def _run_parser(text: str, limits: ParseLimits | None) -> ast.Script:
                 pass
         # Lark parses the same text as far as the lean driver did before it gave up, so
         # the caps it checked hold here too (without a lean driver only the size cap does)
-        from diffcli.lang import larkparse
+        from diffcli.lang import larkparse  # (imported on the first script the driver gives up on)
         return larkparse.parse(text)
     finally:
         if collecting:

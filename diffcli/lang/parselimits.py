@@ -19,6 +19,7 @@ tree, which these caps bound.
 """
 from __future__ import annotations
 
+from diffcli.lang.memory import resident_memory
 from diffcli.lang.tokens import ScriptSyntaxError
 
 __all__ = ["CHECK_EVERY", "MAX_NESTING", "MB", "ParseLimitError", "ParseLimits"]
@@ -84,7 +85,7 @@ class _Budget:
         self._memory = None
         self._base = None
         if limits.max_memory is not None:
-            self._memory = limits.memory or _resident_memory()
+            self._memory = limits.memory or resident_memory
             self._base = self._memory()
             if self._base is None:  # no way to measure here
                 self._memory = None
@@ -116,7 +117,3 @@ class _Budget:
                                       f"{self.limits.max_memory} MB of memory (raise it with "
                                       "--max-memory)", token.line, token.column)
 
-
-def _resident_memory():
-    from diffcli.lang.limits import resident_memory
-    return resident_memory

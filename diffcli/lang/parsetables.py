@@ -21,6 +21,7 @@ import os
 import sys
 
 from diffcli.lang import fastparse
+from diffcli.lang.grammartext import MAX_BRACKET_DEPTH, grammar_text
 
 __all__ = ["TABLES_FILE", "document", "key", "load", "main"]
 
@@ -66,8 +67,8 @@ def dumps(doc: dict) -> str:
 
 
 def _current() -> str:
-    from diffcli.lang import larkparse
-    from diffcli.lang.parse import MAX_BRACKET_DEPTH, grammar_text
+    from diffcli.lang import larkparse  # (Lark: imported only to regenerate the file)
+
     return dumps(document(larkparse._parser().lark, grammar_text(), MAX_BRACKET_DEPTH))
 
 

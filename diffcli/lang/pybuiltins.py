@@ -12,7 +12,7 @@ from .. import engine
 from ..engine.tensor import Size, Tensor
 from . import cappedbuiltins, classes
 from .display import show
-from .exceptions import EXCEPTIONS
+from .exceptions import EXCEPTIONS, error_of, make_exception
 from .legacy import CheckedClass
 from .objects import (
     BoundMethod,
@@ -170,7 +170,6 @@ def _next(interp, args, kwargs, node):
 
 
 def interp_stop(node):
-    from .exceptions import error_of, make_exception
     return error_of(make_exception(EXCEPTIONS["StopIteration"], ()), node)
 
 

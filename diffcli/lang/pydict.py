@@ -3,6 +3,7 @@
 (`values.DICT_METHODS`, `values.SET_METHODS`). Growth stops at --max-elements, as for lists."""
 from __future__ import annotations
 
+from . import callargs
 from .errors import ScriptError
 from .objects import FunctionScope
 from .values import ITERABLES, type_name
@@ -138,7 +139,6 @@ def _grow(interp, s, items, node):
 
 
 def eval_set(interp, e, scope):
-    from . import callargs
     s = set()
     _grow(interp, s, callargs.expand(interp, e.items, scope, "set"), e)
     return s

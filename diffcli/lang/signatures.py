@@ -4,7 +4,7 @@ The engine's functions name their parameters for the engine (`matmul(a, b)`,
 `randn(*size)`); a script writes PyTorch's (`torch.matmul(input=a, other=b)`,
 `torch.randn(size=(2, 3))`, `x.pow(exponent=2)`). `adapt` maps a call's keyword arguments
 that the engine function does not know onto its parameters, by their position in
-PyTorch's own signature (recorded from torch in `torchsig.py`), and takes `out=` where
+PyTorch's own signature (recorded from torch in `torch_signatures.py`), and takes `out=` where
 PyTorch has it: the result is then written into that tensor, with PyTorch's checks.
 A keyword PyTorch does not have either is left for the engine function to refuse, in
 Python's words.
@@ -17,8 +17,8 @@ from .. import engine
 from ..engine import errors as engine_errors
 from ..engine import grad_mode
 from ..engine.tensor import Tensor
-from . import torchsig
-from .display import _FUNCTION_NAMES
+from .display import FUNCTION_NAMES
+from .torch_signatures import FUNCTION_PARAMETERS, METHOD_PARAMETERS
 from .values import type_name
 
 ONLY_INPUTS_WARNING = ("only_inputs argument is deprecated and is ignored now (defaults to True). To "
@@ -86,10 +86,10 @@ def adapt(fn, args, kwargs, callee):
         return args, kwargs, None
     owner = getattr(fn, "__self__", None)
     if isinstance(owner, Tensor):
-        name, overloads = callee, torchsig.METHODS.get(callee, ())
+        name, overloads = callee, METHOD_PARAMETERS.get(callee, ())
     else:
-        name = _FUNCTION_NAMES.get(id(fn))
-        overloads = torchsig.FUNCTIONS.get(name, ())
+        name = FUNCTION_NAMES.get(id(fn))
+        overloads = FUNCTION_PARAMETERS.get(name, ())
     if not overloads:
         return args, kwargs, None
     positional, varpos, names = _engine_params(fn)

@@ -11,8 +11,7 @@ import numpy as np
 from ..engine import errors as engine_errors
 from ..engine.node import Node
 from ..engine.tensor import Size, Tensor
-from . import ast as A
-from . import autograd_ext, callargs, classes, exceptions, pydict
+from . import ast, autograd_ext, callargs, classes, exceptions, pydict
 from .display import TextBudget, display
 from .errors import ScriptError
 from .estimates import _length
@@ -24,7 +23,7 @@ from .values import ITERABLES, MODULES, TENSOR_SETTABLE, type_name
 from .variables import is_literal, literal_value, variable
 
 # the classes `exec_block` and `exec_assign` test first, as module globals
-_Assign, _Name, _Num, _BinOp, _Call = A.Assign, A.Name, A.Num, A.BinOp, A.Call
+_Assign, _Name, _Num, _BinOp, _Call = ast.Assign, ast.Name, ast.Num, ast.BinOp, ast.Call
 
 _INPLACE = {"+": "__iadd__", "-": "__isub__", "*": "__imul__", "/": "__itruediv__"}
 _IN_PLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv,
@@ -71,13 +70,13 @@ class Statements:
 
     def _statement_table(self):
         """Statement class -> the bound method that runs it (built once per interpreter)."""
-        return {A.Assign: self.exec_assign, A.ExprStmt: self.exec_expr_stmt,
-                A.AugAssign: self.aug_assign, A.With: self.exec_with, A.For: self.exec_for,
-                A.While: self.exec_while, A.If: self.exec_if, A.Try: self.exec_try,
-                A.FuncDef: self.exec_def, A.Return: self.exec_return, A.Import: self.exec_import,
-                A.FromImport: self.exec_from_import, A.Pass: self.exec_pass,
-                A.Break: self.exec_break, A.Continue: self.exec_continue, A.Assert: self.exec_assert,
-                A.ClassDef: self.exec_class, A.Raise: self.exec_raise}
+        return {ast.Assign: self.exec_assign, ast.ExprStmt: self.exec_expr_stmt,
+                ast.AugAssign: self.aug_assign, ast.With: self.exec_with, ast.For: self.exec_for,
+                ast.While: self.exec_while, ast.If: self.exec_if, ast.Try: self.exec_try,
+                ast.FuncDef: self.exec_def, ast.Return: self.exec_return, ast.Import: self.exec_import,
+                ast.FromImport: self.exec_from_import, ast.Pass: self.exec_pass,
+                ast.Break: self.exec_break, ast.Continue: self.exec_continue, ast.Assert: self.exec_assert,
+                ast.ClassDef: self.exec_class, ast.Raise: self.exec_raise}
 
     def exec_assign(self, s, scope):
         targets = s.targets
@@ -261,9 +260,9 @@ class Statements:
 
     def assign(self, target, value, scope):
         kind = type(target)
-        if kind is A.Name:
+        if kind is ast.Name:
             self.bind(target.id, value, scope)
-        elif kind in (A.TupleLit, A.ListLit):
+        elif kind in (ast.TupleLit, ast.ListLit):
             if callargs.has_starred(target.items):
                 return callargs.unpack_starred(self, target, value, scope)
             want = len(target.items)
@@ -287,7 +286,7 @@ class Statements:
                                   target.line, target.column)
             for t, v in zip(target.items, values):
                 self.assign(t, v, scope)
-        elif kind is A.Subscript:
+        elif kind is ast.Subscript:
             obj = self.eval(target.obj, scope)
             key = self.eval_index(target.index, scope)
             if isinstance(obj, (Tensor, np.ndarray)):
@@ -303,7 +302,7 @@ class Statements:
             else:
                 raise ScriptError("TypeError", f"'{type_name(obj)}' object does not support item assignment",
                                   target.line, target.column)
-        elif kind is A.Attribute:
+        elif kind is ast.Attribute:
             obj = self.eval(target.obj, scope)
             if isinstance(obj, Tensor) and target.name in TENSOR_SETTABLE:
                 # PyTorch's checks, until the engine's setters make them (Tensor.data accepts a
@@ -332,7 +331,7 @@ class Statements:
         rhs = self.eval(s.value, scope)
         if isinstance(cur, Tensor) and s.op in _INPLACE:
             new = self.guard(s, lambda: getattr(cur, _INPLACE[s.op])(rhs))
-            if isinstance(t, A.Subscript):
+            if isinstance(t, ast.Subscript):
                 self.assign(t, new, scope)
             return
         if isinstance(cur, (list, dict, set, Instance)) and s.op in _IN_PLACE:   # `xs += [1]` extends xs
@@ -350,13 +349,13 @@ def _has_break_or_return(body):
     stack = list(body)
     while stack:
         n = stack.pop()
-        if isinstance(n, (A.Break, A.Return)):
+        if isinstance(n, (ast.Break, ast.Return)):
             return True
-        if isinstance(n, A.Node) and not isinstance(n, A.FuncDef):
-            for f in A.fields(n):
+        if isinstance(n, ast.Node) and not isinstance(n, ast.FuncDef):
+            for f in ast.fields(n):
                 v = getattr(n, f)
                 if isinstance(v, list):
-                    stack.extend(x for x in v if isinstance(x, (A.Stmt, A.ExceptHandler)))
-                elif isinstance(v, A.Stmt):
+                    stack.extend(x for x in v if isinstance(x, (ast.Stmt, ast.ExceptHandler)))
+                elif isinstance(v, ast.Stmt):
                     stack.append(v)
     return False

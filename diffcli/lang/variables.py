@@ -4,25 +4,25 @@ from __future__ import annotations
 
 from ..engine.ops import creation
 from ..engine.tensor import Tensor
-from . import ast as A
+from . import ast
 
 
 def is_literal(node) -> bool:
     """A bare number or (nested) list of numbers: what makes a name a variable in the math
     flavour (and what --set may give)."""
-    if isinstance(node, A.Num):
+    if isinstance(node, ast.Num):
         return True
-    if isinstance(node, A.UnaryOp) and node.op in "+-":
-        return isinstance(node.operand, A.Num)
-    if isinstance(node, A.ListLit):
+    if isinstance(node, ast.UnaryOp) and node.op in "+-":
+        return isinstance(node.operand, ast.Num)
+    if isinstance(node, ast.ListLit):
         return bool(node.items) and all(is_literal(i) for i in node.items)
     return False
 
 
 def literal_value(node):
-    if isinstance(node, A.Num):
+    if isinstance(node, ast.Num):
         return node.value
-    if isinstance(node, A.UnaryOp):
+    if isinstance(node, ast.UnaryOp):
         v = literal_value(node.operand)
         return -v if node.op == "-" else v
     return [literal_value(i) for i in node.items]

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import as_array, load_ops_goldens, replay
+
+from tests.helpers import as_array, load_ops_goldens, replay
 
 RECORDS = [r for r in load_ops_goldens() if r["group"] == "edge_point_gradients"]
 

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import (
+
+from diffcli.engine import Tensor, dtypes, grad
+from tests.helpers import (
     as_array,
     graph_text,
     load_ops_goldens,
@@ -22,8 +24,6 @@ from conftest import (
     upstream_gradient,
     values_of,
 )
-
-from diffcli.engine import Tensor, dtypes, grad
 
 RECORDS = load_ops_goldens()
 REFERENCE = Path(__file__).resolve().parents[1] / "goldens" / "torchref" / "reference.json"

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from diffcli.lang import ast as A
+from diffcli.lang import ast
 from diffcli.lang.errors import ScriptError
 from diffcli.lang.interpreter import Interpreter, Limits
 from diffcli.lang.parse import parse
@@ -25,7 +25,7 @@ def error(text, **kw):
 
 
 def test_every_statement_class_has_a_runner():
-    assert set(A.Stmt.__subclasses__()) <= set(Interpreter()._statements)
+    assert set(ast.Stmt.__subclasses__()) <= set(Interpreter()._statements)
 
 
 # one expression of each class `eval` handles (FormattedValue only lives inside FString)
@@ -46,7 +46,7 @@ def test_expression_table_and_eval_cover_every_expression_class():
     covered = {c.__name__ for c in Interpreter()._expressions}
     covered |= {"Name", "Num", "BinOp", "Call", "Attribute", "UnaryOp", "Not", "IfExp",
                 "Subscript", "BoolOp"}   # tested in `eval` itself
-    assert {c.__name__ for c in A.Expr.__subclasses__()} - covered == {"FormattedValue"}
+    assert {c.__name__ for c in ast.Expr.__subclasses__()} - covered == {"FormattedValue"}
 
 
 def test_a_straight_line_chain_keeps_values_order_and_names():

@@ -1,0 +1,154 @@
+"""Helpers the tests import (`from tests.helpers import replay, ...`): replaying the
+PyTorch goldens of tests/goldens/ on diffcli's engine.
+
+tests/goldens/record_ops.py runs snippets such as `a = T([0.5, 1.5]); torch.sin(a)` on
+PyTorch and stores what it saw in ops.json. `replay` runs the same snippet text on our
+engine, with `torch` and `F` bound to a stand-in namespace that resolves names through
+the op table (FUNCTIONS), and returns a record with the same keys, so a test compares
+the two dictionaries field by field.
+"""
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from diffcli.engine import FUNCTIONS, EngineError, Tensor, dtypes, errors
+from diffcli.engine import autograd as _autograd
+from diffcli.render.jsonout import json_number as fnum
+
+GOLDENS = Path(__file__).parent / "goldens"
+
+
+class _Namespace:
+    """`torch.sin`, `F.relu`, `torch.nn.functional.softmax`: names resolved through the
+    op table; anything else is an AttributeError, i.e. an op diffcli does not have."""
+
+    def __init__(self, extra):
+        self._extra = extra
+
+    def __getattr__(self, name):
+        if name in self._extra:
+            return self._extra[name]
+        if name in FUNCTIONS:
+            return FUNCTIONS[name]
+        raise AttributeError(f"diffcli has no op {name!r}")
+
+
+F_NS = _Namespace({})
+TORCH_NS = _Namespace({
+    "float64": dtypes.float64, "double": dtypes.float64, "float32": dtypes.float32,
+    "float": dtypes.float32, "int64": dtypes.int64, "long": dtypes.int64, "bool": dtypes.bool_,
+    "nn": _Namespace({"functional": F_NS}),
+    "autograd": _Namespace({"grad": _autograd.grad, "backward": _autograd.backward}),
+})
+
+
+def _has_float(v):
+    if isinstance(v, (list, tuple)):
+        return any(_has_float(x) for x in v)
+    return isinstance(v, float)
+
+
+def snippet_namespace(default_float=None):
+    """Globals for a snippet. `default_float` (a dtype) plays torch's default dtype for
+    float data, so float32 goldens (REFERENCE.md) can be replayed as well."""
+    tensor = FUNCTIONS["tensor"]
+
+    def _dtype(v, dtype):
+        if dtype is None and default_float is not None and _has_float(v):
+            return default_float
+        return dtype
+
+    def T(v, dtype=None):
+        return tensor(v, requires_grad=True, dtype=_dtype(v, dtype))
+
+    def C(v, dtype=None):
+        return tensor(v, dtype=_dtype(v, dtype))
+
+    return {"torch": TORCH_NS, "F": F_NS, "T": T, "C": C, "math": math}
+
+
+def values_of(t: Tensor):
+    def rec(x):
+        return [rec(y) for y in x] if isinstance(x, list) else fnum(x)
+    return rec(t.data_.tolist())
+
+
+def as_array(values) -> np.ndarray:
+    """Golden values (nested lists, "nan"/"inf" strings) as a float64 array."""
+    def rec(x):
+        if isinstance(x, list):
+            return [rec(y) for y in x]
+        if isinstance(x, str):
+            return float(x)
+        return x
+    return np.asarray(rec(values), dtype=np.float64)
+
+
+def graph_text(fn, names) -> str:
+    if fn is None:
+        return "None"
+    name = fn.name()
+    if name == "AccumulateGrad":
+        return "AccumulateGrad[%s]" % names.get(id(fn.variable), "?")
+    return "%s(%s)" % (name, ", ".join(graph_text(f, names) for f, _ in fn.next_functions))
+
+
+def upstream_gradient(out: Tensor, group: str) -> Tensor:
+    """The recorder's upstream gradient, built with numpy."""
+    if group == "edge_point_gradients":
+        return Tensor(np.ones_like(out.data_))
+    n = out.data_.size
+    g = (np.arange(n, dtype=np.float64) % 4 + 1) * 0.5
+    return Tensor(g.reshape(out.data_.shape).astype(out.data_.dtype))
+
+
+def replay(setup, expr, group, default_float=None) -> dict:
+    """Run one snippet on diffcli's engine; a record shaped like the recorder's."""
+    ns = snippet_namespace(default_float)
+    rec = {}
+    errors.reset_warn_once()  # warn-once warnings (x.T on 1-D...) as in the recorder's run
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exec(setup, ns)
+        leaves = {k: v for k, v in ns.items() if isinstance(v, Tensor)}
+        names = {id(v): k for k, v in leaves.items()}
+        try:
+            out = eval(expr, ns)
+        except EngineError as e:
+            rec["error"] = {"type": e.type_name, "message": e.message}
+            rec["warnings"] = [str(w.message) for w in caught]
+            return rec
+        fn = out.grad_fn
+        rec["output"] = {"values": values_of(out), "shape": list(out.shape),
+                         "dtype": repr(out.dtype), "requires_grad": out.requires_grad,
+                         "is_leaf": out.is_leaf, "grad_fn": None if fn is None else fn.name()}
+        rec["output_is_input"] = any(out is v for v in leaves.values())
+        rec["next_functions"] = None if fn is None else [
+            [None if f is None else f.name(), i] for f, i in fn.next_functions]
+        rec["graph"] = graph_text(fn, names)
+        rec["upstream_gradient"] = None
+        rec["grads"] = None
+        if out.requires_grad:
+            if out.ndim == 0:
+                out.backward()
+            else:
+                g = upstream_gradient(out, group)
+                rec["upstream_gradient"] = values_of(g)
+                out.backward(g)
+            rec["grads"] = {
+                k: None if v._grad is None else {"values": values_of(v._grad),
+                                                 "shape": list(v._grad.shape),
+                                                 "dtype": repr(v._grad.dtype)}
+                for k, v in leaves.items() if v.is_leaf and v.requires_grad}
+    rec["warnings"] = [str(w.message) for w in caught]
+    return rec
+
+
+def load_ops_goldens() -> list[dict]:
+    with open(GOLDENS / "ops.json") as f:
+        return json.load(f)["records"]
