@@ -3,7 +3,6 @@ into an exit status."""
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 
@@ -19,6 +18,8 @@ def _golden(a):
     for value, opt in ((a.atol, "--atol"), (a.rtol, "--rtol")):
         if not (math.isfinite(value) and value >= 0):
             raise _Usage(f"{opt} must be a finite number of at least 0, got {value}")
+    import json
+
     try:
         with open(a.expect, encoding="utf-8") as f:
             doc = json.load(f)
@@ -34,6 +35,8 @@ def _golden(a):
 def _drift(a, source, golden, doc):
     """Compare with the golden; each difference on stderr (`drift: NAME[INDEX]: OLD -> NEW`),
     then a GradientDrift error: exit 1."""
+    import json
+
     from ..checks.golden import drift
     from ..render.jsonout import plain
 

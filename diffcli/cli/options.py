@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Annotated, NamedTuple, Optional
+from typing import Annotated, Optional
 
 
 class GradFormat(str, enum.Enum):
@@ -50,25 +50,22 @@ class MatrixFormat(str, enum.Enum):
 MULTIPLE = list  # the type of a repeatable option: a list of str, None when absent
 
 
-class Opt(NamedTuple):
-    """One option. `names`: its spellings, the first one the main; `param`: the keyword
-    the command gets (default: the main name in snake case); `kind`: int, float, str,
-    bool (a flag), MULTIPLE, or an Enum class; `low`/`high`: a range Click enforces;
-    `least`: a floor diffcli checks itself (a limit, with diffcli's own message)."""
+class Opt:
+    """One option. `names`: its spellings, the first one the main; `kind`: int, float, str,
+    bool (a flag), MULTIPLE, or an Enum class; `param`: the keyword the command gets
+    (default: the main name in snake case); `low`/`high`: a range Click enforces; `least`:
+    a floor diffcli checks itself (a limit, with diffcli's own message). (A plain class,
+    not a NamedTuple: it is made on every start.)"""
 
-    names: tuple
-    kind: object
-    default: object
-    help: str
-    param: str = ""
-    metavar: Optional[str] = None
-    low: Optional[int] = None
-    high: Optional[int] = None
-    least: Optional[int] = None
+    __slots__ = ("names", "kind", "default", "help", "name", "metavar", "low", "high", "least")
 
-    @property
-    def name(self):
-        return self.param or self.names[0].lstrip("-").replace("-", "_")
+    def __init__(self, names, kind, default, help, param="", metavar=None, low=None, high=None, least=None):
+        self.names, self.kind, self.default, self.help = names, kind, default, help
+        self.name = param or names[0].lstrip("-").replace("-", "_")
+        self.metavar, self.low, self.high, self.least = metavar, low, high, least
+
+    def __repr__(self):
+        return f"Opt({self.names[0]})"
 
 
 def opt(names, kind, default, help, **settings):
@@ -204,14 +201,13 @@ HESSIAN = [
 
 
 # --- the Typer side (evaluated only when the Typer app is built) ----------------------
-_PYTHON_TYPE = {MULTIPLE: Optional[list[str]], str: Optional[str]}
-
-
 def typer_signature(options):
     """The `inspect.Signature` Typer reads for a command taking SCRIPT... and `options`."""
     import inspect
 
     import typer
+
+    python_type = {MULTIPLE: Optional[list[str]], str: Optional[str]}  # (typing is slow at start-up)
 
     def parameter(o):
         settings = {"help": o.help}
@@ -219,7 +215,7 @@ def typer_signature(options):
             settings["metavar"] = o.metavar
         if o.low is not None:
             settings.update(min=o.low, max=o.high)
-        kind = _PYTHON_TYPE.get(o.kind, o.kind)
+        kind = python_type.get(o.kind, o.kind)
         if o.default is None and o.kind in (int, float):
             kind = Optional[o.kind]
         return inspect.Parameter(

@@ -94,3 +94,22 @@ def test_exit_zero_reports_failures_but_exits_0(tmp_path):
     assert r.exit_code == 0 and "MISMATCH" in r.stdout and "GradcheckError" in r.stderr
     # a usage error is still one
     assert cli("grad", a, "--max-depth", "0", "--exit-zero").exit_code == 2
+
+
+def test_one_batch_run_gives_what_separate_runs_give_on_every_sample():
+    from .samples import SAMPLES
+
+    files = [str(p.relative_to(p.parents[1])) for p in SAMPLES]
+    batch = cli("grad", *files, "-f", "jsonl")
+    docs = lines(batch.stdout)
+    assert [d["file"] for d in docs] == files
+    worst = 0
+    for f, doc in zip(files, docs):
+        single = cli("grad", f, "-f", "json")
+        worst = max(worst, single.exit_code)
+        if single.exit_code == 0:
+            assert doc == {"file": f, **json.loads(single.stdout)}, f
+        else:
+            error = [json.loads(line) for line in single.stderr.splitlines() if '"error"' in line][-1]
+            assert doc == {"file": f, **error}, f
+    assert batch.exit_code == worst == 1
