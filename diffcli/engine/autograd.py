@@ -260,6 +260,8 @@ def _feeds(node, restrict, capture):
 
 def _fit(gi, meta):
     """A formula's gradient for one input, as a Tensor of that input's shape and dtype."""
+    if meta is None:   # an edge that takes any gradient as it is (custom_function.OutputSlot)
+        return gi
     if gi.__class__ is not Tensor:
         gi = Tensor(np.asarray(gi))
     shape, dtype = meta

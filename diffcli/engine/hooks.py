@@ -20,29 +20,9 @@ import weakref
 import numpy as np
 
 from . import errors
+from .inference import TensorMap
 from .node import AccumulateGrad
 from .tensor import Tensor
-
-
-class TensorMap:
-    """A dict keyed weakly by tensors, by identity (a WeakKeyDictionary compares its keys with
-    `==`, which for tensors is elementwise)."""
-
-    def __init__(self):
-        self._data = {}
-
-    def get(self, t, default=None):
-        entry = self._data.get(id(t))
-        return entry[1] if entry is not None and entry[0]() is t else default
-
-    def __contains__(self, t):
-        return self.get(t) is not None
-
-    def __setitem__(self, t, value):
-        key = id(t)
-        data = self._data
-        data[key] = (weakref.ref(t, lambda _r, k=key: data.pop(k, None)), value)
-
 
 ACTIVE = [False]
 _ids = itertools.count()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes, errors
+from . import dtypes, errors, inference
 from .grad_mode import is_grad_enabled
 
 
@@ -120,6 +120,8 @@ class Tensor:
                 errors.NONLEAF_REQUIRES_GRAD_FALSE if not value else errors.NONLEAF_REQUIRES_GRAD)
         if value and self.data_.dtype.kind != "f":
             raise errors.TorchRuntimeError(errors.INT_REQUIRES_GRAD_ATTR)
+        if value:
+            inference.check_requires_grad(self)
         self.requires_grad_flag = bool(value)
 
     @property
@@ -224,6 +226,8 @@ class Tensor:
             return self
         if requires_grad and self.data_.dtype.kind != "f":
             raise errors.TorchRuntimeError(errors.INT_REQUIRES_GRAD_METHOD)
+        if requires_grad:
+            inference.check_requires_grad(self)
         self.requires_grad_flag = bool(requires_grad)
         return self
 

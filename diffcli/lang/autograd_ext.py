@@ -12,7 +12,7 @@ from __future__ import annotations
 import weakref
 
 from ..engine import gradcheck, hooks, saved
-from ..engine.custom_function import FunctionNode
+from ..engine.custom_function import FunctionNode, OutputSlot
 from ..engine.node import Node
 from ..engine.tensor import Tensor
 from . import autograd_function, legacy
@@ -126,6 +126,8 @@ def attribute(interp, obj, e):
 
 def _node_attribute(interp, node, e):
     name = e.name
+    if isinstance(node, OutputSlot):         # an output of a tuple-returning Function: its node
+        node = node.main
     if isinstance(node, FunctionNode):
         if name in node.attrs:
             return node.attrs[name]
@@ -163,6 +165,8 @@ def set_attribute(interp, obj, target, value):
     name = target.name
     if name.startswith("__"):
         raise refuse(name, target)
+    if isinstance(obj, OutputSlot):
+        obj = obj.main
     if isinstance(obj, FunctionNode) and name not in CTX_METHODS + CTX_ATTRS + NODE_NAMES:
         obj.attrs[name] = value
         return
