@@ -21,7 +21,7 @@ import numpy as np
 
 from . import errors, grad_mode
 from . import saved as saved_hooks
-from .function import edge, output_shell
+from .function import TRACE, edge, output_shell
 from .node import Node
 from .tensor import Tensor
 
@@ -270,6 +270,10 @@ def apply(name, args, forward, backward, setup_context=None, once=False):
             continue
         fn = node if node.out_meta is None else OutputSlot(node, i, len(outs))
         wrapped.append(_wrap_output(node, o, tensors, versions, differentiable, fn))
+    if TRACE[0] is not None:  # `diffcli graph`: the outputs are nodes of the graph
+        for o in wrapped:
+            if isinstance(o, Tensor) and o.grad_fn is not None:
+                TRACE[0].append((o, tuple(tensors), o.grad_fn, np.array(o.data_, copy=True)))
     if differentiable:
         _save(node, wrapped)
         if saved_hooks.HOOKS:

@@ -248,6 +248,7 @@ class Interpreter(Caps):
         self.overrides = {}            # name -> (k, ndarray): the value of the k-th leaf bound to
         self._leaves_early = {}        # id(For node) -> its body can break/return
         self.retain_graphs = False     # the script's own backward()/grad() keep the graph
+        self.engine_callbacks = False  # the engine holds script functions (hooks, Function.backward)
         self.leaf_index = {}           # name, replaced (finite differences); name -> that k now
         self.frames, self.handling, self.ids = [], [], {}   # calls, errors being handled, id()s
         self.builtins = self._builtins()    # (and self._plain)
