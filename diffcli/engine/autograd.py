@@ -147,9 +147,7 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
     grad_mode._state[0] = bool(create_graph)
     gc_was_enabled = gc.isenabled()
     gc.disable()
-    hooked = hooks.ACTIVE[0] and hooks.hooked
-    if hooked:
-        hooks.begin_pass(order, restrict, capture)
+    hooked = hooks.ACTIVE[0] and hooks.begin_pass(order, restrict, capture) and hooks.hooked
     try:
         pop_buffer = buffers.pop
         heappop, heappush = heapq.heappop, heapq.heappush
@@ -245,6 +243,8 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                         heappush(ready, (-nxt.seq, tie, nxt))
     finally:
         grad_mode._state[0] = prev_mode
+        if hooked:
+            hooks.end_pass()
         thaw()
         if gc_was_enabled:
             gc.enable()
