@@ -120,7 +120,8 @@ def execute(source, options: Options, write=None, on_warning=None) -> Run:
     try:
         result = interp.run(script)
     finally:
-        interp.close()
+        if not interp.engine_callbacks:   # (hooks and custom Functions call back into it later)
+            interp.close()
     dtypes.use_defaults(result.defaults)
     return Run(result, warnings, options.limits)
 
@@ -364,6 +365,7 @@ def execute_with(source, options, overrides, write, leaf_index=None):
     try:
         result = interp.run(script)
     finally:
-        interp.close()
+        if not interp.engine_callbacks:   # (hooks and custom Functions call back into it later)
+            interp.close()
     dtypes.use_defaults(result.defaults)
     return Run(result, [], options.limits)

@@ -149,8 +149,7 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
     grad_mode._state[0] = bool(create_graph)
     gc_was_enabled = gc.isenabled()
     gc.disable()
-    hooked = hooks.ACTIVE[0] and hooks.hooked
-    outer_pass = hooks.begin_pass(order, restrict, capture) if hooked else None
+    hooked = hooks.ACTIVE[0] and hooks.begin_pass(order, restrict, capture) and hooks.hooked
     try:
         pop_buffer = buffers.pop
         heappop, heappush = heapq.heappop, heapq.heappush
@@ -247,9 +246,9 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                         tie += 1
                         heappush(ready, (-nxt.seq, tie, nxt))
     finally:
-        if hooked:
-            hooks.end_pass(outer_pass)
         grad_mode._state[0] = prev_mode
+        if hooked:
+            hooks.end_pass()
         thaw()
         if gc_was_enabled:
             gc.enable()
@@ -265,6 +264,8 @@ def _feeds(node, restrict, capture):
 
 def _fit(gi, meta):
     """A formula's gradient for one input, as a Tensor of that input's shape and dtype."""
+    if meta is None:   # an edge that takes any gradient as it is (custom_function.OutputSlot)
+        return gi
     if gi.__class__ is not Tensor:
         gi = Tensor(np.asarray(gi))
     shape, dtype = meta

@@ -17,9 +17,11 @@ runs it with grad mode off and makes its results fail a second differentiation.
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import errors, grad_mode
 from . import saved as saved_hooks
-from .function import edge, output_shell
+from .function import TRACE, edge, output_shell
 from .node import Node
 from .tensor import Tensor
 
@@ -40,6 +42,8 @@ class FunctionNode(Node):
         "arg_is_tensor",
         "once",
         "function_name",
+        "out_meta",
+        "shell_fn",
     )
 
     def __init__(self, name, next_nodes, input_meta, arg_is_tensor, needs_input_grad):
@@ -55,9 +59,17 @@ class FunctionNode(Node):
         self.arg_is_tensor = arg_is_tensor
         self.once = False
         self.function_name = name[: -len("Backward")]
+        self.out_meta = None  # per output (shape, dtype) when forward returned a tuple
+        self.shell_fn = None  # saved output shell id -> the grad_fn it is rebuilt with
 
     def unpack_saved(self):
         return ()  # unpacked lazily, by ctx.saved_tensors
+
+    def _rebuild_output(self, shell):
+        t = Node._rebuild_output(self, shell)
+        if self.shell_fn is not None:  # a tuple-returning forward: the output's own grad_fn
+            t.grad_fn = self.shell_fn.get(id(shell), self)
+        return t
 
     @property
     def saved_tensors(self):
@@ -86,12 +98,14 @@ class FunctionNode(Node):
 
     # --- the backward -----------------------------------------------------------------
     def _backward(self, g, *_):
+        grads = (g,) if self.out_meta is None else self._output_grads(g)
         once = self.once and grad_mode._state[0]
         if once:
             with grad_mode.no_grad():
-                result = self.call_backward(self, g)
+                result = self.call_backward(self, *grads)
         else:
-            result = self.call_backward(self, g)
+            result = self.call_backward(self, *grads)
+        g = next((x for x in grads if isinstance(x, Tensor) and x.requires_grad_flag), g)
         if not isinstance(result, tuple):
             result = (result,)
         n = len(self.arg_is_tensor)
@@ -130,8 +144,59 @@ class FunctionNode(Node):
             k += 1
         return tuple(grads)
 
+    def _output_grads(self, g):
+        """One gradient per output of a tuple-returning forward; those that did not arrive
+        are zeros (None after set_materialize_grads(False))."""
+        got = g.grads if isinstance(g, SlotGrads) else [None] * len(self.out_meta)
+        out = []
+        for gi, meta in zip(got, self.out_meta):
+            if gi is None and self.materialize and meta is not None:
+                gi = Tensor(np.zeros(meta[0], dtype=meta[1]))
+            out.append(gi)
+        return tuple(out)
+
     def __repr__(self):
         return f"<torch.autograd.function.{self._name} object>"
+
+
+class SlotGrads:
+    """The gradients of a tuple-returning Function's outputs, gathered in the engine's
+    buffer for its node: each output's OutputSlot contributes its own."""
+
+    __slots__ = ("grads",)
+
+    def __init__(self, grads):
+        self.grads = grads
+
+    def __add__(self, other):
+        return SlotGrads(
+            [a if b is None else b if a is None else a + b for a, b in zip(self.grads, other.grads)]
+        )
+
+
+class OutputSlot(Node):
+    """The grad_fn of output `index` of a tuple-returning Function: it hands its gradient to
+    the Function's node (`main`) in that output's place. It shows as the main node does."""
+
+    __slots__ = ("main", "index", "_n")
+
+    def __init__(self, main, index, n):
+        super().__init__(main._name, (main,), self._pass, (), (None,))
+        self.main, self.index = main, index
+        self.fast = None
+        self._n = n
+
+    def _pass(self, g, *_):
+        grads = [None] * self._n
+        grads[self.index] = g
+        return (SlotGrads(grads),)
+
+    @property
+    def next_functions(self):
+        return self.main.next_functions
+
+    def __repr__(self):
+        return repr(self.main)
 
 
 _NONE = saved_hooks.NONE_SAVED  # stands for a None given to save_for_backward
@@ -196,17 +261,19 @@ def apply(name, args, forward, backward, setup_context=None, once=False):
     differentiable = grad_on and any(needs)
     single = not isinstance(output, tuple)
     outs = (output,) if single else output
-    if differentiable and sum(isinstance(o, Tensor) for o in outs) > 1:
-        raise errors.TorchRuntimeError(
-            "diffcli supports custom Functions with one tensor output (this forward returned "
-            f"{sum(isinstance(o, Tensor) for o in outs)})"
-        )
+    if not single and differentiable:
+        node.out_meta = tuple((o.data_.shape, o.data_.dtype) if isinstance(o, Tensor) else None for o in outs)
     wrapped = []
-    for o in outs:
+    for i, o in enumerate(outs):
         if not isinstance(o, Tensor):
             wrapped.append(o)
             continue
-        wrapped.append(_wrap_output(node, o, tensors, versions, differentiable))
+        fn = node if node.out_meta is None else OutputSlot(node, i, len(outs))
+        wrapped.append(_wrap_output(node, o, tensors, versions, differentiable, fn))
+    if TRACE[0] is not None:  # `diffcli graph`: the outputs are nodes of the graph
+        for o in wrapped:
+            if isinstance(o, Tensor) and o.grad_fn is not None:
+                TRACE[0].append((o, tuple(tensors), o.grad_fn, np.array(o.data_, copy=True)))
     if differentiable:
         _save(node, wrapped)
         if saved_hooks.HOOKS:
@@ -218,7 +285,7 @@ def _is_in(t, seq):
     return any(t is s for s in seq)
 
 
-def _wrap_output(node, o, inputs, versions, differentiable):
+def _wrap_output(node, o, inputs, versions, differentiable, fn):
     dirty = _is_in(o, node.dirty)
     if _is_in(o, node.non_differentiable):
         if o.grad_fn is None and not _is_in(o, inputs):
@@ -230,9 +297,11 @@ def _wrap_output(node, o, inputs, versions, differentiable):
         return o
     if dirty:
         if o.grad_fn is None and o.requires_grad_flag:
-            raise errors.TorchRuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
-        o._version[0] += 1            # (PyTorch bumps a dirty tensor's version once more)
-        o.grad_fn = node
+            raise errors.TorchRuntimeError(
+                "a leaf Variable that requires grad has been used in an in-place operation."
+            )
+        o._version[0] += 1  # (PyTorch bumps a dirty tensor's version once more)
+        o.grad_fn = fn
         o.requires_grad_flag = True
         return o
     if _is_in(o, inputs):  # returned unchanged: a view of the input (view_as)
@@ -240,7 +309,7 @@ def _wrap_output(node, o, inputs, versions, differentiable):
         view._version = o._version
         view._base = o if o._view_base is None else o._view_base
         o = view
-    o.grad_fn = node
+    o.grad_fn = fn
     o.requires_grad_flag = True
     return o
 
@@ -255,10 +324,18 @@ def _save(node, outputs):
             continue
         if _is_in(t, outputs):
             outs.append(i)
-            saved.append(output_shell(t))
+            shell = output_shell(t)
+            if node.out_meta is not None:
+                if node.shell_fn is None:
+                    node.shell_fn = {}
+                node.shell_fn[id(shell)] = t.grad_fn
+            saved.append(shell)
         else:
             saved.append(t)
     node.to_save = ()
     node.saved = tuple(saved)
     node.saved_versions = tuple(t._version[0] for t in saved)
     node.saved_outputs = tuple(outs)
+
+
+FUNCTION_NODES = (FunctionNode, OutputSlot)  # the grad_fns a custom Function gives its outputs

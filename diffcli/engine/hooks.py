@@ -20,29 +20,9 @@ import weakref
 import numpy as np
 
 from . import errors
+from .inference import TensorMap
 from .node import AccumulateGrad
 from .tensor import Tensor
-
-
-class TensorMap:
-    """A dict keyed weakly by tensors, by identity (a WeakKeyDictionary compares its keys with
-    `==`, which for tensors is elementwise)."""
-
-    def __init__(self):
-        self._data = {}
-
-    def get(self, t, default=None):
-        entry = self._data.get(id(t))
-        return entry[1] if entry is not None and entry[0]() is t else default
-
-    def __contains__(self, t):
-        return self.get(t) is not None
-
-    def __setitem__(self, t, value):
-        key = id(t)
-        data = self._data
-        data[key] = (weakref.ref(t, lambda _r, k=key: data.pop(k, None)), value)
-
 
 ACTIVE = [False]
 _ids = itertools.count()
@@ -149,6 +129,7 @@ class _MultiHandle:
 
 
 PASS = [0, None]  # the current backward pass: its number, and the nodes it will run
+_multi = [0]  # multi-grad hooks registered (only they need PASS's node set)
 
 
 def register_multi_grad_hook(tensors, fn, mode="all"):
@@ -158,6 +139,7 @@ def register_multi_grad_hook(tensors, fn, mode="all"):
     if mode not in ("all", "any"):
         raise errors.TorchValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
     tensors = list(tensors)
+    _multi[0] += 1
     state = {"pass": None, "grads": None, "count": 0}
 
     def expected():
@@ -194,22 +176,32 @@ def register_multi_grad_hook(tensors, fn, mode="all"):
 # --- running (called by autograd._run) ---------------------------------------------------
 
 
-def begin_pass(order, restrict, capture):
+def begin_pass(order, restrict, capture) -> bool:
     """A backward pass starts over the nodes `order` (of which it runs `restrict`, or all,
-    and captures `capture`). Returns what `end_pass` restores: the enclosing pass's nodes
-    (a hook may run a backward pass of its own)."""
-    prev = PASS[1]
+    and captures `capture`). False when no hook is left (then the pass asks no more)."""
+    if not _any_hook():
+        ACTIVE[0] = False
+        return False
     PASS[0] += 1
-    nodes = set(order) if restrict is None else set(restrict)
-    if capture:
-        nodes |= set(capture)
-    PASS[1] = nodes
-    return prev
+    if _multi[0]:  # the nodes this pass runs, for register_multi_grad_hook
+        nodes = set(order) if restrict is None else set(restrict)
+        if capture:
+            nodes |= set(capture)
+        PASS[1] = nodes
+    return True
 
 
-def end_pass(prev):
-    """The pass ended: drop its nodes (holding them would keep the graph alive)."""
-    PASS[1] = prev
+def _any_hook() -> bool:
+    for h in list(_node_hooks.values()):
+        if h.tensor_pre or h.pre or h.post:
+            return True
+    return any(
+        entry[1] for entry in list(_tensor_hooks._data.values()) + list(_post_accumulate._data.values())
+    )
+
+
+def end_pass():
+    PASS[1] = None  # (a pass's node set must not outlive it)
 
 
 def hooked(node) -> bool:

@@ -12,7 +12,7 @@ import weakref
 
 import numpy as np
 
-from . import dtypes, errors
+from . import dtypes, errors, inference
 from .printing import format_tensor
 
 
@@ -122,6 +122,8 @@ class Tensor:
                 errors.NONLEAF_REQUIRES_GRAD_FALSE if not value else errors.NONLEAF_REQUIRES_GRAD)
         if value and self.data_.dtype.kind != "f":
             raise errors.TorchRuntimeError(errors.INT_REQUIRES_GRAD_ATTR)
+        if value:
+            inference.check_requires_grad(self)
         self.requires_grad_flag = bool(value)
 
     @property
@@ -197,6 +199,8 @@ class Tensor:
             return self
         if requires_grad and self.data_.dtype.kind != "f":
             raise errors.TorchRuntimeError(errors.INT_REQUIRES_GRAD_METHOD)
+        if requires_grad:
+            inference.check_requires_grad(self)
         self.requires_grad_flag = bool(requires_grad)
         return self
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import weakref
 
 from ..engine import gradcheck, hooks, saved
-from ..engine.custom_function import FunctionNode
+from ..engine.custom_function import FunctionNode, OutputSlot
 from ..engine.node import Node
 from ..engine.tensor import Tensor
 from . import autograd_function, legacy
@@ -79,6 +79,7 @@ def _registrar(owner, name, register):
     def fn(interp, args, kwargs, node):
         (hook,) = _one_callable(name, args, kwargs, node)
         call = host_callable(interp, hook, node)
+        interp.engine_callbacks = True
         return Handle(interp.guard(node, lambda: register(owner, call, hook)))
 
     return Builtin(name, fn)
@@ -112,6 +113,7 @@ def attribute(interp, obj, e):
 
             def register(interp_, args, kwargs, node):
                 pack, unpack = _one_callable("register_hooks", args, kwargs, node, 2)
+                interp.engine_callbacks = True
                 interp.guard(
                     node,
                     lambda: obj.saved.register_hooks(
@@ -126,6 +128,8 @@ def attribute(interp, obj, e):
 
 def _node_attribute(interp, node, e):
     name = e.name
+    if isinstance(node, OutputSlot):         # an output of a tuple-returning Function: its node
+        node = node.main
     if isinstance(node, FunctionNode):
         if name in node.attrs:
             return node.attrs[name]
@@ -163,6 +167,8 @@ def set_attribute(interp, obj, target, value):
     name = target.name
     if name.startswith("__"):
         raise refuse(name, target)
+    if isinstance(obj, OutputSlot):
+        obj = obj.main
     if isinstance(obj, FunctionNode) and name not in CTX_METHODS + CTX_ATTRS + NODE_NAMES:
         obj.attrs[name] = value
         return
@@ -211,6 +217,7 @@ def _multi_grad_hook(interp, args, kwargs, node):
         raise _error("TypeError", "register_multi_grad_hook(tensors, fn, *, mode='all')", node)
     tensors, fn = args
     call = host_callable(interp, fn, node)
+    interp.engine_callbacks = True
     return Handle(interp.guard(node, lambda: hooks.register_multi_grad_hook(tensors, call, mode)))
 
 
@@ -229,6 +236,7 @@ class HostClass(Builtin):
 
 def _saved_tensors_hooks(interp, args, kwargs, node):
     pack, unpack = _one_callable("saved_tensors_hooks", args, kwargs, node, 2)
+    interp.engine_callbacks = True
     return saved.saved_tensors_hooks(host_callable(interp, pack, node), host_callable(interp, unpack, node))
 
 

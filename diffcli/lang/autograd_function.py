@@ -89,6 +89,7 @@ def _apply(interp, cls, args, kwargs, node):
         return interp.call_value(backward, [ctx, *grads], {}, node)
 
     name = cls.name
+    interp.engine_callbacks = True
     return interp.guard(
         node,
         lambda: custom_function.apply(

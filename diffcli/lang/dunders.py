@@ -27,9 +27,10 @@ frees objects, or how torch dispatches (`__getattribute__`, `__getattr__`, `__se
 """
 from __future__ import annotations
 
+from ..engine.node import Node
 from .errors import ScriptError
 from .objects import BoundMethod, Builtin, ClassValue, GradModeFunction, Instance, ProvidedBase, SuperProxy
-from .values import TORCH, TORCH_VERSION, TypeValue, UserFunction
+from .values import TORCH, TORCH_VERSION, TypeValue, UserFunction, type_of
 
 DEFINABLE = frozenset("""
 __init__ __call__ __repr__ __str__ __len__ __getitem__ __setitem__ __contains__ __iter__
@@ -81,6 +82,8 @@ def read(interp, obj, e):
     elif name == "__class__":
         if isinstance(obj, Instance):
             return obj._cls
+        if isinstance(obj, Node):      # `y.grad_fn.__class__`: what type() gives (a TypeValue)
+            return type_of(obj)
     elif name == "__version__":
         if obj is TORCH:
             return TORCH_VERSION

@@ -20,9 +20,11 @@ from ..engine import dtypes, printoptions
 from ..engine import errors as engine_errors
 from ..engine.context import RunContext
 from ..engine.ops import creation
-from . import ast
+from . import (
+    ast,
+    nn_namespaces,  # noqa: F401  (registers torch.nn, torch.optim and numpy)
+)
 from . import flavour as flavours
-from . import nn_namespaces  # noqa: F401  (registers torch.nn, torch.optim and numpy)
 from .calls import Calls
 from .errors import ScriptError
 from .expressions import Expressions
@@ -80,6 +82,7 @@ class Interpreter(Statements, Expressions, Calls, Caps):
         self.overrides = {}            # name -> (k, ndarray): the value of the k-th leaf bound to
         self._leaves_early = {}        # id(For node) -> its body can break/return
         self.retain_graphs = False     # the script's own backward()/grad() keep the graph
+        self.engine_callbacks = False  # the engine holds script functions (hooks, Function.backward)
         self.leaf_index = {}           # name, replaced (finite differences); name -> that k now
         self.frames, self.handling, self.ids = [], [], {}   # calls, errors being handled, id()s
         self.builtins = self._builtins()    # (and self._plain)

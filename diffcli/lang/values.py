@@ -13,7 +13,7 @@ from types import FunctionType, MethodType
 from .. import engine
 from ..engine import dtypes, errors, printoptions
 from ..engine import functional as _functional
-from ..engine.custom_function import FunctionNode
+from ..engine.custom_function import FUNCTION_NODES
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.parameter import Parameter
@@ -66,7 +66,7 @@ def type_of(value) -> TypeValue:
     if isinstance(value, Instance):
         return value._cls
     name = type_name(value)
-    if isinstance(value, FunctionNode):
+    if isinstance(value, FUNCTION_NODES):
         return TypeValue(name, f"torch.autograd.function.{name}")
     if isinstance(value, reductions.ReturnTypes):
         return TypeValue(name, f"torch.return_types.{name}")

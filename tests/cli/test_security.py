@@ -59,7 +59,8 @@ DUNDER = "is not allowed in diffcli scripts"
     ("print(x.sum.__self__)", "AttributeError", f"access to '__self__' {DUNDER}"),
     ("print(y.grad_fn.next_functions[0][0].variable.__class__)", "AttributeError",
      f"access to '__class__' {DUNDER}"),
-    ("print(y.grad_fn.__class__.__mro__)", "AttributeError", f"access to '__class__' {DUNDER}"),
+    # (a node's __class__ is the TypeValue type() gives since issue 12; its __mro__ is refused)
+    ("print(y.grad_fn.__class__.__mro__)", "AttributeError", f"access to '__mro__' {DUNDER}"),
     ("print(type(x).__subclasses__)", "AttributeError", f"access to '__subclasses__' {DUNDER}"),
     ("print(type(x).__subclasses__())", "AttributeError", f"access to '__subclasses__' {DUNDER}"),
     ("print(torch.__dict__)", "AttributeError", f"access to '__dict__' {DUNDER}"),
@@ -446,7 +447,11 @@ tpull = torch.func.vjp(lambda q: q * 2, torch.tensor([1.0]))[1]
 tvmap = torch.vmap(f)
 tjac = torch.autograd.functional.jacobian
 """
-_OBJECT_DEFAULTS = {"__init__", "__repr__", "__str__"}   # object's, at the end of every MRO
+_OBJECT_DEFAULTS = {"__init__", "__repr__", "__str__"}
+# issue 12 (tests/cli/test_security_autograd.py audits these objects in full)
+_TENSOR_HOOKS = {"register_hook", "register_post_accumulate_grad_hook", "type", "is_inference"}
+_NODE_NAMES = {"metadata", "register_hook", "register_prehook", "requires_grad", "_saved_other", "_saved_self",
+               "_raw_saved_other", "_raw_saved_self", "_saved_alpha"}   # object's, at the end of every MRO
 
 
 def _class_names(cls):
@@ -471,9 +476,9 @@ def _allowed_attributes(v):
     if type(v) in (set, frozenset):
         return values.SET_METHODS
     if isinstance(v, Tensor):
-        return values.TENSOR_ATTRS | values.TENSOR_METHODS
+        return values.TENSOR_ATTRS | values.TENSOR_METHODS | _TENSOR_HOOKS
     if isinstance(v, Node):
-        return values.NODE_ATTRS
+        return values.NODE_ATTRS | _NODE_NAMES | {"__class__"}   # (__class__: the TypeValue type() gives)
     if isinstance(v, values.Namespace):
         return set(v.members) | ({"__version__"} if v is values.TORCH else set())
     if isinstance(v, values.TypeValue):

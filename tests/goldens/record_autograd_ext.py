@@ -275,6 +275,67 @@ print(w.grad, x.grad)
 """,
 }
 
+FUNCTIONS["tuple_outputs"] = """\
+import torch
+class Sinh(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        expx = torch.exp(x)
+        expnegx = torch.exp(-x)
+        ctx.save_for_backward(expx, expnegx)
+        return (expx - expnegx) / 2, expx, expnegx
+    @staticmethod
+    def backward(ctx, grad_out, _grad_out_exp, _grad_out_negexp):
+        print("bw", grad_out, _grad_out_exp, _grad_out_negexp)
+        expx, expnegx = ctx.saved_tensors
+        grad_input = grad_out * (expx + expnegx) / 2
+        grad_input += _grad_out_exp * expx
+        grad_input -= _grad_out_negexp * expnegx
+        return grad_input
+x = torch.tensor([0.5, 1.0], requires_grad=True, dtype=torch.double)
+a, b, c = Sinh.apply(x)
+print(a, b, c, a.grad_fn, b.grad_fn, a.grad_fn.next_functions, type(b.grad_fn))
+g, = torch.autograd.grad(a.sum(), x, create_graph=True)
+print(g)
+g.sum().backward()
+print(x.grad)
+x.grad = None
+(a.sum() + 2 * c.sum()).backward()
+print(x.grad)
+class Sort(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        v, idx = x.sort()
+        ctx.mark_non_differentiable(idx)
+        ctx.save_for_backward(idx)
+        return v, idx
+    @staticmethod
+    def backward(ctx, g, gi):
+        print("sort bw", g, gi)
+        idx, = ctx.saved_tensors
+        out = torch.zeros_like(g)
+        out[idx] = g
+        return out
+y = torch.tensor([3.0, 1.0, 2.0], requires_grad=True)
+v, i = Sort.apply(y)
+print(v, i, i.requires_grad, i.grad_fn)
+(v * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+print(y.grad)
+class Pair(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        return x * 2, x * 3
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print("pair bw", g1, g2)
+        return g1 * 2 if g2 is None else g1 * 2 + g2 * 3
+p, q = Pair.apply(y)
+p.sum().backward()
+print(y.grad)
+"""
+
+
 GRADCHECK = {
     "gradcheck_pass_fail": """\
 import torch

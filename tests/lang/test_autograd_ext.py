@@ -55,3 +55,38 @@ def test_script_prints_what_pytorch_printed(name):
     assert out == case["stdout"], f"\n--- diffcli\n{out}--- torch\n{case['stdout']}"
     assert error == case["error"]
     assert warned == case["warnings"]
+
+
+CLI_SCRIPT = """\
+import torch
+class MyExp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, i):
+        result = i.exp()
+        ctx.save_for_backward(result)
+        return result
+    @staticmethod
+    def backward(ctx, grad_output):
+        result, = ctx.saved_tensors
+        return grad_output * result
+x = torch.tensor([0.0, 1.0], requires_grad=True)
+h = x.register_hook(lambda g: g * 2)
+y = MyExp.apply(x)
+z = y.sum()
+"""
+
+
+def test_the_commands_run_script_backwards_and_hooks_after_the_script_ended():
+    """`diffcli grad` calls backward once the script has run: the Function's backward and the
+    hook (script functions) still run, through the same interpreter."""
+    import numpy as np
+
+    from tests.cli.samples import invoke
+
+    code, out, err = invoke(["grad", "--format", "json", "-e", CLI_SCRIPT])
+    assert code == 0, err
+    grad = json.loads(out)["leaves"]["x"]["grad"]
+    want = 2 * np.exp(np.array([0.0, 1.0], dtype=np.float32))
+    assert np.array_equal(np.array(grad, dtype=np.float32), want.astype(np.float32))
+    code, out, err = invoke(["graph", "-e", CLI_SCRIPT])
+    assert code == 0 and "MyExpBackward" in out and "tensor([1.0000, 2.7183])" in out, out
