@@ -54,6 +54,8 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
+from diffcli.lang.nn_layers import _exact
+
 # --- what PyTorch (and diffcli) can reach, and how --------------------------------------
 
 # other names of the same ops (the generator uses them now and then)
@@ -1785,11 +1787,10 @@ def nn_programs(draw):
     `.numpy()` sharing memory). Returns (script, optimizer kind). The data's targets are
     made with elementwise ops and a sum over the features only (no matrix product outside
     the Linear), sizes stay in the range where ATen's float32 products are reproduced
-    (out_features <= 4, in_features < 8, and <= 4 for a single output: see
-    `nn_layers._mm_values`)."""
+    (`nn_layers._exact`: the forward product and the weight gradient's)."""
     seed = draw(st.integers(0, 2 ** 16))
-    n, o = draw(st.integers(1, 40)), draw(st.integers(1, 4))
-    i = draw(st.integers(1, 4 if o == 1 else 7))
+    n, i, o = draw(st.tuples(st.integers(1, 40), st.integers(1, 7), st.integers(1, 4)).filter(
+        lambda s: _exact("nt", s[0], s[1], s[2])))
     kind = draw(st.sampled_from(_OPTIMIZERS))
     lr = draw(st.sampled_from([0.001, 0.01, 0.05, 0.1]))
     if kind == "sgd":
