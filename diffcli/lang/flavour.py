@@ -19,7 +19,8 @@ MATH = "math"
 
 
 def _is_torch(module: str) -> bool:
-    return module == "torch" or module.startswith("torch.")
+    """torch or a submodule; numpy too (a numpy script is Python code: its values are Python's)."""
+    return module in ("torch", "numpy") or module.startswith(("torch.", "numpy."))
 
 
 # statements that hold no other statements: skipped at the cost of one set lookup

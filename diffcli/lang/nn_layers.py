@@ -27,22 +27,38 @@ F = engine.FUNCTIONS
 # --- F.linear -----------------------------------------------------------------------------------
 
 
-def _mm_values(a, b, a_transposed=False):
-    """`a @ b` (numpy arrays) as ATen's CPU gemm rounds a float32 product where it is known:
-    products added in order of k, unfused, when `a` is a transposed view (any k) or k < 8
-    (measured against torch 2.13: tests/goldens/nn_optim.json); numpy's product otherwise."""
-    k = a.shape[1]
-    if a.dtype != np.float32 or b.dtype != np.float32 or not (a_transposed or k < 8) or k > 4096:
+def _exact(layout, m, k, n) -> bool:
+    """Whether ATen's float32 gemm adds the products of an (m, k) @ (k, n) in order of k,
+    unfused, for this layout ("nn", "nt": b is a transposed view, "tn": a is): the shapes
+    measured against torch 2.13 on an AVX-512 CPU (MKL picks other kernels elsewhere, whose
+    order is not reproduced: e.g. a (7, 40) @ (40, 3) with `a` transposed)."""
+    if layout == "tn":
+        return k < 8 or n == 1 or m == 1
+    if layout == "nt":
+        return (
+            k <= 3
+            or (k == 4 and (n <= 3 or m == 1))
+            or (5 <= k <= 7 and (2 <= n <= 3 or (n == 1 and m <= 3)))
+        )
+    return k < 8 and not (n == 1 and k >= 5 and m >= 4)
+
+
+def _mm_values(a, b, layout="nn"):
+    """`a @ b` (numpy arrays), rounded as ATen's CPU gemm rounds it where `_exact` knows
+    the order; numpy's product elsewhere (which may differ in the last bits)."""
+    m, k = a.shape
+    n = b.shape[1]
+    if a.dtype != np.float32 or b.dtype != np.float32 or not _exact(layout, m, k, n):
         return a @ b
-    acc = np.zeros((a.shape[0], b.shape[1]), np.float32)
+    acc = np.zeros((m, n), np.float32)
     for i in range(k):
         acc += a[:, i : i + 1] * b[i : i + 1, :]
     return acc
 
 
-def _mm(a: Tensor, b: Tensor, a_transposed=False) -> Tensor:
+def _mm(a: Tensor, b: Tensor, layout) -> Tensor:
     out = linalg.mm(a, b)
-    out.data_[...] = _mm_values(a.data_, b.data_, a_transposed)
+    out.data_[...] = _mm_values(a.data_, b.data_, layout)
     return out
 
 
@@ -55,7 +71,7 @@ def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.data_.shape[0]}x{mat1.data_.shape[1]} "
             f"and {mat2.data_.shape[0]}x{mat2.data_.shape[1]})"
         )
-    out = (_mm_values(mat1.data_, mat2.data_) + bias.data_).astype(mat1.data_.dtype, copy=False)
+    out = (_mm_values(mat1.data_, mat2.data_, "nt") + bias.data_).astype(mat1.data_.dtype, copy=False)
     bshape = bias.data_.shape
     need1, need2 = mat2.requires_grad_flag, mat1.requires_grad_flag  # mat1 is saved for mat2's grad
 
@@ -66,12 +82,23 @@ def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
         gb = sum_to_shape(g, bshape) if g.data_.shape != bshape else g
         return (
             gb,
-            _mm(g, S.t(m2)) if m2 is not None else None,
-            _mm(S.t(m1), g, a_transposed=True) if m1 is not None else None,
+            _mm(g, S.t(m2), "nn") if m2 is not None else None,
+            _mm(S.t(m1), g, "tn") if m1 is not None else None,
         )
 
     saved = tuple(t for t, k in ((mat1, need1), (mat2, need2)) if k)
     return record("AddmmBackward0", out, (bias, mat1, mat2), backward, saved)
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """`torch.addmm(input, mat1, mat2)` (beta = alpha = 1 only)."""
+    if beta != 1 or alpha != 1:
+        raise engine.errors.TorchRuntimeError("diffcli supports torch.addmm with beta=1 and alpha=1 only")
+    m1, m2 = as_tensor(mat1), as_tensor(mat2)
+    for name, m in (("mat1", m1), ("mat2", m2)):
+        if m.data_.ndim != 2:
+            raise engine.errors.TorchRuntimeError(f"{name} must be a matrix, got {m.data_.ndim}-D tensor")
+    return _addmm(as_tensor(input), m1, m2)
 
 
 def linear(input, weight, bias=None):

@@ -33,6 +33,7 @@ OPTIM = Namespace("torch.optim", dict(optim.CLASSES))
 NUMPY = numpy_subset.NUMPY
 
 TORCH.members.update({"optim": OPTIM, "from_numpy": numpy_subset.from_numpy})
+TORCH.members.setdefault("addmm", nn_layers.addmm)
 TORCH.members.setdefault("empty", TORCH.members["zeros"])  # (its values are unspecified: zeros here)
 MODULES.update(
     {"torch.nn.init": INIT, "torch.optim": OPTIM, "numpy": NUMPY, "numpy.random": NUMPY.members["random"]}

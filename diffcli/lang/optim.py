@@ -1,4 +1,4 @@
-"""`torch.optim`: SGD, Adam and AdamW with PyTorch 2.13's update formulas, in its order of
+"""`torch.optim`: SGD, Adam, AdamW and RMSprop with PyTorch 2.13's update formulas, in its order of
 operations and with its rounding.
 
 On the CPU, PyTorch's default (`foreach=None`, `fused=None`) is the single-tensor path
@@ -344,6 +344,81 @@ def _adam_update(self, group):
         _write(p, (p.data_ + (num / denom).astype(dtype, copy=False)).astype(dtype, copy=False))
 
 
+# --- RMSprop --------------------------------------------------------------------------------------
+
+_RMS_NAMES = [
+    "params",
+    "lr",
+    "alpha",
+    "eps",
+    "weight_decay",
+    "momentum",
+    "centered",
+    "capturable",
+    "foreach",
+    "maximize",
+    "differentiable",
+]
+_RMS_DEFAULTS = [1e-2, 0.99, 1e-8, 0, 0, False, False, None, False, False]
+
+
+def _rmsprop_init(interp, self, args, kwargs, node):
+    vals = dict(zip(_RMS_NAMES, _args("RMSprop.__init__", args, kwargs, _RMS_NAMES, _RMS_DEFAULTS)))
+    for key, what in (
+        ("lr", "learning rate"),
+        ("eps", "epsilon value"),
+        ("momentum", "momentum value"),
+        ("weight_decay", "weight_decay value"),
+        ("alpha", "alpha value"),
+    ):
+        if not 0.0 <= vals[key]:
+            raise ValueError(f"Invalid {what}: {vals[key]}")
+    _no_fused(vals)
+    d = {k: vals[k] for k in _RMS_NAMES[1:]}
+    _optim_init(interp, self, [vals["params"], d], {}, node)
+
+
+def _rmsprop_update(self, group):
+    """_single_tensor_rmsprop."""
+    lr, alpha, eps, wd = group["lr"], group["alpha"], group["eps"], group["weight_decay"]
+    momentum, centered, maximize = group["momentum"], group["centered"], group["maximize"]
+    for p in group["params"]:
+        if p._grad is None:
+            continue
+        dtype = p.data_.dtype
+        state = _state(self, p)
+        if not state:
+            state["step"] = Tensor(np.array(0.0, np.float32))
+            state["square_avg"] = Tensor(np.zeros_like(p.data_))
+            if momentum > 0:
+                state["momentum_buffer"] = Tensor(np.zeros_like(p.data_))
+            if centered:
+                state["grad_avg"] = Tensor(np.zeros_like(p.data_))
+        g = -p._grad.data_ if maximize else p._grad.data_
+        _write(state["step"], state["step"].data_ + np.float32(1))
+        if wd != 0:
+            g = _add(g, p.data_, wd, dtype)
+        sq = state["square_avg"]
+        scaled = (sq.data_ * _scalar(alpha, dtype)).astype(dtype, copy=False)
+        _write(sq, _fmadd((_scalar(1 - alpha, dtype) * g).astype(dtype, copy=False), g, scaled, dtype))
+        if centered:
+            ga = state["grad_avg"]
+            _write(ga, _lerp(ga.data_, g, 1 - alpha, dtype))
+            var = _fmadd((_scalar(-1, dtype) * ga.data_).astype(dtype, copy=False), ga.data_, sq.data_, dtype)
+            avg = np.sqrt(var)
+        else:
+            avg = np.sqrt(sq.data_)
+        avg = (avg + _scalar(eps, dtype)).astype(dtype, copy=False)
+        if momentum > 0:
+            buf = state["momentum_buffer"]
+            scaled = (buf.data_ * _scalar(momentum, dtype)).astype(dtype, copy=False)
+            _write(buf, (scaled + (g / avg).astype(dtype, copy=False)).astype(dtype, copy=False))
+            _write(p, _add(p.data_, buf.data_, -lr, dtype))
+        else:
+            num = (_scalar(-lr, dtype) * g).astype(dtype, copy=False)
+            _write(p, (p.data_ + (num / avg).astype(dtype, copy=False)).astype(dtype, copy=False))
+
+
 # --- the classes ---------------------------------------------------------------------------------
 
 
@@ -385,4 +460,8 @@ ADAM = OptimizerClass(
 )
 ADAMW = OptimizerClass("AdamW", "torch.optim.adamw", {"__init__": _adam_init_with(True, 1e-2, "AdamW")}, ADAM)
 
-CLASSES = {"Optimizer": OPTIMIZER, "SGD": SGD, "Adam": ADAM, "AdamW": ADAMW}
+RMSPROP = OptimizerClass(
+    "RMSprop", "torch.optim.rmsprop", {"__init__": _rmsprop_init}, OPTIMIZER, _rmsprop_update
+)
+
+CLASSES = {"Optimizer": OPTIMIZER, "SGD": SGD, "Adam": ADAM, "AdamW": ADAMW, "RMSprop": RMSPROP}

@@ -258,6 +258,25 @@ for cls, kw in ((torch.optim.Adam, {}), (torch.optim.Adam, {'amsgrad': True}), (
 """,
     ),
     (
+        "rmsprop_variants",
+        """\
+import torch
+torch.manual_seed(0)
+target = torch.randn(3, 2)
+for kw in ({}, {'momentum': 0.9}, {'centered': True}, {'weight_decay': 0.1, 'alpha': 0.9}):
+    w = torch.ones(3, 2, requires_grad=True)
+    opt = torch.optim.RMSprop([w], lr=0.01, **kw)
+    for _ in range(6):
+        opt.zero_grad()
+        loss = ((w - target) ** 2).sum()
+        loss.backward()
+        opt.step()
+    print(kw, w)
+print(torch.optim.RMSprop([w]))
+print(torch.addmm(torch.ones(2), torch.ones(3, 4), torch.ones(4, 2)))
+""",
+    ),
+    (
         "optimizer_api",
         """\
 import torch

@@ -54,6 +54,8 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
+from diffcli.lang.nn_layers import _exact
+
 # --- what PyTorch (and diffcli) can reach, and how --------------------------------------
 
 # other names of the same ops (the generator uses them now and then)
@@ -1781,7 +1783,9 @@ def python_programs(draw, errors=True, require=None):
     return PyProgram("\n".join(script) + "\n", blocks, expect_error)
 
 
-# ======================================================================================
+# ===============================================================================
+
+
 
 # torch.autograd.functional and torch.func calls on random functions (issue 15).
 # `functional_programs()` draws a FuncProgram: a PyTorch-flavour script (its own Python
@@ -1892,3 +1896,67 @@ def functional_programs(draw, errors=True, api=None):
 # Custom autograd Functions and hooks (issue 12) have a generator of their own, whose
 # scripts are whole class definitions rather than statements over the op table:
 from .autograd_gen import function_scripts  # noqa: E402,F401  (tests/lang/test_autograd_differential.py)
+
+
+# --- tiny models: Linear + MSELoss + an optimizer, and numpy round trips (issue 12) -----------
+
+_OPTIMIZERS = ("sgd", "sgd_momentum", "adam", "adamw")
+
+
+@st.composite
+def nn_programs(draw):
+    """A PyTorch program (it is its own diffcli script): `nn.Linear(i, o)` trained with
+    MSELoss and SGD (plain, momentum with dampening / nesterov / weight_decay) or Adam /
+    AdamW (amsgrad, weight_decay) for a few steps on random data of a random batch size,
+    printing each loss with `.item()` and the final parameters with `.tolist()`; then a
+    numpy round trip (`np.random` seeded, `torch.from_numpy`, arithmetic on both sides,
+    `.numpy()` sharing memory). Returns (script, optimizer kind). The data's targets are
+    made with elementwise ops and a sum over the features only (no matrix product outside
+    the Linear), sizes stay in the range where ATen's float32 products are reproduced
+    (`nn_layers._exact`: the forward product and the weight gradient's)."""
+    seed = draw(st.integers(0, 2 ** 16))
+    n, i, o = draw(st.tuples(st.integers(1, 40), st.integers(1, 7), st.integers(1, 4)).filter(
+        lambda s: _exact("nt", s[0], s[1], s[2])))
+    kind = draw(st.sampled_from(_OPTIMIZERS))
+    lr = draw(st.sampled_from([0.001, 0.01, 0.05, 0.1]))
+    if kind == "sgd":
+        opt = f"torch.optim.SGD(model.parameters(), lr={lr})"
+    elif kind == "sgd_momentum":
+        nesterov = draw(st.booleans())
+        damp = 0 if nesterov else draw(st.sampled_from([0, 0.1, 0.5]))
+        wd = draw(st.sampled_from([0, 0.01]))
+        opt = (f"torch.optim.SGD(model.parameters(), lr={lr}, momentum={draw(st.sampled_from([0.5, 0.9]))}, "
+               f"dampening={damp}, nesterov={nesterov}, weight_decay={wd})")
+    else:
+        cls = "Adam" if kind == "adam" else "AdamW"
+        opt = (f"torch.optim.{cls}(model.parameters(), lr={lr}, amsgrad={draw(st.booleans())}, "
+               f"weight_decay={draw(st.sampled_from([0, 0.01]))})")
+    steps = draw(st.integers(1, 25))
+    rows, cols = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    script = f"""import torch
+import torch.nn as nn
+import numpy as np
+torch.manual_seed({seed})
+x = torch.randn({n}, {i})
+coef = torch.randn({i})
+y = (x * coef).sum(1, keepdim=True).repeat(1, {o}) + 0.1 * torch.randn({n}, {o})
+model = nn.Linear({i}, {o})
+loss_fn = nn.MSELoss()
+optimizer = {opt}
+for step in range({steps}):
+    optimizer.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    optimizer.step()
+    print(step, loss.item())
+print(model.weight.tolist(), model.bias.tolist())
+np.random.seed({seed})
+a = np.random.randn({rows}, {cols}).astype(np.float32)
+t = torch.from_numpy(a)
+print(t * 2, a * 2)
+t += 1
+print(a.sum(), t.numpy() is not None, (t.numpy() - a).max())
+b = model.weight.detach().numpy()
+print(b.shape, b.dtype, torch.from_numpy(b + 1).sum().item())
+"""
+    return script, kind
