@@ -1897,7 +1897,6 @@ def functional_programs(draw, errors=True, api=None):
 # scripts are whole class definitions rather than statements over the op table:
 from .autograd_gen import function_scripts  # noqa: E402,F401  (tests/lang/test_autograd_differential.py)
 
-
 # --- tiny models: Linear + MSELoss + an optimizer, and numpy round trips (issue 12) -----------
 
 _OPTIMIZERS = ("sgd", "sgd_momentum", "adam", "adamw")
