@@ -157,6 +157,7 @@ def torch_type_name(dtype: np.dtype) -> str:
         "int64": "torch.LongTensor",
         "int32": "torch.IntTensor",
         "bool": "torch.BoolTensor",
+        "float16": "torch.HalfTensor",
     }.get(np.dtype(dtype).name, "torch.Tensor")
 
 
@@ -167,13 +168,13 @@ def shape_text(shape) -> str:
 def dtype_c_name(dtype) -> str:
     """The C type name PyTorch prints in some messages (`'double'`, `'long int'`)."""
     return {"float64": "double", "float32": "float", "int64": "long int", "int32": "int",
-            "bool": "bool"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
+            "bool": "bool", "float16": "c10::Half"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
 
 
 def dtype_scalar_name(dtype) -> str:
     """c10's ScalarType name (`'Double'`, `'Long'`)."""
     return {"float64": "Double", "float32": "Float", "int64": "Long", "int32": "Int",
-            "bool": "Bool"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
+            "bool": "Bool", "float16": "Half"}.get(np.dtype(dtype).name, np.dtype(dtype).name)
 
 
 def not_implemented(kernel: str, dtype) -> TorchNotImplementedError:
