@@ -25,6 +25,7 @@ float32 = DType("float32", np.float32, "Float", "float")
 int64 = DType("int64", np.int64, "Long", "long int")
 int32 = DType("int32", np.int32, "Int", "int")
 bool_ = DType("bool", np.bool_, "Bool", "bool")
+float16 = DType("float16", np.float16, "Half", "c10::Half")   # `.half()`: as far as printing and arithmetic go
 
 
 # --- the default dtype: a setting of the run ------------------------------------------
@@ -103,8 +104,9 @@ def set_default_dtype(d) -> None:
 BY_NAME = {
     "float64": float64, "double": float64, "float32": float32, "float": float32,
     "int64": int64, "long": int64, "int32": int32, "int": int32, "bool": bool_,
+    "float16": float16, "half": float16,
 }
-_BY_NP = {d.np: d for d in (float64, float32, int64, int32, bool_)}
+_BY_NP = {d.np: d for d in (float64, float32, int64, int32, bool_, float16)}
 
 
 def of(np_dtype) -> DType:
@@ -143,7 +145,7 @@ def canonical(arr: np.ndarray) -> np.ndarray:
     """Map numpy results onto the five dtypes the engine knows."""
     k = arr.dtype.kind
     if k == "f":
-        return arr if arr.dtype in (np.float64, np.float32) else arr.astype(np.float64)
+        return arr if arr.dtype in (np.float64, np.float32, np.float16) else arr.astype(np.float64)
     if k in "iu":
         return arr if arr.dtype in (np.int64, np.int32) else arr.astype(np.int64)
     if k == "b":

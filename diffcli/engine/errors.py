@@ -163,6 +163,7 @@ def torch_type_name(dtype: np.dtype) -> str:
         "int64": "torch.LongTensor",
         "int32": "torch.IntTensor",
         "bool": "torch.BoolTensor",
+        "float16": "torch.HalfTensor",
     }.get(np.dtype(dtype).name, "torch.Tensor")
 
 

@@ -15,7 +15,7 @@ from .objects import Builtin
 # torch.XTensor: its dtype, and the name `t.type()` gives
 TYPED = {
     "FloatTensor": dtypes.float32, "DoubleTensor": dtypes.float64, "LongTensor": dtypes.int64,
-    "IntTensor": dtypes.int32, "BoolTensor": dtypes.bool_,
+    "IntTensor": dtypes.int32, "BoolTensor": dtypes.bool_, "HalfTensor": dtypes.float16,
 }
 _TYPE_NAMES = {d.np: f"torch.{name}" for name, d in TYPED.items()}
 
@@ -138,6 +138,10 @@ def is_inference(t: Tensor):
 
 
 def tensor_method(t, name):
+    if name == "half":
+        def half(memory_format=None):
+            return to_dtype(t, np.float16)
+        return half
     if name == "type":
         def type_(dtype=None, non_blocking=False, **kwargs):
             return tensor_type(t, dtype, non_blocking)
@@ -150,7 +154,7 @@ def tensor_method(t, name):
     return is_inference_
 
 
-TENSOR_METHODS = ("type", "is_inference")
-TORCH_MEMBERS = {**TYPED_CLASSES, "inference_mode": inference.inference_mode,
+TENSOR_METHODS = ("type", "is_inference", "half")
+TORCH_MEMBERS = {**TYPED_CLASSES, "float16": dtypes.float16, "half": dtypes.float16, "inference_mode": inference.inference_mode,
                  "is_inference_mode_enabled": inference.is_inference_mode_enabled}
 AUTOGRAD_MEMBERS = {"Variable": VARIABLE, "inference_mode": inference.inference_mode}

@@ -608,6 +608,20 @@ with torch.inference_mode():
 """,
 }
 
+LEGACY["half"] = """\
+import torch
+x = torch.tensor([1.0, 2.5, 3.3333], requires_grad=True)
+h = x.half()
+print(h, h.dtype, h.type(), h.grad_fn)
+y = h * 2 + 1.5
+print(y, y * y, (h / 3).sum(), h.float(), h.double())
+z = (h * h).sum()
+z.backward()
+print(x.grad, torch.tensor([0.1, 1e-3], dtype=torch.float16), torch.ones(2, dtype=torch.half))
+print(h + torch.ones(3), torch.HalfTensor([1, 2]), (h * 1000).exp(), h.type(torch.FloatTensor))
+print(torch.tensor([65504.0, 1e-8]).half(), (h > 2).sum(), h[1:].mean())
+"""
+
 # `_saved_*` attributes: (label, setup, expression)
 SAVED_EXPRS = [
     ("add", "", "a + b"),
