@@ -9,7 +9,7 @@ PyTorch 2.13 runs through MKL's vector math (not correctly rounded), and some la
 products take MKL kernels of another order, so the differential test holds them to the
 tolerance; the committed goldens (test_nn_optim.py) pin the bit-for-bit cases.
 
-    python -m pytest tests/lang/test_nn_differential.py        # 25 programs, derandomized
+    python -m pytest -m slow tests/lang/test_nn_differential.py   # 25 programs, derandomized
 """
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ def _torch_output(script):
     return buf.getvalue()
 
 
+@pytest.mark.slow      # (.ci/run runs the slow tests with the system python3 when it has torch)
 @settings(max_examples=int(os.environ.get("DIFFCLI_NN_EXAMPLES", "25")), deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(nn_programs())
