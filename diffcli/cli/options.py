@@ -1,0 +1,232 @@
+"""Every command-line option, declared once.
+
+A row (`Opt`) gives an option's spellings, its parameter name, its type, its default and
+its help. From the rows come both readers of a command line: the Typer signature of each
+command (`typer_signature`, built only when the Typer app is built, so a plain command
+line imports neither Typer nor Click) and the fast argument reader's table
+(`FAST_OPTIONS`). Options shared by several commands are groups (`SOURCE`, `LIMITS`,
+`REPORT`), as sqlite-utils declares its shared options; a command lists the groups and
+its own rows. Adding a limit is one row in `LIMITS` (the interpreter's `Limits` takes it
+by its parameter name).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import Annotated, NamedTuple, Optional
+
+
+class GradFormat(str, enum.Enum):
+    table = "table"
+    json = "json"
+    tsv = "tsv"
+
+
+class GraphFormat(str, enum.Enum):
+    table = "table"
+    json = "json"
+    dot = "dot"
+    mermaid = "mermaid"
+    tree = "tree"
+
+
+class CheckFormat(str, enum.Enum):
+    table = "table"
+    json = "json"
+
+
+MULTIPLE = list  # the type of a repeatable option: a list of str, None when absent
+
+
+class Opt(NamedTuple):
+    """One option. `names`: its spellings, the first one the main; `param`: the keyword
+    the command gets (default: the main name in snake case); `kind`: int, float, str,
+    bool (a flag), MULTIPLE, or an Enum class; `low`/`high`: a range Click enforces;
+    `least`: a floor diffcli checks itself (a limit, with diffcli's own message)."""
+
+    names: tuple
+    kind: object
+    default: object
+    help: str
+    param: str = ""
+    metavar: Optional[str] = None
+    low: Optional[int] = None
+    high: Optional[int] = None
+    least: Optional[int] = None
+
+    @property
+    def name(self):
+        return self.param or self.names[0].lstrip("-").replace("-", "_")
+
+
+def opt(names, kind, default, help, **settings):
+    return Opt(tuple(names.split()), kind, default, help, **settings)
+
+
+def limit(name, default, help, metavar=None, least=1):
+    return Opt((name,), int, default, help, metavar=metavar, least=least)
+
+
+SCRIPT_HELP = "Script file, or '-' for standard input."
+SOURCE = [
+    opt("-e --expr", MULTIPLE, None, "The script text itself, instead of a file.", param="expr"),
+    opt(
+        "--set",
+        MULTIPLE,
+        None,
+        "NAME=VALUE: give a free variable a value (a number or a list literal); repeatable.",
+        param="set_",
+        metavar="NAME=VALUE",
+    ),
+]
+LIMITS = [  # one row per cap: the interpreter's Limits takes each by its parameter name
+    limit("--max-elements", 10_000_000, "Cap on the elements of one tensor."),
+    limit("--max-iterations", 10_000_000, "Cap on loop iterations."),
+    limit("--max-statements", 1_000_000, "Cap on statements executed."),
+    limit("--max-depth", 100, "Cap on function-call nesting."),
+    limit("--max-memory", 4096, "Cap on the memory the script's tensors hold, in MB.", "MB"),
+    limit("--timeout", 300, "Cap on the run's time, in seconds (0: none).", "SECONDS", least=0),
+    limit("--max-script-size", 16, "Cap on the script's size, in MB.", "MB"),
+]
+REPORT = []
+LIMIT_NAMES = tuple(o.name for o in LIMITS)
+MAX_SCRIPT_SIZE = next(o.default for o in LIMITS if o.name == "max_script_size")
+
+
+def _fmt(enum_class):
+    return opt("--format -f", enum_class, enum_class.table, "Output format.", param="fmt")
+
+
+GRAD = [
+    *SOURCE,
+    opt("--of", str, None, "The tensor to differentiate (default: the last assigned name)."),
+    opt("--wrt", str, None, "Comma-separated leaves to report; they are made to require grad."),
+    opt("--retain-graph", bool, False, "Keep the graph's saved tensors after backward."),
+    opt("--create-graph", bool, False, "Record the backward pass (gradients get a grad_fn)."),
+    opt(
+        "--grad-tensors",
+        str,
+        None,
+        "The gradient for a non-scalar target: a literal or an expression such as ones_like(p).",
+    ),
+    opt("--repeat", int, 1, "Call backward N times (shows accumulation).", low=1, high=1000),
+    _fmt(GradFormat),
+    *REPORT,
+    *LIMITS,
+]
+GRAPH = [
+    *SOURCE,
+    opt("--of", str, None, "Show only the graph of this tensor."),
+    opt("--backward", bool, False, "Run TARGET.backward() first and show grads."),
+    _fmt(GraphFormat),
+    *REPORT,
+    *LIMITS,
+]
+RUN = [*SOURCE, *REPORT, *LIMITS]
+CHECK = [
+    *SOURCE,
+    opt("--of", str, None, "The tensor to check (default: the last assigned name)."),
+    opt("--wrt", str, None, "Comma-separated leaves to check."),
+    opt("--order", int, 1, "1: gradients; 2: also second derivatives.", low=1, high=2),
+    opt("--eps", float, 1e-6, "Finite-difference step."),
+    opt("--atol", float, 1e-5, "Absolute tolerance."),
+    opt("--rtol", float, 1e-4, "Relative tolerance."),
+    _fmt(CheckFormat),
+    *REPORT,
+    *LIMITS,
+]
+
+
+# --- the Typer side (evaluated only when the Typer app is built) ----------------------
+_PYTHON_TYPE = {MULTIPLE: Optional[list[str]], str: Optional[str]}
+
+
+def typer_signature(options):
+    """The `inspect.Signature` Typer reads for a command taking SCRIPT... and `options`."""
+    import inspect
+
+    import typer
+
+    def parameter(o):
+        settings = {"help": o.help}
+        if o.metavar:
+            settings["metavar"] = o.metavar
+        if o.low is not None:
+            settings.update(min=o.low, max=o.high)
+        kind = _PYTHON_TYPE.get(o.kind, o.kind)
+        if o.default is None and o.kind in (int, float):
+            kind = Optional[o.kind]
+        return inspect.Parameter(
+            o.name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=o.default,
+            annotation=Annotated[kind, typer.Option(*o.names, **settings)],
+        )
+
+    script = inspect.Parameter(
+        "script",
+        inspect.Parameter.KEYWORD_ONLY,
+        default=None,
+        annotation=Annotated[Optional[str], typer.Argument(help=SCRIPT_HELP, show_default=False)],
+    )
+    return inspect.Signature([script, *map(parameter, options)])
+
+
+# --- the fast reader's side --------------------------------------------------------
+FLAG = "flag"  # takes no value
+MANY = "many"  # repeatable: a list of str, None when absent (as Typer passes it)
+_DECIMAL = r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?"
+
+
+def number(text):
+    """A float as Click's FLOAT reads it, for plain decimal spellings only."""
+    if not re.fullmatch(_DECIMAL, text):
+        raise ValueError(text)
+    return float(text)
+
+
+def integer(low=None, high=None):
+    """An int as Click's INT (or IntRange) reads it, for plain ASCII digits only."""
+
+    def convert(text):
+        if not re.fullmatch("[0-9]+", text):
+            raise ValueError(text)
+        value = int(text)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ValueError(text)  # out of range: Click words this error
+        return value
+
+    return convert
+
+
+def choice(enum_class):
+    def convert(text):
+        return enum_class(text)  # ValueError unless it is one of the values exactly
+
+    return convert
+
+
+def reader(o):
+    """How the fast reader reads the value of option `o`."""
+    if o.kind is bool:
+        return FLAG
+    if o.kind is MULTIPLE:
+        return MANY
+    if o.kind is int:
+        return integer(o.low, o.high)
+    if o.kind is float:
+        return number
+    if o.kind is str:
+        return str
+    return choice(o.kind)
+
+
+def fast_table(options):
+    """{spelling: (parameter, how its value is read)} for the fast reader."""
+    return {name: (o.name, reader(o)) for o in options for name in o.names}
+
+
+def defaults(options):
+    """The keyword arguments of a command line that gives no option."""
+    return {"script": None, **{o.name: o.default for o in options}}
