@@ -8,6 +8,7 @@ import sys
 
 from ..outstream import write_document
 from . import options as O
+from .explain_command import EXPLAIN, explain_body
 from .options import CheckFormat, GradFormat, GraphFormat
 from .running import (
     ExitStatus,
@@ -255,4 +256,5 @@ def check(a):
     return _run_command(a.fmt.value, body)
 
 
-COMMANDS = {"grad": grad, "graph": graph, "run": run, "check": check}
+explain = command(EXPLAIN)(explain_body)
+COMMANDS = {"grad": grad, "graph": graph, "run": run, "check": check, "explain": explain}
