@@ -39,7 +39,16 @@ def value(v) -> str:
     summary, None as None."""
     if v is None:
         return "None"
-    a = np.asarray(v)
+    if isinstance(v, str):
+        return repr(v)
+    if isinstance(v, (tuple, list)) and not all(isinstance(x, (int, float)) for x in v):
+        return "(" + ", ".join(value(x) for x in v) + ")"
+    try:
+        a = np.asarray(v)
+    except (TypeError, ValueError):
+        return str(v)
+    if a.dtype == object:
+        return str(v)
     if a.ndim == 0:
         return number(a.item())
     if a.size <= FULL:
