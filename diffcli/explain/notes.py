@@ -108,7 +108,7 @@ def inplace_note(trace, source_text, names=None):
             what = node.name()
             out_name = names.get(id(out))
             if out_name:
-                what += f" (the grad_fn of '{out_name}')"
+                what += f" (the node that computed '{out_name}')"
             kind = "its own output" if k in node.saved_outputs else "an input"
             if line is None:
                 return f"{what} saved {kind} for its gradient, and it was modified in place afterwards"

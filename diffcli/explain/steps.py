@@ -77,6 +77,7 @@ class Input:
         self.formula, self.filled = formula, filled  # the row's text in names / in numbers
         self.local, self.grad, self.vjp = local, grad, vjp
         self.reduced = reduced  # broadcast dims summed away
+        self.label = name  # how the text names it (`#9`)
 
 
 class Step:
@@ -399,7 +400,18 @@ def build(run, target_name, obs, wrt=()):
                             )
                         else:
                             vjp = b.evaluate(text, {**env, "grad": Tensor(np.array(g))})
-                inputs.append(Input(i, n, formula, filled_text, local, gi, vjp, reduced))
+                inp = Input(
+                    i,
+                    b.names.get(i) if i is not None else None,
+                    formula,
+                    filled_text,
+                    local,
+                    gi,
+                    vjp,
+                    reduced,
+                )
+                inp.label = n
+                inputs.append(inp)
             sources = [(si, x) for si, x in contributions.get((p, node), [])]
             name = b.names.get(b.ids.get(node))
             steps.append(

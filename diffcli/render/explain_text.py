@@ -57,12 +57,12 @@ def _wrapped(text, indent):
 
 def _shown(inp):
     """An input is shown when a gradient flows to it or it is a named tensor."""
-    return inp.grad is not None or inp.name is not None
+    return inp.grad is not None or inp.label is not None
 
 
 def _input_lines(step, inp, k):
     out = step.name or f"#{step.node}"
-    who = inp.name or f"input {k}"
+    who = inp.label or f"input {k}"
     lines = []
     if inp.local is not None:
         lines.append(f"  {_chain(_d(out, who), inp.formula, inp.filled, show.value(inp.local))}")
