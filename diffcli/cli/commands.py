@@ -7,9 +7,10 @@ import math
 import sys
 
 from ..outstream import write_document
+from . import graph_output
 from . import options as O
 from .explain_command import EXPLAIN, explain_body
-from .options import CheckFormat, GradFormat, GraphFormat
+from .options import CheckFormat, GradFormat
 from .running import (
     ExitStatus,
     _emit,
@@ -133,6 +134,7 @@ def graph(a):
     def body():
         from .. import session
 
+        graph_output.check(a)  # (--format png without Graphviz fails before the script runs)
         s, _, opts = _prepare(a.script, a.expr, a.set_, None, a, trace=True)
         _refuse_empty(s, "there is no graph to show")
         opts.retain_graphs = bool(a.backward and a.of)  # --of adds a backward after the script's
@@ -155,27 +157,7 @@ def graph(a):
                 )
             _script_errors(s, lambda: session.run_backward(run, target, retain_graph=True, on_warning=warn))
         nodes = _script_errors(s, lambda: session.build_graph(run, a.of))
-        if not nodes and a.fmt is GraphFormat.table:
-            sys.stderr.write("note: the graph is empty: the script makes no tensor that requires grad\n")
-            return ExitStatus.OK
-        if a.fmt is GraphFormat.json:
-            from ..render import jsonout
-
-            write_document(jsonout.graph_json(nodes) + "\n")
-        elif a.fmt is GraphFormat.table:
-            from ..render import table
-
-            table.graph_table(nodes, show_grad=a.backward)
-        else:
-            from ..render import text
-
-            draw = {
-                GraphFormat.dot: text.graph_dot,
-                GraphFormat.mermaid: text.graph_mermaid,
-                GraphFormat.tree: text.graph_tree,
-            }[a.fmt]
-            write_document(draw(nodes))
-        return ExitStatus.OK
+        return graph_output.write(a, nodes, s)
 
     return _run_command(a.fmt.value, body)
 

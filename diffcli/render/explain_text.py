@@ -87,6 +87,19 @@ def _input_lines(step, inp, k):
     return lines
 
 
+def step_lines(s, passes=False):
+    """One step as lines of text: the node, the gradient arriving, each input's part."""
+    head = f"step {s.index}"
+    if passes:
+        head += f" (backward pass {s.pass_ + 1})"
+    here = s.name or f"#{s.node}"
+    lines = [f"{head}: {here} = {s.expr}   [{s.grad_fn}]", f"  {_arrival(s)}"]
+    for k, inp in enumerate(s.inputs):
+        if _shown(inp):
+            lines += _input_lines(s, inp, k)
+    return lines
+
+
 def explain_text(ex) -> str:
     lines = []
     if ex.target is not None:
@@ -96,14 +109,7 @@ def explain_text(ex) -> str:
         )
     passes = {s.pass_ for s in ex.steps}
     for s in ex.steps:
-        head = f"step {s.index}"
-        if len(passes) > 1:
-            head += f" (backward pass {s.pass_ + 1})"
-        here = s.name or f"#{s.node}"
-        lines += ["", f"{head}: {here} = {s.expr}   [{s.grad_fn}]", f"  {_arrival(s)}"]
-        for k, inp in enumerate(s.inputs):
-            if _shown(inp):
-                lines += _input_lines(s, inp, k)
+        lines += ["", *step_lines(s, len(passes) > 1)]
     if ex.leaves:
         lines += ["", "leaves:"]
         for name, (g, froms) in ex.leaves.items():
