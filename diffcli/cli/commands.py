@@ -9,7 +9,8 @@ import sys
 from ..outstream import write_document
 from . import graph_output
 from . import options as O
-from .explain_command import EXPLAIN, explain_body
+from .explain_command import EXPLAIN
+from .explain_command import explain as _explain
 from .options import CheckFormat, GradFormat
 from .running import (
     ExitStatus,
@@ -238,5 +239,5 @@ def check(a):
     return _run_command(a.fmt.value, body)
 
 
-explain = command(EXPLAIN)(explain_body)
+explain = command(EXPLAIN)(_explain)
 COMMANDS = {"grad": grad, "graph": graph, "run": run, "check": check, "explain": explain}

@@ -47,7 +47,7 @@ EXPLAIN = [
 ]
 
 
-def explain_body(a):
+def explain(a):
     """Run SCRIPT and its backward pass, and show each step: local derivatives, chain rule."""
 
     def body():

@@ -26,7 +26,7 @@ COLUMNS = (
     "value",
     "grad",
 )
-DEFAULT_COLUMNS = ("id", "name", "grad_fn", "inputs", "shape", "value")
+DEFAULT_COLUMNS = ("id", "name", "node", "inputs", "shape", "value")  # node: the grad_fn, or leaf/constant
 PICTURES = (GraphFormat.dot, GraphFormat.mermaid, GraphFormat.svg, GraphFormat.png, GraphFormat.html)
 PNG_MISSING = (
     "--format png needs Graphviz's `dot` program on PATH, and there is none; "
@@ -51,7 +51,7 @@ def check(a):
 
 def _columns(a):
     if a.wide:
-        cols = list(COLUMNS)
+        cols = [c for c in COLUMNS if c != "node"]
     elif a.columns:
         cols = [c.strip() for c in a.columns.split(",") if c.strip()]
     else:

@@ -123,7 +123,7 @@ GRAPH = [
     opt("--of", str, None, "Show only the graph of this tensor."),
     opt("--backward", bool, False, "Run TARGET.backward() first and show grads."),
     _fmt(GraphFormat),
-    opt("--columns", str, None, "Comma-separated table columns (default: id,name,grad_fn,inputs,shape,value)."),
+    opt("--columns", str, None, "Comma-separated table columns (default: id,name,node,inputs,shape,value)."),
     opt("--wide", bool, False, "The table with every column."),
     opt("--depth", int, None, "Pictures: draw chains of more than N unnamed operators collapsed.", low=1,
         high=1_000_000),

@@ -57,18 +57,20 @@ def grad_table(report, file=None):
     _print(["name", "value", "requires_grad", "grad"], rows, file, title)
 
 
-GRAPH_COLUMNS = ["id", "name", "op", "grad_fn", "inputs", "next_functions", "requires_grad",
+GRAPH_COLUMNS = ["id", "name", "node", "op", "grad_fn", "inputs", "next_functions", "requires_grad",
                  "is_leaf", "shape", "value", "grad"]
 
 
 def graph_table(nodes, show_grad=False, file=None, columns=None):
-    """`columns`: which of GRAPH_COLUMNS, in order (default: all; grad with `show_grad`)."""
-    cols = columns or [c for c in GRAPH_COLUMNS if c != "grad" or show_grad]
+    """`columns`: which of GRAPH_COLUMNS, in order (default: all but `node`, the grad_fn or
+    leaf/constant, and grad only with `show_grad`)."""
+    cols = columns or [c for c in GRAPH_COLUMNS if c not in ("node", "grad") or c == "grad" and show_grad]
 
     def row(n):
         x = n.tensor
         r = {"id": str(n.id), "name": n.name or "", "op": n.op,
              "grad_fn": x.grad_fn.name() if x.grad_fn else "None",
+             "node": x.grad_fn.name() if x.grad_fn else ("leaf" if x.requires_grad_flag else "constant"),
              "inputs": ",".join(map(str, n.inputs)),
              "next_functions": ", ".join(str(f) for f in n.next_functions),
              "requires_grad": str(x.requires_grad_flag), "is_leaf": str(x.grad_fn is None),
