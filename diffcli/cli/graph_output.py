@@ -1,5 +1,5 @@
-"""What `diffcli graph` writes, per --format: the table (default columns that fit an
-80-column terminal; --columns, --wide), JSON, the tree, and the pictures (DOT, Mermaid,
+"""What `diffcli graph` writes, per --format: the table (default columns and compact values
+that fit an 80-column terminal; --columns; --wide: every column, PyTorch's printing), JSON, the tree, and the pictures (DOT, Mermaid,
 SVG drawn by diffcli itself, PNG through Graphviz's `dot`, a self-contained HTML page),
 which --depth collapses and --max-nodes caps."""
 
@@ -76,7 +76,7 @@ def write(a, nodes, source):
     elif a.fmt is GraphFormat.table:
         from ..render import table
 
-        table.graph_table(nodes, show_grad=a.backward, columns=_columns(a))
+        table.graph_table(nodes, show_grad=a.backward, columns=_columns(a), compact=not a.wide)
     elif a.fmt is GraphFormat.tree:
         from ..render import text
 

@@ -34,9 +34,9 @@ def shape(shape_) -> str:
     return "[" + ", ".join(str(int(s)) for s in shape_) + "]"
 
 
-def value(v) -> str:
+def value(v, rows=False) -> str:
     """A value: a number, a small tensor as nested lists, a big one by its shape and
-    summary, None as None."""
+    summary, None as None. `rows`: a small matrix one row per line (for a table)."""
     if v is None:
         return "None"
     if isinstance(v, str):
@@ -52,6 +52,8 @@ def value(v) -> str:
     if a.ndim == 0:
         return number(a.item())
     if a.size <= FULL:
+        if rows and a.ndim >= 2:
+            return "[" + ",\n ".join(_nested(x) for x in a) + "]"
         return _nested(a)
     if a.dtype.kind in "fc":
         with np.errstate(all="ignore"):

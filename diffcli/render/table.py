@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..explain import show
 from . import grid
 from .text import tensor_text
 
@@ -61,9 +62,18 @@ GRAPH_COLUMNS = ["id", "name", "node", "op", "grad_fn", "inputs", "next_function
                  "is_leaf", "shape", "value", "grad"]
 
 
-def graph_table(nodes, show_grad=False, file=None, columns=None):
+def graph_table(nodes, show_grad=False, file=None, columns=None, compact=False):
     """`columns`: which of GRAPH_COLUMNS, in order (default: all but `node`, the grad_fn or
-    leaf/constant, and grad only with `show_grad`)."""
+    leaf/constant, and grad only with `show_grad`). `compact`: values and grads as the
+    explanations write them (`0.3747`, `[[1, 2], [3, 4]]`), not in PyTorch's print format."""
+    if compact:
+        def value(a):
+            return show.value(a, rows=True)
+
+        def grad(t):
+            return "None" if t._grad is None else show.value(t._grad.data_, rows=True)
+    else:
+        value, grad = tensor_text, _grad_text
     cols = columns or [c for c in GRAPH_COLUMNS if c not in ("node", "grad") or c == "grad" and show_grad]
 
     def row(n):
@@ -74,8 +84,8 @@ def graph_table(nodes, show_grad=False, file=None, columns=None):
              "inputs": ",".join(map(str, n.inputs)),
              "next_functions": ", ".join(str(f) for f in n.next_functions),
              "requires_grad": str(x.requires_grad_flag), "is_leaf": str(x.grad_fn is None),
-             "shape": str(list(x.data_.shape)), "value": tensor_text(x.data_),
-             "grad": _grad_text(x) if x.grad_fn is None or x.retains_grad else ""}
+             "shape": str(list(x.data_.shape)), "value": value(x.data_),
+             "grad": grad(x) if x.grad_fn is None or x.retains_grad else ""}
         return [r[c] for c in cols]
     _print(cols, [row(n) for n in nodes], file)
 

@@ -247,12 +247,12 @@ def test_last_assigned_name_that_is_no_tensor():
 
 GRAPH_TABLE = """\
 id   name   node           inputs   shape   value
-───────────────────────────────────────────────────────────
-0    x      leaf                    []      tensor(2.)
-1    c      constant                []      tensor(3.)
-2    y      MulBackward0   0,1      []      tensor(6.)
-3           SinBackward0   2        []      tensor(-0.2794)
-4    z      AddBackward0   3,0      []      tensor(1.7206)
+───────────────────────────────────────────────────
+0    x      leaf                    []      2
+1    c      constant                []      3
+2    y      MulBackward0   0,1      []      6
+3           SinBackward0   2        []      -0.2794
+4    z      AddBackward0   3,0      []      1.7206
 """
 
 GRAPH_TABLE_WIDE = """\
