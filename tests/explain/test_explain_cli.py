@@ -166,3 +166,23 @@ def test_the_inplace_note_names_the_statement_and_the_node():
     )
     r = cli("explain", "samples/inplace_version_error.txt", "-f", "json")
     assert json.loads(r.stderr)["error"]["note"].startswith("line 5, `y.add_(1)`")
+
+
+def _readme_block(command):
+    text = (ROOT / "README.md").read_text()
+    start = text.index(f"```\n$ {command}\n") + len(f"```\n$ {command}\n")
+    return text[start : text.index("```", start)]
+
+
+def test_the_readme_shows_the_pinned_outputs_and_the_committed_picture():
+    assert (
+        _readme_block("diffcli explain samples/card.txt --set a=1 --set b=2 --set w=0.5")
+        == (EXPECTED / "card.txt").read_text()
+    )
+    assert _readme_block("diffcli explain samples/seed1.txt") == (EXPECTED / "seed1.txt").read_text()
+    readme = (ROOT / "README.md").read_text()
+    assert "](docs/card-graph.svg)" in readme
+    # the committed picture is what `graph --format svg` draws today
+    assert (ROOT / "docs" / "card-graph.svg").read_text() == cli(
+        "graph", *CARD, "--backward", "-f", "svg"
+    ).stdout
