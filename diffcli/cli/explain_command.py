@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import sys
 
+from ..engine.errors import IMPLICIT_SCALAR
 from ..outstream import write_document
 from . import options as O
 from .running import (
@@ -67,8 +68,14 @@ def explain(a):
             except ScriptError as e:
                 if e.message.startswith(notes.INPLACE_MESSAGE) and kept:
                     e.note = notes.inplace_note(kept[-1], s.text, kept[-1].interp.names)
+                elif e.message == IMPLICIT_SCALAR and not getattr(e, "note", "") and do_backward is not None:
+                    e.note = (
+                        f"'{target}' is not a single number: give the gradient to start from, "
+                        f"e.g. --grad-tensors 'ones_like({target})'"
+                    )
                 raise
 
+        do_backward = target = None
         run = _script_errors(
             s,
             lambda: with_note(
@@ -78,7 +85,6 @@ def explain(a):
         _known_names(run, s, of=a.of, wrt=names)
         _unused_sets(run, opts, warn)
         target = a.of or run.result.last_assigned
-        do_backward = None
         if a.of is None and run.result.called_backward:
             sys.stderr.write(
                 "note: the script calls backward()/grad() itself: its own passes are explained\n"

@@ -4,7 +4,7 @@ of the backward pass (explain) or the graph's rows (graph). Selecting a node in 
 (a click, or `#node-ID` in the address) shows its step in the panel at the top and marks
 it in the list; selecting a step marks its node. The page records script errors in
 `data-errors` on <body> and sets `data-ready="1"` once it is wired (the Chromium test reads
-both)."""
+both). explain's picture over MAX_NODES nodes is drawn with chains collapsed, or left out."""
 
 from __future__ import annotations
 
@@ -70,8 +70,23 @@ def _page(title, picture_svg, side_html) -> str:
     )
 
 
+MAX_NODES = 300  # a bigger picture is drawn with long chains collapsed, or not at all
+DEPTH = 6
+
+
+def _explain_picture(graph) -> str:
+    pic = picture(graph, show_grad=True)
+    if len(pic.nodes) > MAX_NODES:
+        pic = picture(graph, show_grad=True, depth=DEPTH)
+    if len(pic.nodes) > MAX_NODES:
+        return (
+            f"<p>The graph has {len(graph)} nodes: too many to draw here (see <code>diffcli graph "
+            "--depth N --format svg</code>).</p>\n"
+        )
+    return svg.render(pic)
+
+
 def explain_html(ex, filename) -> str:
-    pic = picture(ex.graph, show_grad=True)
     passes = len({s.pass_ for s in ex.steps}) > 1
     parts = []
     for s in ex.steps:
@@ -91,7 +106,7 @@ def explain_html(ex, filename) -> str:
     for name, why in ex.notes:
         parts.append(f'<div class="note"><pre>{escape(f"{name}.grad is None: {why}")}</pre></div>')
     title = f"diffcli explain {filename}" + (f": backward of {ex.target_name}" if ex.target_name else "")
-    return _page(title, svg.render(pic), "\n".join(parts) + "\n")
+    return _page(title, _explain_picture(ex.graph), "\n".join(parts) + "\n")
 
 
 def graph_html(nodes, pic, filename, show_grad=False) -> str:

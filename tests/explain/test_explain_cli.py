@@ -186,3 +186,21 @@ def test_the_readme_shows_the_pinned_outputs_and_the_committed_picture():
     assert (ROOT / "docs" / "card-graph.svg").read_text() == cli(
         "graph", *CARD, "--backward", "-f", "svg"
     ).stdout
+
+
+def test_a_non_scalar_target_asks_for_grad_tensors():
+    r = cli("explain", "-e", "x = tensor([1.0, 2.0], requires_grad=True)\ny = x * 2")
+    assert r.exit_code == 1
+    assert r.stderr == (
+        "error: <expr>: RuntimeError: grad can be implicitly created only for scalar outputs\n"
+        "note: 'y' is not a single number: give the gradient to start from, e.g. "
+        "--grad-tensors 'ones_like(y)'\n"
+    )
+    r = cli(
+        "explain",
+        "-e",
+        "x = tensor([1.0, 2.0], requires_grad=True)\ny = x * 2",
+        "--grad-tensors",
+        "ones_like(y)",
+    )
+    assert r.exit_code == 0 and "grad of x: [1, 1] x [2, 2] = [2, 2]" in r.stdout

@@ -220,3 +220,8 @@ def test_html_pages_are_self_contained():
         assert re.findall(r"https?://[^\s\"'<>]+", page) == ["http://www.w3.org/2000/svg"]
     page = cli("explain", *CARD, "-f", "html").stdout
     assert '<div class="step" id="step-0" data-node="10">' in page and 'data-node="10"' in page
+
+
+def test_a_big_explain_page_draws_its_chains_collapsed():
+    page = cli("explain", "-e", "x = 0.5\ny = x\nfor i in range(400):\n    y = sin(y)\n", "-f", "html").stdout
+    assert "... 393 more nodes" in page  # 399 unnamed sines, 6 drawn and page.count('class="step"') == 400
