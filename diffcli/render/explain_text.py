@@ -130,25 +130,32 @@ def explain_text(ex) -> str:
     return "\n".join(wrapped).lstrip("\n") + "\n"
 
 
+def _md(text):
+    """Text outside code spans, with Markdown's special characters escaped."""
+    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in text)
+
+
 def explain_markdown(ex) -> str:
     out = []
     if ex.target is not None:
         out.append(f"# backward of `{ex.target_name}` = `{show.value(ex.target.data_)}`")
     for s in ex.steps:
         here = s.name or f"#{s.node}"
-        out += ["", f"## step {s.index}: `{here} = {s.expr}` ({s.grad_fn})", "", f"- {_arrival(s)}"]
+        out += ["", f"## step {s.index}: `{here} = {s.expr}` ({s.grad_fn})", "", f"- {_md(_arrival(s))}"]
         for k, inp in enumerate(s.inputs):
             if not _shown(inp):
                 continue
             for line in _input_lines(s, inp, k):
-                out.append(f"- `{line.strip()}`" if not line.startswith("    ") else f"  - {line.strip()}")
+                out.append(
+                    f"- `{line.strip()}`" if not line.startswith("    ") else f"  - {_md(line.strip())}"
+                )
     if ex.leaves:
         out += ["", "## leaves", "", "| leaf | grad | from steps |", "| --- | --- | --- |"]
         for name, (g, froms) in ex.leaves.items():
             out.append(f"| `{name}` | `{show.value(g)}` | {', '.join(map(str, froms))} |")
     if ex.notes:
         out += ["", "## why None", ""]
-        out += [f"- `{name}.grad` is None: {why}" for name, why in ex.notes]
+        out += [f"- `{name}.grad` is None: {_md(why)}" for name, why in ex.notes]
     return "\n".join(out).lstrip("\n") + "\n"
 
 

@@ -97,7 +97,7 @@ def explain_html(ex, filename) -> str:
         )
     ids = {n.name: n.id for n in ex.graph if n.name and n.tensor.grad_fn is None}
     for name, (g, froms) in ex.leaves.items():
-        src = f" (from steps {', '.join(map(str, froms))})" if froms else ""
+        src = f" (from step{'s' if len(froms) > 1 else ''} {', '.join(map(str, froms))})" if froms else ""
         node = f' data-node="{ids[name]}"' if name in ids else ""
         parts.append(
             f'<div class="row leaf"{node}><pre>{escape(f"leaf {name}.grad = {show.value(g)}{src}")}'
