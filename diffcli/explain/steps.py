@@ -332,6 +332,9 @@ def explain(run, target_name, do_backward=None, wrt=()):
     backward the command adds (None: the script's own passes, already watched by
     `run.observer`)."""
     obs = getattr(run, "observer", None) or Observer()
+    # the graph as `diffcli graph` sees this run (its ids), before the backward frees
+    # what the nodes saved (a mask where() saved is drawn as the node's input)
+    graph = session.build_graph(run, None)
     if do_backward is not None:
         prev = autograd.OBSERVE[0]
         autograd.OBSERVE[0] = obs
@@ -339,11 +342,20 @@ def explain(run, target_name, do_backward=None, wrt=()):
             do_backward()
         finally:
             autograd.OBSERVE[0] = prev
-    return build(run, target_name, obs, wrt)
+    _refresh_grads(run, graph)
+    return build(run, target_name, obs, graph, wrt)
 
 
-def build(run, target_name, obs, wrt=()):
-    graph = session.build_graph(run, None)
+def _refresh_grads(run, graph):
+    """The graph's operator rows get the retained grads the backward gave their tensors."""
+    live = {node: out for out, _, node, _ in run.result.trace or () if node is not None}
+    for n in graph:
+        out = live.get(n.tensor.grad_fn)
+        if out is not None and out.grad_fn is n.tensor.grad_fn:
+            n.tensor._grad, n.tensor.retains_grad = out._grad, out.retains_grad
+
+
+def build(run, target_name, obs, graph, wrt=()):
     b = _Builder(run, graph, run.result.trace)
     steps, contributions, roots = [], {}, []
     for p, (pass_roots, events) in enumerate(obs.passes):

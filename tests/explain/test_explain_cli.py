@@ -204,3 +204,20 @@ def test_a_non_scalar_target_asks_for_grad_tensors():
         "ones_like(y)",
     )
     assert r.exit_code == 0 and "grad of x: [1, 1] x [2, 2] = [2, 2]" in r.stdout
+
+
+def test_node_ids_are_graphs_when_a_node_saved_a_mask():
+    script = (
+        "v = tensor([1.0, -2.0], requires_grad=True)\nmask = v > 0\nc = tensor([3.0, 4.0])\n"
+        "z = where(mask, v * c, v)\nh = z * 1\nh.retain_grad()\ns = (h * h).sum()\n"
+    )
+    graph = json.loads(cli("graph", "-e", script, "-f", "json").stdout)["nodes"]
+    d = json.loads(cli("explain", "-e", script, "-f", "json").stdout)
+    by_id = {n["id"]: n for n in graph}
+    assert [n["name"] for n in graph if n["op"] == "constant"] == ["c", "mask"]
+    where = next(s for s in d["steps"] if s["grad_fn"] == "WhereBackward0")
+    assert by_id[where["node"]]["name"] == "z" and by_id[where["node"]]["inputs"][-1] == next(
+        n["id"] for n in graph if n["name"] == "mask"
+    )
+    page = cli("explain", "-e", script, "-f", "html").stdout
+    assert "grad [6, -4]" in page  # h's retained grad (2 h), drawn after the backward
