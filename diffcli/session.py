@@ -104,7 +104,9 @@ class Run:
         return v
 
 
-def execute(source, options: Options, write=None, on_warning=None) -> Run:
+def execute(source, options: Options, write=None, on_warning=None, make_trace=None) -> Run:
+    """`make_trace(interp)`: the list the run's ops are traced into, instead of a plain
+    one (explain's notes the line of each op)."""
     script = parse_source(source, options.limits)
     warnings = []
 
@@ -117,6 +119,8 @@ def execute(source, options: Options, write=None, on_warning=None) -> Run:
                          limits=options.limits, wrt=options.wrt, trace=options.trace,
                          default_dtype=options.default_dtype)
     interp.retain_graphs = options.retain_graphs
+    if make_trace is not None:
+        interp.trace = make_trace(interp)
     try:
         result = interp.run(script)
     finally:
@@ -307,6 +311,10 @@ def build_graph(run: Run, target_name=None):
             for t in info[1]:
                 if isinstance(t, Tensor) and not t.requires_grad_flag and id(t) in names:
                     kids.append(t)
+        for t in getattr(k, "saved", ()):      # a named mask where() saved, not an input
+            if isinstance(t, Tensor) and not t.requires_grad_flag and id(t) in names \
+                    and not any(t is c for c in kids):
+                kids.append(t)
         return kids
 
     if target_name:
@@ -314,6 +322,10 @@ def build_graph(run: Run, target_name=None):
     else:
         roots = [node for _, _, node, _ in trace if node is not None]
         roots += [key(v) for _, v in run.leaves() if v.requires_grad_flag]
+        # then every other named value (a constant, a mask; a script of constants only
+        # has a graph too): no node uses it, so after the nodes is still inputs first
+        roots += [key(v) for n in run.result.order for v in [run.result.env.get(n)]
+                  if isinstance(v, Tensor) and v.grad_fn is None]
     order, kids = [], {}                       # kids: each node's children, found once
     for root in roots:                         # iterative post-order DFS: O(nodes + edges)
         if root in kids:

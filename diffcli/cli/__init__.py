@@ -143,7 +143,7 @@ def _usage_error(e, args):
     if ctx is not None:
         path = ctx.command_path
     else:
-        path = "diffcli" + (f" {args[0]}" if args and args[0] in ("grad", "graph", "run", "check") else "")
+        path = "diffcli" + (f" {args[0]}" if args and args[0] in COMMANDS else "")
     text += f"\nTry '{path} --help' for help."
     sys.stderr.write(text + "\n")
 

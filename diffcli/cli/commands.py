@@ -7,9 +7,12 @@ import math
 import sys
 
 from ..outstream import write_document
+from . import graph_output
 from . import options as O
 from .expect import _drift, _golden
-from .options import CheckFormat, GradFormat, GraphFormat, MatrixFormat
+from .explain_command import EXPLAIN
+from .explain_command import explain as _explain
+from .options import CheckFormat, GradFormat, MatrixFormat
 from .running import (
     ExitStatus,
     _emit,
@@ -145,6 +148,7 @@ def graph(a):
     def body(path):
         from .. import session
 
+        graph_output.check(a)  # (--format png without Graphviz fails before the script runs)
         s, _, opts = _prepare(path, a.expr, a.set_, None, a, trace=True)
         _refuse_empty(s, "there is no graph to show")
         opts.retain_graphs = bool(a.backward and a.of)  # --of adds a backward after the script's
@@ -167,27 +171,7 @@ def graph(a):
                 )
             _script_errors(s, lambda: session.run_backward(run, target, retain_graph=True, on_warning=warn))
         nodes = _script_errors(s, lambda: session.build_graph(run, a.of))
-        if not nodes and a.fmt is GraphFormat.table:
-            sys.stderr.write("note: the graph is empty: the script makes no tensor that requires grad\n")
-            return ExitStatus.OK
-        if a.fmt in (GraphFormat.json, GraphFormat.jsonl):
-            from ..render import jsonout
-
-            emit_doc(a.fmt.value, s.filename, jsonout.graph_doc(nodes))
-        elif a.fmt is GraphFormat.table:
-            from ..render import table
-
-            table.graph_table(nodes, show_grad=a.backward)
-        else:
-            from ..render import text
-
-            draw = {
-                GraphFormat.dot: text.graph_dot,
-                GraphFormat.mermaid: text.graph_mermaid,
-                GraphFormat.tree: text.graph_tree,
-            }[a.fmt]
-            write_document(draw(nodes))
-        return ExitStatus.OK
+        return graph_output.write(a, nodes, s)
 
     return each(a, a.fmt.value, body)
 
@@ -347,4 +331,13 @@ def hessian(a):
     return _matrix("hessian", a)
 
 
-COMMANDS = {"grad": grad, "graph": graph, "run": run, "check": check, "jacobian": jacobian, "hessian": hessian}
+explain = command(EXPLAIN)(_explain)
+COMMANDS = {
+    "grad": grad,
+    "graph": graph,
+    "run": run,
+    "check": check,
+    "explain": explain,
+    "jacobian": jacobian,
+    "hessian": hessian,
+}

@@ -31,6 +31,9 @@ class GraphFormat(str, enum.Enum):
     dot = "dot"
     mermaid = "mermaid"
     tree = "tree"
+    svg = "svg"
+    png = "png"
+    html = "html"
 
 
 class CheckFormat(str, enum.Enum):
@@ -146,6 +149,11 @@ GRAPH = [
     opt("--of", str, None, "Show only the graph of this tensor."),
     opt("--backward", bool, False, "Run TARGET.backward() first and show grads."),
     _fmt(GraphFormat),
+    opt("--columns", str, None, "Comma-separated table columns (default: id,name,node,inputs,shape,value)."),
+    opt("--wide", bool, False, "The table with every column."),
+    opt("--depth", int, None, "Pictures: draw chains of more than N unnamed operators collapsed.", low=1,
+        high=1_000_000),
+    opt("--max-nodes", int, 300, "Pictures: refuse to draw more nodes than this.", low=1, high=1_000_000),
     *REPORT,
     *LIMITS,
 ]

@@ -28,6 +28,11 @@ from .tensor import Tensor
 # at every node with a big gradient.
 POLL_EVERY = 256
 _POLL_ELEMENTS = 1 << 16
+# `diffcli explain`: a function called as OBSERVE[0](node, grad, grads) for each node a
+# pass runs (grads: what its formula gave per input, before the fit to the input's
+# shape; None for an AccumulateGrad), and as OBSERVE[0](None, roots, None) when a pass
+# starts; or None (the usual case: no cost but a test)
+OBSERVE = [None]
 
 
 def _tensor_or_tensors(x, n):
@@ -156,6 +161,9 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
         direct = None  # the one ready node, when the heap is empty (a chain): no heap
         plain = restrict is None and capture is None  # every node runs, none is captured
         poll, polled = errors.POLL[0], 0
+        observe = OBSERVE[0]
+        if observe is not None:
+            observe(None, roots, None)
         while True:
             if direct is not None:
                 node = direct
@@ -192,6 +200,8 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 g = hooks.pre(node, g)
             if node.__class__ is AccumulateGrad:
                 if accumulate and run_it and g is not None:
+                    if observe is not None:
+                        observe(node, g, None)
                     _accumulate(node.variable, g, create_graph)
                     if has_hooks:
                         hooks.accumulated(node)
@@ -212,6 +222,8 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                             grads = node.backward_fn(Tensor(np.array(gf)), *node.unpack_saved())
                     else:
                         grads = node.backward_fn(g, *node.unpack_saved())
+                if observe is not None and grads is not None:
+                    observe(node, g, grads)
                 if not retain_graph:  # freed as soon as the node has run, as in PyTorch
                     node.release()
                 if has_hooks and grads is not None:

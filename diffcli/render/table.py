@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..explain import show
 from . import grid
 from .text import tensor_text
 
@@ -57,17 +58,33 @@ def grad_table(report, file=None):
     _print(["name", "value", "requires_grad", "grad"], rows, file, title)
 
 
-def graph_table(nodes, show_grad=False, file=None):
-    cols = ["id", "name", "op", "grad_fn", "inputs", "next_functions", "requires_grad",
-            "is_leaf", "shape", "value"] + (["grad"] if show_grad else [])
+GRAPH_COLUMNS = ["id", "name", "node", "op", "grad_fn", "inputs", "next_functions", "requires_grad",
+                 "is_leaf", "shape", "value", "grad"]
+
+
+def graph_table(nodes, show_grad=False, file=None, columns=None, compact=False):
+    """`columns`: which of GRAPH_COLUMNS, in order (default: all but `node`, the grad_fn or
+    leaf/constant, and grad only with `show_grad`). `compact`: values and grads as the
+    explanations write them (`0.3747`, `[[1, 2], [3, 4]]`), not in PyTorch's print format."""
+    if compact:
+        def value(a):
+            return show.value(a, rows=True)
+
+        def grad(t):
+            return "None" if t._grad is None else show.value(t._grad.data_, rows=True)
+    else:
+        value, grad = tensor_text, _grad_text
+    cols = columns or [c for c in GRAPH_COLUMNS if c not in ("node", "grad") or c == "grad" and show_grad]
 
     def row(n):
         x = n.tensor
-        r = [str(n.id), n.name or "", n.op, x.grad_fn.name() if x.grad_fn else "None",
-             ",".join(map(str, n.inputs)), ", ".join(str(f) for f in n.next_functions),
-             str(x.requires_grad_flag), str(x.grad_fn is None), str(list(x.data_.shape)),
-             tensor_text(x.data_)]
-        if show_grad:
-            r.append(_grad_text(x) if x.grad_fn is None or x.retains_grad else "")
-        return r
+        r = {"id": str(n.id), "name": n.name or "", "op": n.op,
+             "grad_fn": x.grad_fn.name() if x.grad_fn else "None",
+             "node": x.grad_fn.name() if x.grad_fn else ("leaf" if x.requires_grad_flag else "constant"),
+             "inputs": ",".join(map(str, n.inputs)),
+             "next_functions": ", ".join(str(f) for f in n.next_functions),
+             "requires_grad": str(x.requires_grad_flag), "is_leaf": str(x.grad_fn is None),
+             "shape": str(list(x.data_.shape)), "value": value(x.data_),
+             "grad": grad(x) if x.grad_fn is None or x.retains_grad else ""}
+        return [r[c] for c in cols]
     _print(cols, [row(n) for n in nodes], file)

@@ -41,7 +41,7 @@ def grad_tsv(report) -> str:
 TREE_INDENT = 20      # levels of indentation shown; deeper lines carry their depth instead
 
 
-def graph_tree(nodes) -> str:
+def graph_tree(nodes, show_grad=False) -> str:
     """The backward graph from each output, as PyTorch users walk next_functions.
 
     A graph with shared nodes is a DAG, and printed as a tree it would repeat each shared
@@ -52,7 +52,8 @@ def graph_tree(nodes) -> str:
     as one line, `AddBackward0 [#5 shown above]`. Leaves and constants are one line
     anyway and are repeated as they are. Lines deeper than TREE_INDENT levels stop
     moving right (a 100,000-deep chain would need 10**10 spaces) and start with their
-    depth, `[depth 40] MulBackward0`. One line per edge: linear in the graph's size."""
+    depth, `[depth 40] MulBackward0`. One line per edge: linear in the graph's size.
+    `show_grad` (graph --backward): a leaf's or retained tensor's grad after its line."""
     if not nodes:
         return "(empty graph)\n"
     by_id = {n.id: n for n in nodes}
@@ -70,6 +71,9 @@ def graph_tree(nodes) -> str:
                 "AccumulateGrad" if node.tensor.requires_grad_flag else "constant")
             if node.name:
                 label += f" ({node.name})"
+            t = node.tensor
+            if show_grad and (t.grad_fn is None and t.requires_grad_flag or t.retains_grad):
+                label += f" grad={'None' if t._grad is None else _compact(t._grad.data_)}"
             indent = "  " * depth if depth <= TREE_INDENT else "  " * TREE_INDENT + f"[depth {depth}] "
             if node.inputs and uses.get(node.id, 0) > 1:
                 if node.id in shown:
@@ -81,39 +85,3 @@ def graph_tree(nodes) -> str:
             for i in reversed(node.inputs):
                 stack.append((by_id[i], depth + 1))
     return "\n".join(lines) + "\n"
-
-
-def _label(n) -> str:
-    fn = n.tensor.grad_fn
-    name = n.name or ""
-    if fn is None:
-        return name or ("leaf" if n.tensor.requires_grad_flag else "const")
-    return f"{name}\\n{fn.name()}" if name else fn.name()
-
-
-def graph_dot(nodes) -> str:
-    out = ["digraph G {", "  rankdir=LR;"]
-    for n in nodes:
-        shape = "box" if n.tensor.grad_fn is not None else "ellipse"
-        shp = "x".join(map(str, n.tensor.data_.shape)) or "scalar"
-        label = _label(n).replace('"', '\\"')
-        out.append(f'  n{n.id} [shape={shape}, label="{label}\\n{shp}"];')
-    for n in nodes:
-        for i in n.inputs:
-            out.append(f"  n{i} -> n{n.id};")
-    out.append("}")
-    return "\n".join(out) + "\n"
-
-
-def graph_mermaid(nodes) -> str:
-    out = ["flowchart LR"]
-    for n in nodes:
-        label = _label(n).replace("\\n", "<br/>").replace('"', "#quot;")
-        if n.tensor.grad_fn is None:
-            out.append(f'  n{n.id}(["{label}"])')
-        else:
-            out.append(f'  n{n.id}["{label}"]')
-    for n in nodes:
-        for i in n.inputs:
-            out.append(f"  n{i} --> n{n.id}")
-    return "\n".join(out) + "\n"

@@ -23,7 +23,7 @@ from .samples import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD = ["samples/card.txt", "--set", "a=1", "--set", "b=2", "--set", "w=0.5"]
-COMMANDS = ("grad", "graph", "run", "check", "jacobian", "hessian")
+COMMANDS = ("grad", "graph", "run", "check", "explain", "jacobian", "hessian")
 
 
 def subprocess_cli(*args, input=None, env=None):
@@ -246,6 +246,16 @@ def test_last_assigned_name_that_is_no_tensor():
 # --- graph --------------------------------------------------------------------------
 
 GRAPH_TABLE = """\
+id   name   node           inputs   shape   value
+───────────────────────────────────────────────────
+0    x      leaf                    []      2
+1    c      constant                []      3
+2    y      MulBackward0   0,1      []      6
+3           SinBackward0   2        []      -0.2794
+4    z      AddBackward0   3,0      []      1.7206
+"""
+
+GRAPH_TABLE_WIDE = """\
 id   name   op         grad_fn        inputs   next_functions                 requires_grad   is_leaf   shape   value
 ───────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
 0    x      leaf       None                                                   True            True      []      tensor(2.)
@@ -258,31 +268,43 @@ id   name   op         grad_fn        inputs   next_functions                 re
 GRAPH_DOT = """\
 digraph G {
   rankdir=LR;
-  n0 [shape=ellipse, label="x\\nscalar"];
-  n1 [shape=ellipse, label="c\\nscalar"];
-  n2 [shape=box, label="y\\nMulBackward0\\nscalar"];
-  n3 [shape=box, label="SinBackward0\\nscalar"];
-  n4 [shape=box, label="z\\nAddBackward0\\nscalar"];
+  node [fontname="monospace", fontsize=11];
+  n0 [shape=ellipse, style=filled, fillcolor="#fff4c2", color="#a07800", label="x\\n= 2\\nshape []"];
+  n1 [shape=ellipse, style="filled,dashed", fillcolor="#eeeeee", color="#8a8a8a", fontcolor="#555555", \
+label="c\\n= 3\\nshape []"];
+  n2 [shape=box, style="filled,rounded", fillcolor="#dce9fb", color="#2f5f9e", label="MulBackward0\\n#2"];
+  v2 [shape=ellipse, style=filled, fillcolor="#fff4c2", color="#a07800", label="y\\n= 6\\nshape []"];
+  n3 [shape=box, style="filled,rounded", fillcolor="#dce9fb", color="#2f5f9e", label="SinBackward0\\n#3\\n= -0.2794"];
+  n4 [shape=box, style="filled,rounded", fillcolor="#dce9fb", color="#2f5f9e", label="AddBackward0\\n#4"];
+  v4 [shape=ellipse, style=filled, fillcolor="#fff4c2", color="#a07800", label="z\\n= 1.7206\\nshape []"];
   n0 -> n2;
   n1 -> n2;
-  n2 -> n3;
+  n2 -> v2;
+  v2 -> n3;
   n3 -> n4;
   n0 -> n4;
+  n4 -> v4;
 }
 """
 
 GRAPH_MERMAID = """\
 flowchart LR
-  n0(["x"])
-  n1(["c"])
-  n2["y<br/>MulBackward0"]
-  n3["SinBackward0"]
-  n4["z<br/>AddBackward0"]
+  n0(["x<br/>= 2<br/>shape []"])
+  n1(["c<br/>= 3<br/>shape []"])
+  n2["MulBackward0<br/>#2"]
+  v2(["y<br/>= 6<br/>shape []"])
+  n3["SinBackward0<br/>#3<br/>= -0.2794"]
+  n4["AddBackward0<br/>#4"]
+  v4(["z<br/>= 1.7206<br/>shape []"])
   n0 --> n2
   n1 --> n2
-  n2 --> n3
+  n2 --> v2
+  v2 --> n3
   n3 --> n4
   n0 --> n4
+  n4 --> v4
+  classDef const fill:#eeeeee,stroke:#8a8a8a,stroke-dasharray:5 3,color:#555555
+  class n1 const
 """
 
 GRAPH_TREE = """\
@@ -304,7 +326,8 @@ def test_graph_formats(fmt, expected):
 
 def test_graph_table_is_the_default_and_backward_adds_grads():
     assert cli("graph", "-e", GRAPH_SCRIPT).stdout == GRAPH_TABLE
-    r = cli("graph", "-e", GRAPH_SCRIPT, "--backward")
+    assert cli("graph", "-e", GRAPH_SCRIPT, "--wide").stdout == GRAPH_TABLE_WIDE
+    r = cli("graph", "-e", GRAPH_SCRIPT, "--backward", "--wide")
     lines = r.stdout.splitlines()
     assert lines[0].split() == ["id", "name", "op", "grad_fn", "inputs", "next_functions",
                                 "requires_grad", "is_leaf", "shape", "value", "grad"]
@@ -620,12 +643,16 @@ def test_an_empty_script_is_said_to_be_empty(tmp_path, command, why):
     assert cli("run", str(f)).exit_code == 0          # running nothing is fine, as for python
 
 
-def test_a_graph_with_no_nodes_says_so_instead_of_an_empty_header():
+def test_a_graph_of_constants_only_lists_them_and_says_so():
+    # issue 13: every named value is in the graph, a script of constants only too
     r = cli("graph", "-e", "a = tensor(2.0)\nb = a * 3")
-    assert (r.exit_code, r.stdout, r.stderr) == (0, "", "note: the graph is empty: the script makes no "
-                                                         "tensor that requires grad\n")
+    assert (r.exit_code, r.stderr) == (0, "note: no tensor requires grad: the graph has constants only\n")
+    assert [line.split()[:3] for line in r.stdout.splitlines()[2:]] == [["0", "a", "constant"], ["1", "b", "constant"]]
     r = cli("graph", "-e", "a = tensor(2.0)\nb = a * 3", "-f", "json")
-    assert json.loads(r.stdout) == {"nodes": []}
+    assert [(n["name"], n["op"], n["value"]) for n in json.loads(r.stdout)["nodes"]] == [("a", "constant", 2.0),
+                                                                                         ("b", "constant", 6.0)]
+    r = cli("graph", "-e", "import torch\nk = 3")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "", "note: the graph is empty: the script makes no tensor\n")
 
 
 def test_tsv_writes_non_finite_numbers_bare():

@@ -130,7 +130,7 @@ def test_script_errors_are_not_caught_across_limits():
      "Try 'diffcli grad --help' for help.\n"),
     (["graph", "-e", "x = 1.0", "-f", "tsv"],
      "error: UsageError: Invalid value for '--format' / '-f': 'tsv' is not one of 'table', 'json', 'jsonl', 'dot', "
-     "'mermaid', 'tree'.\nTry 'diffcli graph --help' for help.\n"),
+     "'mermaid', 'tree', 'svg', 'png', 'html'.\nTry 'diffcli graph --help' for help.\n"),
     (["grad", "-e", "x = 1.0", "--set", "a=foo"],
      "error: UsageError: --set a: expected a number or a list literal such as 2.5 or [1, 2], got 'foo'\n"),
     (["grad", "-e", "x = 1.0", "--set", "=1"], "error: UsageError: --set '=1': '' is not a valid name\n"),
