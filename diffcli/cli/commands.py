@@ -63,6 +63,12 @@ def grad(a):
     def body():
         from .. import session
 
+        if a.symbolic:
+            from . import symbolic
+
+            return symbolic.grad_body(a)
+        if a.fmt is GradFormat.latex:
+            raise _Usage("--format latex is the formulas' format: give --symbolic too")
         s, names, opts = _prepare(a.script, a.expr, a.set_, a.wrt, a)
         _refuse_empty(s, "there is nothing to differentiate")
         opts.retain_graphs = a.retain_graph  # the script's own backward() keeps the graph too
@@ -229,6 +235,10 @@ def check(a):
                 known=lambda run: (_known_names(run, s, of=a.of, wrt=names), _unused_sets(run, opts, warn)),
             ),
         )
+        if a.symbolic:
+            from . import symbolic
+
+            rows = rows + _script_errors(s, lambda: symbolic.check_rows(s, opts, a.of, names, warn))
         if a.fmt is CheckFormat.json:
             from ..render import jsonout
 

@@ -21,6 +21,7 @@ class GradFormat(str, enum.Enum):
     table = "table"
     json = "json"
     tsv = "tsv"
+    latex = "latex"  # with --symbolic
 
 
 class GraphFormat(str, enum.Enum):
@@ -111,6 +112,7 @@ GRAD = [
         "The gradient for a non-scalar target: a literal or an expression such as ones_like(p).",
     ),
     opt("--repeat", int, 1, "Call backward N times (shows accumulation).", low=1, high=1000),
+    opt("--symbolic", bool, False, "Each gradient as a formula in the script's variables (free ones need no value)."),
     _fmt(GradFormat),
     *REPORT,
     *LIMITS,
@@ -132,6 +134,7 @@ CHECK = [
     opt("--eps", float, 1e-6, "Finite-difference step."),
     opt("--atol", float, 1e-5, "Absolute tolerance."),
     opt("--rtol", float, 1e-4, "Relative tolerance."),
+    opt("--symbolic", bool, False, "Also compare each gradient with its formula (grad --symbolic)."),
     _fmt(CheckFormat),
     *REPORT,
     *LIMITS,

@@ -32,6 +32,7 @@ from . import (
     dunders,
     exceptions,
     formatting,
+    freevars,
     printopts,
     pybuiltins,
     pydict,
@@ -243,6 +244,7 @@ class Interpreter(Caps):
         self.depth = 0
         self.line = 0
         self.trace = [] if trace else None
+        self.script = None
         self._warned = set()
         self._fields = {}              # f-string field text -> parsed expression
         self.overrides = {}            # name -> (k, ndarray): the value of the k-th leaf bound to
@@ -256,6 +258,7 @@ class Interpreter(Caps):
 
     # --- entry -------------------------------------------------------------------
     def run(self, script: A.Script) -> RunResult:
+        self.script = script               # (the free-variable error lists all of its free names)
         self.flavour = self.flavour or flavours.of(script)
         self.literal_variables = self.flavour == flavours.MATH
         creation.MAX_ELEMENTS[0] = self.limits.max_elements
@@ -807,7 +810,7 @@ class Interpreter(Caps):
         elif called:
             hint = "" if suggestion else " (diffcli scripts have no such function)"
         else:
-            hint = f" (a free variable: give it a value with --set {name}=VALUE)"
+            hint = freevars.missing_hint(name, self.script, self.builtins, self.sets)
         raise ScriptError("NameError", f"name '{name}' is not defined{hint}{suggestion}", e.line, e.column)
 
     def binop(self, op, left, right, node):
