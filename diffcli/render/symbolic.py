@@ -66,10 +66,12 @@ def grad_json(sym) -> str:
     free = set(sym.free)
     known = not free
 
-    def record(t, formula, unknown):
+    def record(t, formula, unknown, name=None):
         rec = tensor_record(t)
         if unknown:
-            rec["value"] = rec["grad"] = None
+            rec["grad"] = None
+            if name is None or name in free:
+                rec["value"] = None
         rec["formula"] = None if formula is None else formula.text
         rec["latex"] = None if formula is None else formula.latex
         return rec
@@ -77,7 +79,7 @@ def grad_json(sym) -> str:
     report = sym.report
     out = {
         "target": {"name": report.target_name, **record(report.target, sym.target, not known)},
-        "leaves": {n: record(t, f, not known) for n, t, f in sym.leaves},
+        "leaves": {n: record(t, f, not known, n) for n, t, f in sym.leaves},
         "retained": {n: tensor_record(t) for n, t in report.retained},
         "free": sorted(free, key=sym.free.index),
     }

@@ -68,6 +68,8 @@ def as_expr(v):
     if isinstance(v, int):
         return S.Integer(v)
     if isinstance(v, float):
+        if v.is_integer() and abs(v) < 2**53:
+            return S.Integer(int(v))  # (1.0 * x is x: a default beta=1.0 does not show)
         return S.Float(v)
     raise TypeError(f"not a number: {v!r}")
 

@@ -70,6 +70,8 @@ class DiffcliPrinter(StrPrinter):
             return f"1/{self.parenthesize(b, PRECEDENCE['Mul'], strict=True)}"
         if e == S.Rational(-1, 2):
             return f"1/sqrt({self._print(b)})"
+        if e.is_Rational and e < 0:
+            return f"1/{self.parenthesize(S.Pow(b, -e, evaluate=False), PRECEDENCE['Mul'], strict=True)}"
         base = self.parenthesize(b, PRECEDENCE["Pow"], strict=True)
         if b.is_Number and b < 0:
             base = f"({self._print(b)})"
@@ -100,6 +102,10 @@ class DiffcliPrinter(StrPrinter):
 
     def _print_Or(self, expr):
         return " | ".join(f"({self._print(a)})" for a in expr.args)
+
+    def _print_ITE(self, expr):
+        c, a, b = (self._print(x) for x in expr.args)
+        return f"(({c}) & ({a})) | (~({c}) & ({b}))"
 
     def _print_BooleanTrue(self, expr):
         return "True"

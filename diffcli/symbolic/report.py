@@ -17,6 +17,7 @@ import math
 import numpy as np
 import sympy as S
 
+from ..engine import dtypes
 from ..engine.tensor import Tensor
 from ..lang.errors import ScriptError
 from ..lang.freevars import free_names
@@ -70,8 +71,9 @@ def evaluate(text, values: dict) -> float:
     lines = text.split("\n")
     head = [f"{k} = {v!r}" for k, v in values.items()]
     src = Source("\n".join([*head, *lines[:-1], f"{RESULT_NAME} = {lines[-1]}"]), "<formula>")
-    run = execute(src, Options(), write=lambda s: None)
-    v = run.env[RESULT_NAME]
+    with dtypes.using(dtypes.defaults()):   # (the command's run keeps its dtype settings)
+        run = execute(src, Options(), write=lambda s: None)
+        v = run.env[RESULT_NAME]
     return float(v.data_.reshape(-1)[0]) if isinstance(v, Tensor) else float(v)
 
 
@@ -115,6 +117,9 @@ def build(script, run, report, stand_in_names=()) -> SymbolicReport:
             continue
         _scalar(t, leaf_name)
         sym = srun.variables.get(leaf_name)
+        bound = srun.env.get(leaf_name)
+        if isinstance(bound, S.Symbol) and bound in srun.variables.values():
+            sym = bound                 # (`out = a`: another name of the same leaf)
         if sym is None:
             raise ScriptError("NotImplementedError", f"--symbolic does not follow how the leaf '{leaf_name}' "
                               "is made")

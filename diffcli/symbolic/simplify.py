@@ -58,4 +58,24 @@ def simplify(e):
     except (PolynomialError, CoercionFailed, NotImplementedError, TypeError, ValueError,
             RecursionError):
         pass
-    return best
+    return numbers(best)
+
+
+def numbers(e):
+    """Constants such as sqrt(2), pi or log(2) as floats, folded into the coefficients
+    (0.3989422804014327*x, not 0.5*1.4142135623730951*x/1.772453850905516); rationals
+    stay (1/(2*sqrt(x)), x^2)."""
+    found, stack, seen = {}, [e], set()
+    while stack:
+        a = stack.pop()
+        if a in seen:
+            continue
+        seen.add(a)
+        if isinstance(a, S.Expr) and a.is_number and not a.is_Rational and not a.is_Float:
+            try:
+                found[a] = S.Float(float(a))
+            except TypeError:
+                pass
+            continue
+        stack.extend(a.args)
+    return e.xreplace(found) if found else e
