@@ -48,6 +48,7 @@ def grad_body(a):
     if target is None:
         raise _Fail(ExitStatus.SCRIPT_FAILED,
                     _err("ValueError", "the script assigns no name to differentiate (give --of NAME)"), s)
+    _script_errors(s, lambda: R.check_scope(run, target))
     if a.of is None and run.result.called_backward:
         sys.stderr.write("note: the script calls backward()/grad() itself, so no backward was added\n")
     else:

@@ -92,6 +92,17 @@ def _scalar(t, name):
     return float(t.data_.reshape(-1)[0])
 
 
+def check_scope(run, target_name):
+    """Before the backward pass: every leaf that requires grad, and the target, has one element."""
+    for name, t in run.leaves():
+        if t.requires_grad_flag:
+            _scalar(t, name)
+    t = run.env.get(target_name)
+    if isinstance(t, Tensor) and t.data_.size != 1:
+        raise ScriptError("TypeError", f"--symbolic is for scalar targets: '{target_name}' has shape "
+                          f"{list(t.data_.shape)}")
+
+
 def build(script, run, report, stand_in_names=()) -> SymbolicReport:
     """The formulas of `report` (a session.GradReport of `run`)."""
     srun = SymbolicRun(script, run.result.flavour, run.limits.max_statements).run()
