@@ -28,8 +28,11 @@ def grad_body(a):
     from ..render import symbolic as render
     from ..symbolic import report as R
 
-    for given, opt in ((a.grad_tensors, "--grad-tensors"), (a.repeat != 1, "--repeat"),
-                       (a.create_graph, "--create-graph")):
+    for given, opt in (
+        (a.grad_tensors, "--grad-tensors"),
+        (a.repeat != 1, "--repeat"),
+        (a.create_graph, "--create-graph"),
+    ):
         if given:
             raise _Usage(f"--symbolic gives formulas of a scalar target: it takes no {opt}")
     s, names, opts = _prepare(a.script, a.expr, a.set_, a.wrt, a)
@@ -46,16 +49,23 @@ def grad_body(a):
     _unused_sets(run, opts, warn)
     target = a.of or run.result.last_assigned
     if target is None:
-        raise _Fail(ExitStatus.SCRIPT_FAILED,
-                    _err("ValueError", "the script assigns no name to differentiate (give --of NAME)"), s)
+        raise _Fail(
+            ExitStatus.SCRIPT_FAILED,
+            _err("ValueError", "the script assigns no name to differentiate (give --of NAME)"),
+            s,
+        )
     _script_errors(s, lambda: R.check_scope(run, target))
     if a.of is None and run.result.called_backward:
         sys.stderr.write("note: the script calls backward()/grad() itself, so no backward was added\n")
     else:
-        _script_errors(s, lambda: session.run_backward(run, target, retain_graph=a.retain_graph,
-                                                       on_warning=warn, explicit=a.of is not None))
+        _script_errors(
+            s,
+            lambda: session.run_backward(
+                run, target, retain_graph=a.retain_graph, on_warning=warn, explicit=a.of is not None
+            ),
+        )
     report = _script_errors(s, lambda: session.grad_report(run, target, names, explicit=a.of is not None))
-    sym = _script_errors(s, lambda: R.build(script, run, report, list(stand_ins)))
+    sym = _script_errors(s, lambda: R.build_bounded(script, run, report, list(stand_ins)))
     if a.fmt is GradFormat.json:
         write_document(render.grad_json(sym) + "\n")
     elif a.fmt is GradFormat.latex:
@@ -82,5 +92,4 @@ def check_rows(s, opts, target, names, warn):
     if target is not None or not run.result.called_backward:
         session.run_backward(run, name, retain_graph=True, explicit=target is not None)
     report = session.grad_report(run, name, names, explicit=target is not None)
-    return R.check_rows(R.build(script, run, report), session.CheckRow)
-
+    return R.check_rows(R.build_bounded(script, run, report), session.CheckRow)

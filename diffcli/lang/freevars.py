@@ -14,7 +14,12 @@ from __future__ import annotations
 
 from . import ast as A
 
-_TARGET_FIELDS = {A.Assign: ("targets",), A.AugAssign: ("target",), A.For: ("target",), A.Comprehension: ("target",)}
+_TARGET_FIELDS = {
+    A.Assign: ("targets",),
+    A.AugAssign: ("target",),
+    A.For: ("target",),
+    A.Comprehension: ("target",),
+}
 
 
 def _bind_target(t, bound, stack):
@@ -92,5 +97,7 @@ def missing_hint(name, script, known, given=()) -> str:
     sets = " ".join(f"--set {n}=VALUE" for n in names)
     if len(names) == 1:
         return f" (a free variable: give it a value with {sets}, or see its formulas with --symbolic)"
-    return (f" (free variables {', '.join(names)} have no value: give them values with {sets}, "
-            f"or see the formulas in them with --symbolic)")
+    return (
+        f" (free variables {', '.join(names)} have no value: give them values with {sets}, "
+        f"or see the formulas in them with --symbolic)"
+    )

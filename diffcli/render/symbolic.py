@@ -49,8 +49,10 @@ def grad_latex(sym) -> str:
     lines = [f"{_latex_name(sym.target_name)} = {sym.target.latex}"]
     for name, _, f in sym.leaves:
         if f is not None:
-            lines.append(rf"\frac{{\partial {_latex_name(sym.target_name)}}}{{\partial {_latex_name(name)}}}"
-                         f" = {f.latex}")
+            lines.append(
+                rf"\frac{{\partial {_latex_name(sym.target_name)}}}{{\partial {_latex_name(name)}}}"
+                f" = {f.latex}"
+            )
     return "\n".join(lines) + "\n"
 
 

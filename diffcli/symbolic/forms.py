@@ -39,7 +39,9 @@ def _flat(name, numeric):
             return numeric(x)
         return None
 
-    return type(name.capitalize() + "_", (_Flat,), {"script_name": name, "eval": classmethod(eval_), "nargs": 1})
+    return type(
+        name.capitalize() + "_", (_Flat,), {"script_name": name, "eval": classmethod(eval_), "nargs": 1}
+    )
 
 
 def _round_half_even(x):
@@ -110,7 +112,10 @@ def _unary(f):
 
 
 PRIMITIVES = {
-    **{n: _unary(getattr(S, n)) for n in "sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp erf".split()},
+    **{
+        n: _unary(getattr(S, n))
+        for n in "sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp erf".split()
+    },
     "log": _unary(S.log),
     "sqrt": _unary(S.sqrt),
     "abs": _unary(S.Abs),

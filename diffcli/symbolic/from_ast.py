@@ -60,15 +60,60 @@ class _NewLeaf:
 
 
 MODULES = {"torch", "torch.nn.functional", "torch.autograd", "torch.nn", "math", "F"}
-IDENTITY_METHODS = {"float", "double", "to", "cpu", "contiguous", "reshape", "view", "flatten", "squeeze",
-                    "unsqueeze", "t", "transpose", "permute", "expand", "expand_as", "view_as", "reshape_as",
-                    "retain_grad", "requires_grad_", "clone", "ravel", "type_as", "sum", "mean", "prod",
-                    "amax", "amin"}
-IDENTITY_FUNCTIONS = {"reshape", "flatten", "squeeze", "unsqueeze", "t", "transpose", "permute", "ravel",
-                      "clone"}
+IDENTITY_METHODS = {
+    "float",
+    "double",
+    "to",
+    "cpu",
+    "contiguous",
+    "reshape",
+    "view",
+    "flatten",
+    "squeeze",
+    "unsqueeze",
+    "t",
+    "transpose",
+    "permute",
+    "expand",
+    "expand_as",
+    "view_as",
+    "reshape_as",
+    "retain_grad",
+    "requires_grad_",
+    "clone",
+    "ravel",
+    "type_as",
+    "sum",
+    "mean",
+    "prod",
+    "amax",
+    "amin",
+}
+IDENTITY_FUNCTIONS = {
+    "reshape",
+    "flatten",
+    "squeeze",
+    "unsqueeze",
+    "t",
+    "transpose",
+    "permute",
+    "ravel",
+    "clone",
+}
 CONSTRUCTORS = {"tensor", "Tensor", "as_tensor", "scalar_tensor"}
-_CMP_FUNCTIONS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!=",
-                  "less": "<", "greater": ">", "less_equal": "<=", "greater_equal": ">=", "not_equal": "!="}
+_CMP_FUNCTIONS = {
+    "lt": "<",
+    "le": "<=",
+    "gt": ">",
+    "ge": ">=",
+    "eq": "==",
+    "ne": "!=",
+    "less": "<",
+    "greater": ">",
+    "less_equal": "<=",
+    "greater_equal": ">=",
+    "not_equal": "!=",
+}
 _MATH = {"pi": math.pi, "e": math.e, "inf": math.inf}
 _PYTHON = {"range", "float", "int", "abs", "max", "min", "print", "len", "round", "sum", "bool"}
 
@@ -82,8 +127,8 @@ class SymbolicRun:
         self.script = script
         self.math_flavour = flavour == "math"
         self.env = {}
-        self.variables = {}            # name -> Symbol, in order of first definition
-        self.detached = 0              # inside `with no_grad()`
+        self.variables = {}  # name -> Symbol, in order of first definition
+        self.detached = 0  # inside `with no_grad()`
         self.statements = 0
         self.max_statements = max_statements
 
@@ -102,8 +147,9 @@ class SymbolicRun:
         for st in body:
             self.statements += 1
             if self.statements > self.max_statements:
-                raise ScriptError("LimitError", "--symbolic: more statements than --max-statements",
-                                  st.line, st.column)
+                raise ScriptError(
+                    "LimitError", "--symbolic: more statements than --max-statements", st.line, st.column
+                )
             self.statement(st)
 
     def statement(self, st):
@@ -115,8 +161,12 @@ class SymbolicRun:
             if self.math_flavour and not self.detached and is_literal(st.value):
                 v = literal_value(st.value)
                 if isinstance(v, list):
-                    raise ScriptError("TypeError", f"--symbolic is for scalar variables: '{name}' is a list",
-                                      st.line, st.column)
+                    raise ScriptError(
+                        "TypeError",
+                        f"--symbolic is for scalar variables: '{name}' is a list",
+                        st.line,
+                        st.column,
+                    )
                 self.variables.pop(name, None)
                 self.env[name] = self.symbol(name, st)
                 return
@@ -160,7 +210,11 @@ class SymbolicRun:
             name, method = e.func.obj.id, e.func.name
             if method == "requires_grad_":
                 self.env[name] = self.symbol(name, e)
-            elif method.endswith("_") and not method.startswith("_") and method not in ("zero_", "retain_grad_"):
+            elif (
+                method.endswith("_")
+                and not method.startswith("_")
+                and method not in ("zero_", "retain_grad_")
+            ):
                 obj = self.lookup(e.func.obj)
                 self.bind(name, self.call_method(obj, method[:-1], *self.arguments(e), e), e)
 
@@ -170,7 +224,9 @@ class SymbolicRun:
             bound = alias.asname or (alias.name.split(".")[0] if st.__class__ is A.Import else alias.name)
             if st.__class__ is A.Import and not alias.asname:
                 full = alias.name.split(".")[0]
-            self.env[bound] = _Module(full) if full in MODULES or full.startswith("torch") else _Function(alias.name)
+            self.env[bound] = (
+                _Module(full) if full in MODULES or full.startswith("torch") else _Function(alias.name)
+            )
 
     def with_block(self, st):
         depth = 0
@@ -203,7 +259,9 @@ class SymbolicRun:
                 return v is S.true
             if v.is_number:
                 return bool(v != 0)
-            raise _unsupported("an `if`/`while` on a variable's value (each branch has its own formula)", test)
+            raise _unsupported(
+                "an `if`/`while` on a variable's value (each branch has its own formula)", test
+            )
         return bool(v)
 
     # --- expressions ---------------------------------------------------------------
@@ -215,7 +273,7 @@ class SymbolicRun:
             raise ScriptError("NameError", f"name '{name}' is not defined", e.line, e.column)
         if name in _PYTHON or name in engine.FUNCTIONS or name in ("no_grad", "enable_grad"):
             return _Function(name)
-        return self.symbol(name, e)     # a free variable (--set, or none: a stand-in value)
+        return self.symbol(name, e)  # a free variable (--set, or none: a stand-in value)
 
     def eval(self, e):
         cls = e.__class__
@@ -230,8 +288,11 @@ class SymbolicRun:
             if e.op == "~":
                 return logical("~", v)
             if e.op == "-":
-                return -v if not isinstance(v, S.Basic) or not isinstance(v, S.logic.boolalg.Boolean) \
+                return (
+                    -v
+                    if not isinstance(v, S.Basic) or not isinstance(v, S.logic.boolalg.Boolean)
                     else -as_expr(v)
+                )
             return v
         if cls is A.Compare:
             if e.op not in ("<", "<=", ">", ">=", "==", "!="):
@@ -302,12 +363,16 @@ class SymbolicRun:
         raise _unsupported(f"the attribute .{name}", e)
 
     def call_method(self, obj, name, args, kwargs, e):
-        if name in IDENTITY_METHODS and not (name in ("sum", "mean", "prod", "amax", "amin") and (args or kwargs)):
+        if name in IDENTITY_METHODS and not (
+            name in ("sum", "mean", "prod", "amax", "amin") and (args or kwargs)
+        ):
             return obj
         if name in ("detach", "item", "tolist"):
             return Detach(obj) if is_symbolic(obj) else obj
         if name == "where":
-            return where(args[0] if args else kwargs["condition"], obj, args[1] if len(args) > 1 else kwargs["other"])
+            return where(
+                args[0] if args else kwargs["condition"], obj, args[1] if len(args) > 1 else kwargs["other"]
+            )
         return self.call_function(name, [obj, *args], kwargs, e)
 
     def call_function(self, name, args, kwargs, e):
@@ -348,8 +413,12 @@ class SymbolicRun:
     def construct(self, name, args, kwargs, e):
         data = args[0] if args else kwargs.get("data")
         if isinstance(data, list):
-            raise ScriptError("TypeError", "--symbolic is for scalar variables: this tensor has several "
-                              "elements", e.line, e.column)
+            raise ScriptError(
+                "TypeError",
+                "--symbolic is for scalar variables: this tensor has several elements",
+                e.line,
+                e.column,
+            )
         if data is None or isinstance(data, str):
             raise _unsupported(f"{name}() without a number", e)
         if kwargs.get("requires_grad") is True:
@@ -383,4 +452,6 @@ class SymbolicRun:
                 raise _unsupported(f"{name}() with these arguments ({err})", e) from None
         if fn is None:
             raise _unsupported(f"{name}()", e)
-        raise _unsupported(f"{name}() (its op has no symbolic form{' for these arguments' if rows_ else ''})", e)
+        raise _unsupported(
+            f"{name}() (its op has no symbolic form{' for these arguments' if rows_ else ''})", e
+        )

@@ -20,7 +20,8 @@ from sympy.printing.str import StrPrinter
 from . import forms
 from .derive import tree_size
 
-TREE_LIMIT = 2_000        # a larger tree prints with temporaries for its shared parts
+TREE_LIMIT = 2_000  # a larger tree prints with temporaries for its shared parts
+DEPTH_LIMIT = 40  # ... and so does a deeper one, every DEPTH_LIMIT levels
 _FUNCTION_NAMES = {"Abs": "abs", "ceiling": "ceil", "sign": "sign", "floor": "floor"}
 
 
@@ -130,8 +131,9 @@ class DiffcliPrinter(StrPrinter):
 
 
 def _shared(expr):
-    """The subexpressions (not atoms) that the DAG of `expr` uses more than once, inputs
-    first."""
+    """The subexpressions to name: those the DAG of `expr` uses more than once (and are not
+    tiny), and every DEPTH_LIMIT-th level of a deep chain (a script's parser takes 200
+    nested brackets); inputs first."""
     uses, order, seen = {}, [], set()
     stack = [(expr, False)]
     while stack:
@@ -145,13 +147,35 @@ def _shared(expr):
         seen.add(e)
         stack.append((e, True))
         stack.extend((a, False) for a in e.args)
-    return [e for e in order if uses[e] > 1 and e.args and not e.is_number and tree_size(e) > 4
-            and isinstance(e, S.Expr)]
+    named, depth = [], {}
+    for e in order:
+        d = 1 + max((depth[a] for a in e.args), default=0)
+        nameable = e.args and not e.is_number and isinstance(e, S.Expr) and e is not expr
+        if nameable and (uses[e] > 1 and tree_size(e) > 4 or d >= DEPTH_LIMIT):
+            named.append(e)
+            d = 1
+        depth[e] = d
+    return named
+
+
+def _too_deep(expr) -> bool:
+    depth = {}
+    stack = [(expr, False)]
+    while stack:
+        e, done = stack.pop()
+        if done:
+            depth[e] = 1 + max((depth[a] for a in e.args), default=0)
+            if depth[e] >= DEPTH_LIMIT:
+                return True
+        elif e not in depth:
+            stack.append((e, True))
+            stack.extend((a, False) for a in e.args if a not in depth)
+    return False
 
 
 def formula(expr) -> str:
-    """`expr` in diffcli syntax (with `t1 = ...` lines first when it is a large DAG)."""
-    if tree_size(expr) <= TREE_LIMIT:
+    """`expr` in diffcli syntax (with `t1 = ...` lines first when it is a large or deep DAG)."""
+    if tree_size(expr) <= TREE_LIMIT and not _too_deep(expr):
         return DiffcliPrinter()._print(expr)
     temps = {}
     lines = []
@@ -165,6 +189,6 @@ def formula(expr) -> str:
 
 def latex(expr) -> str:
     """`expr` in LaTeX (SymPy's printer; a large DAG is not spelt out: its formula is)."""
-    if tree_size(expr) > TREE_LIMIT:
+    if tree_size(expr) > TREE_LIMIT or _too_deep(expr):
         return r"\text{(too large for LaTeX: see the formula)}"
     return S.latex(expr)

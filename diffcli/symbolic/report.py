@@ -55,7 +55,7 @@ class SymbolicReport:
 
     def __init__(self, report, target, leaves, free, values):
         self.report = report
-        self.values = values          # every variable's value in the run (stand-ins too)
+        self.values = values  # every variable's value in the run (stand-ins too)
         self.target_name = report.target_name
         self.target = target
         self.leaves = leaves
@@ -71,7 +71,7 @@ def evaluate(text, values: dict) -> float:
     lines = text.split("\n")
     head = [f"{k} = {v!r}" for k, v in values.items()]
     src = Source("\n".join([*head, *lines[:-1], f"{RESULT_NAME} = {lines[-1]}"]), "<formula>")
-    with dtypes.using(dtypes.defaults()):   # (the command's run keeps its dtype settings)
+    with dtypes.using(dtypes.defaults()):  # (the command's run keeps its dtype settings)
         run = execute(src, Options(), write=lambda s: None)
         v = run.env[RESULT_NAME]
     return float(v.data_.reshape(-1)[0]) if isinstance(v, Tensor) else float(v)
@@ -87,8 +87,11 @@ def close(a: float, b: float, rtol: float) -> bool:
 
 def _scalar(t, name):
     if t.data_.size != 1:
-        raise ScriptError("TypeError", f"--symbolic is for scalar variables: '{name}' has shape "
-                          f"{list(t.data_.shape)} (give one-element tensors, or drop --symbolic)")
+        raise ScriptError(
+            "TypeError",
+            f"--symbolic is for scalar variables: '{name}' has shape "
+            f"{list(t.data_.shape)} (give one-element tensors, or drop --symbolic)",
+        )
     return float(t.data_.reshape(-1)[0])
 
 
@@ -99,8 +102,9 @@ def check_scope(run, target_name):
             _scalar(t, name)
     t = run.env.get(target_name)
     if isinstance(t, Tensor) and t.data_.size != 1:
-        raise ScriptError("TypeError", f"--symbolic is for scalar targets: '{target_name}' has shape "
-                          f"{list(t.data_.shape)}")
+        raise ScriptError(
+            "TypeError", f"--symbolic is for scalar targets: '{target_name}' has shape {list(t.data_.shape)}"
+        )
 
 
 def build(script, run, report, stand_in_names=()) -> SymbolicReport:
@@ -116,8 +120,10 @@ def build(script, run, report, stand_in_names=()) -> SymbolicReport:
     for v in srun.variables:
         t = run.env.get(v)
         if not isinstance(t, Tensor) or t.grad_fn is not None:
-            raise ScriptError("NotImplementedError", f"--symbolic does not follow '{v}': it is bound to a "
-                              "variable and then to something else")
+            raise ScriptError(
+                "NotImplementedError",
+                f"--symbolic does not follow '{v}': it is bound to a variable and then to something else",
+            )
         values[v] = _scalar(t, v)
     target = Formula(simplify(texpr))
     _consistent(target, texpr, values, report.target, name)
@@ -130,26 +136,51 @@ def build(script, run, report, stand_in_names=()) -> SymbolicReport:
         sym = srun.variables.get(leaf_name)
         bound = srun.env.get(leaf_name)
         if isinstance(bound, S.Symbol) and bound in srun.variables.values():
-            sym = bound                 # (`out = a`: another name of the same leaf)
+            sym = bound  # (`out = a`: another name of the same leaf)
         if sym is None:
-            raise ScriptError("NotImplementedError", f"--symbolic does not follow how the leaf '{leaf_name}' "
-                              "is made")
+            raise ScriptError(
+                "NotImplementedError", f"--symbolic does not follow how the leaf '{leaf_name}' is made"
+            )
         leaves.append((leaf_name, t, Formula(simplify(derivative(texpr, sym)))))
     free = [n for n in stand_in_names if n in values or n in srun.variables]
     return SymbolicReport(report, target, leaves, free, values)
 
 
+def build_bounded(script, run, report, stand_in_names=()) -> SymbolicReport:
+    """build(), with a formula nested deeper than SymPy's recursion reaches refused in words."""
+    try:
+        return build(script, run, report, stand_in_names)
+    except RecursionError:
+        raise ScriptError(
+            "RecursionError",
+            "--symbolic: the formula is nested too deeply to build or "
+            "print (a chain of thousands of operations); drop --symbolic",
+        ) from None
+
+
 def _consistent(target, texpr, values, tensor, name):
     if tensor is None or tensor.data_.size != 1:
-        raise ScriptError("TypeError", f"--symbolic is for scalar targets: '{name}' has shape "
-                          f"{[] if tensor is None else list(tensor.data_.shape)}")
+        raise ScriptError(
+            "TypeError",
+            f"--symbolic is for scalar targets: '{name}' has shape "
+            f"{[] if tensor is None else list(tensor.data_.shape)}",
+        )
     engine = float(tensor.data_.reshape(-1)[0])
-    mine = evaluate(target.text, values)
+    try:
+        mine = evaluate(target.text, values)
+    except ScriptError as e:
+        raise ScriptError(
+            "NotImplementedError",
+            f"--symbolic could not evaluate the formula of '{name}': {e.type_name}: {e.message}",
+        ) from None
     rtol = 1e-4 if tensor.data_.dtype == np.float32 else 1e-9
     if not close(mine, engine, rtol):
-        raise ScriptError("NotImplementedError", f"--symbolic cannot give '{name}' as a formula: its formula "
-                          f"gives {mine!r} at the run's values, the script {engine!r} (the script does "
-                          "something the symbolic form does not follow)")
+        raise ScriptError(
+            "NotImplementedError",
+            f"--symbolic cannot give '{name}' as a formula: its formula "
+            f"gives {mine!r} at the run's values, the script {engine!r} (the script does "
+            "something the symbolic form does not follow)",
+        )
 
 
 def check_rows(sym: SymbolicReport, row_class):
@@ -163,9 +194,21 @@ def check_rows(sym: SymbolicReport, row_class):
         mine = evaluate(f.text, values)
         g = t._grad
         engine = 0.0 if g is None else float(g.data_.reshape(-1)[0])
-        diff = abs(mine - engine) if math.isfinite(mine) and math.isfinite(engine) else (
-            0.0 if close(mine, engine, 0) else math.inf)
+        diff = (
+            abs(mine - engine)
+            if math.isfinite(mine) and math.isfinite(engine)
+            else (0.0 if close(mine, engine, 0) else math.inf)
+        )
         rel = diff / max(abs(engine), 1e-12)
-        rows.append(row_class(f"{name} (symbolic)", 1, diff, rel, close(mine, engine, 1e-7),
-                              np.asarray(engine), np.asarray(mine)))
+        rows.append(
+            row_class(
+                f"{name} (symbolic)",
+                1,
+                diff,
+                rel,
+                close(mine, engine, 1e-7),
+                np.asarray(engine),
+                np.asarray(mine),
+            )
+        )
     return rows

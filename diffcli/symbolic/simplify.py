@@ -55,8 +55,7 @@ def simplify(e):
             consider(t)
             if tree_size(t) <= TOGETHER_MAX and _low_degree(t):
                 consider(S.cancel(t))
-    except (PolynomialError, CoercionFailed, NotImplementedError, TypeError, ValueError,
-            RecursionError):
+    except (PolynomialError, CoercionFailed, NotImplementedError, TypeError, ValueError, RecursionError):
         pass
     return numbers(best)
 

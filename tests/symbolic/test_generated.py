@@ -28,9 +28,22 @@ def assert_formulas_match(sym):
         assert abs(mine - engine) <= 1e-9 * max(abs(mine), abs(engine)) + 1e-12, (name, f.text, mine, engine)
 
 
-@settings(max_examples=int(os.environ.get("DIFFCLI_SYMBOLIC_EXAMPLES", "60")), deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-@given(programs(errors=False, fd_safe=True, dtype="float64", shapes=[()], families=SMOOTH_FAMILIES,
-                values=smooth_values_st))
+@settings(
+    max_examples=int(os.environ.get("DIFFCLI_SYMBOLIC_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+)
+@given(
+    programs(
+        errors=False,
+        fd_safe=True,
+        dtype="float64",
+        shapes=[()],
+        families=SMOOTH_FAMILIES,
+        values=smooth_values_st,
+    )
+)
 def test_formulas_of_generated_scalar_scripts(prog):
     sym, _ = formulas(prog.forward_script, of=prog.target)
     assert_formulas_match(sym)

@@ -29,8 +29,16 @@ def torch_gradients(prog):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-@given(programs(errors=False, fd_safe=True, dtype="float64", shapes=[()], families=SMOOTH_FAMILIES,
-                values=smooth_values_st))
+@given(
+    programs(
+        errors=False,
+        fd_safe=True,
+        dtype="float64",
+        shapes=[()],
+        families=SMOOTH_FAMILIES,
+        values=smooth_values_st,
+    )
+)
 def test_formulas_match_pytorch(prog):
     if prog.flavour != "math":
         torch.set_default_dtype(torch.float64)
@@ -45,7 +53,12 @@ def test_formulas_match_pytorch(prog):
         mine = R.evaluate(f.text, sym.values)
         theirs = expected[name]
         if math.isfinite(mine) and math.isfinite(theirs):
-            assert abs(mine - theirs) <= 1e-9 * max(abs(mine), abs(theirs)) + 1e-12, (name, f.text, mine, theirs)
+            assert abs(mine - theirs) <= 1e-9 * max(abs(mine), abs(theirs)) + 1e-12, (
+                name,
+                f.text,
+                mine,
+                theirs,
+            )
 
 
 def test_readme_example_matches_pytorch():
