@@ -28,18 +28,17 @@ def torch_gradients(prog):
     return {lf.name: (0.0 if g is None else float(g)) for lf, g in zip(prog.leaves, grads)}
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-@given(
-    programs(
-        errors=False,
-        fd_safe=True,
-        dtype="float64",
-        shapes=[()],
-        families=SMOOTH_FAMILIES,
-        values=smooth_values_st,
-    )
+SCALAR_PROGRAMS = programs(
+    errors=False,
+    fd_safe=True,
+    dtype="float64",
+    shapes=[()],
+    families=SMOOTH_FAMILIES,
+    values=smooth_values_st,
 )
-def test_formulas_match_pytorch(prog):
+
+
+def check_against_pytorch(prog):
     torch.set_default_dtype(torch.float64)  # (the math flavour's program runs in float64, see script_gen)
     try:
         expected = torch_gradients(prog)
@@ -58,6 +57,19 @@ def test_formulas_match_pytorch(prog):
                 mine,
                 theirs,
             )
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(SCALAR_PROGRAMS)
+def test_formulas_match_pytorch(prog):
+    check_against_pytorch(prog)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(SCALAR_PROGRAMS)
+def test_formulas_match_pytorch_long(prog):
+    check_against_pytorch(prog)
 
 
 def test_readme_example_matches_pytorch():
