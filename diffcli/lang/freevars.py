@@ -89,10 +89,20 @@ def free_names(script, known=()) -> list:
     return sorted(names, key=lambda n: reads[n])
 
 
+_LAST = [None, []]  # the last script missing_hint walked, and its free names
+
+
 def missing_hint(name, script, known, given=()) -> str:
     """The free-variable NameError's hint: every free variable without a value, `name`
     first, with how to give them values (--set) or not need them (--symbolic)."""
-    others = [] if script is None else [n for n in free_names(script, known) if n not in given and n != name]
+    if script is None:
+        free = []
+    elif _LAST[0] is script:  # (a script that catches NameErrors in a loop: walked once)
+        free = _LAST[1]
+    else:
+        free = free_names(script, known)
+        _LAST[:] = [script, free]
+    others = [n for n in free if n not in given and n != name]
     names = [name, *others]
     sets = " ".join(f"--set {n}=VALUE" for n in names)
     if len(names) == 1:

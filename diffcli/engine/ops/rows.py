@@ -129,7 +129,7 @@ class Row:
     # where the op is not differentiable: a Kink, or None (smooth on its domain)
     kink = None
     # the forward as a formula (`grad --symbolic`): script syntax over the row's parameters
-    # ("1 / (1 + exp(-self))" for sigmoid), in the primitives diffcli/symbolic/from_ast.py
+    # ("1 / (1 + exp(-self))" for sigmoid), in the primitives diffcli/symbolic/forms.py
     # knows; a non-smooth op as where()/abs()/floor() forms. None: no symbolic form.
     # Filled in by symforms.py (one table), so the rows' own files need no edit.
     sym = None

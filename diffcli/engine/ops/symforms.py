@@ -7,8 +7,8 @@ args, by the row's names). The texts use only the primitives of diffcli/symbolic
 symbolic layer parses a text once and builds the SymPy expression from it. Non-smooth ops
 are written with `where` (Piecewise) so that their derivatives, taken by SymPy, give
 PyTorch's choice at the kink: relu'(0) = 0, clamp' = 1 at its bounds, maximum' = 1/2 at a
-tie. Each text is also a diffcli expression: evaluated by diffcli with the parameters
-bound it gives the op's own forward (tests/symbolic/test_forms.py).
+tie. tests/symbolic/test_forms.py checks each form, built by SymPy at points, against the
+row's own forward.
 
 Rows without an entry (reductions over dims, shape ops on several elements, losses,
 indexing) have no symbolic form: a script that uses them is refused under --symbolic with
