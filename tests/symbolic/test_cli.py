@@ -217,7 +217,7 @@ def test_nested_product_of_sums_prints():
         timeout=120,
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("p = ") and "\ndp/da =" in out.stdout
+    assert out.stdout.startswith("p =") and "\ndp/da =" in out.stdout
     sym, _ = formulas(nested_product(40), sets={"a": 0.25, "b": -0.5, "c": 0.75})
     for _, leaf, f in sym.leaves:
         assert R.evaluate(f.text, sym.values) == pytest.approx(float(leaf._grad.data_), rel=1e-9)
