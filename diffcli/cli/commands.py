@@ -71,6 +71,12 @@ def grad(a):
     def body(path):
         from .. import session
 
+        if a.symbolic:
+            from . import symbolic
+
+            return symbolic.grad_body(a, path)
+        if a.fmt is GradFormat.latex:
+            raise _Usage("--format latex is the formulas' format: give --symbolic too")
         s, names, opts = _prepare(path, a.expr, a.set_, a.wrt, a)
         _refuse_empty(s, "there is nothing to differentiate")
         opts.retain_graphs = a.retain_graph  # the script's own backward() keeps the graph too
@@ -232,6 +238,10 @@ def check(a):
                 known=known,
             ),
         )
+        if a.symbolic:
+            from . import symbolic
+
+            report.rows += _script_errors(s, lambda: symbolic.check_rows(s, opts, a.of, names, warn))
         results.append((s.filename, report, None))
         from ..render import checkreport as R
 

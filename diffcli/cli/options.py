@@ -22,6 +22,7 @@ class GradFormat(str, enum.Enum):
     json = "json"
     jsonl = "jsonl"
     tsv = "tsv"
+    latex = "latex"  # with --symbolic
 
 
 class GraphFormat(str, enum.Enum):
@@ -140,6 +141,7 @@ GRAD = [
     ),
     opt("--rtol", float, 1e-7, "Relative tolerance of --expect."),
     opt("--atol", float, 0.0, "Absolute tolerance of --expect."),
+    opt("--symbolic", bool, False, "Each gradient as a formula in the script's variables (free ones need no value)."),
     _fmt(GradFormat),
     *REPORT,
     *LIMITS,
@@ -182,6 +184,7 @@ CHECK = [
     opt(
         "--rtol", float, None, "Relative tolerance (default: per dtype, 1e-4 for float64, 1e-2 for float32)."
     ),
+    opt("--symbolic", bool, False, "Also compare each gradient with its formula (grad --symbolic)."),
     _fmt(CheckFormat),
     *REPORT,
     *LIMITS,

@@ -20,6 +20,7 @@ from . import (
     classes,
     dunders,
     formatting,
+    freevars,
     numpy_subset,
     pydict,
     pymethods,
@@ -273,7 +274,7 @@ class Expressions:
         elif called:
             hint = "" if suggestion else " (diffcli scripts have no such function)"
         else:
-            hint = f" (a free variable: give it a value with --set {name}=VALUE)"
+            hint = freevars.missing_hint(name, self.script, self.builtins, self.sets)
         raise ScriptError("NameError", f"name '{name}' is not defined{hint}{suggestion}", e.line, e.column)
 
     def binop(self, op, left, right, node):

@@ -77,6 +77,7 @@ class Interpreter(Statements, Expressions, Calls, Caps):
         self.depth = 0
         self.line = 0
         self.trace = [] if trace else None
+        self.script = None
         self._warned = set()
         self._fields = {}              # f-string field text -> parsed expression
         self.overrides = {}            # name -> (k, ndarray): the value of the k-th leaf bound to
@@ -91,6 +92,7 @@ class Interpreter(Statements, Expressions, Calls, Caps):
 
     # --- entry -------------------------------------------------------------------
     def run(self, script: ast.Script) -> RunResult:
+        self.script = script               # (the free-variable error lists all of its free names)
         self.flavour = self.flavour or flavours.of(script)
         self.literal_variables = self.flavour == flavours.MATH
         # every run starts in grad mode with its --max-elements; both still hold for the

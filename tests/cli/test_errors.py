@@ -35,7 +35,7 @@ def test_free_variable_error_says_how_to_give_it(tmp_path):
     r = cli("grad", f)
     assert (r.exit_code, r.stdout) == (1, "")
     assert r.stderr == (f"error: {f}:3:9: NameError: name 'q' is not defined (a free variable: give it "
-                        "a value with --set q=VALUE)\n"
+                        "a value with --set q=VALUE, or see its formulas with --symbolic)\n"
                         "    y = x * q\n"
                         "            ^\n")
     assert cli("grad", f, "--set", "q=2").exit_code == 0
@@ -115,7 +115,7 @@ def test_control_characters_in_the_shown_line_keep_the_caret_aligned():
 def test_script_errors_are_not_caught_across_limits():
     r = cli("run", "-e", "try:\n    y = q\nexcept NameError as e:\n    print('caught:', e)")
     assert (r.exit_code, r.stdout) == (0, "caught: name 'q' is not defined (a free variable: give it a "
-                                          "value with --set q=VALUE)\n")
+                                          "value with --set q=VALUE, or see its formulas with --symbolic)\n")
 
 
 # --- exit codes for the command line and files ---------------------------------------------
@@ -126,7 +126,7 @@ def test_script_errors_are_not_caught_across_limits():
      "Try 'diffcli grad --help' for help.\n"),
     (["grad", "-e", "x = 1.0", "--format", "xml"],
      "error: UsageError: Invalid value for '--format' / '-f': 'xml' is not one of 'table', 'json', 'jsonl', "
-     "'tsv'.\n"
+     "'tsv', 'latex'.\n"
      "Try 'diffcli grad --help' for help.\n"),
     (["graph", "-e", "x = 1.0", "-f", "tsv"],
      "error: UsageError: Invalid value for '--format' / '-f': 'tsv' is not one of 'table', 'json', 'jsonl', 'dot', "

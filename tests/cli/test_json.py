@@ -187,7 +187,7 @@ def test_check_json():
 
 @pytest.mark.parametrize("args, code, expected", [
     (["grad", "-e", "x = 1.0\ny = x * q"], 1,
-     {"type": "NameError", "message": "name 'q' is not defined (a free variable: give it a value with --set q=VALUE)",
+     {"type": "NameError", "message": "name 'q' is not defined (a free variable: give it a value with --set q=VALUE, or see its formulas with --symbolic)",
       "file": "<expr>", "line": 2, "column": 9}),
     (["graph", "-e", "x = (1"], 2,
      {"type": "SyntaxError", "file": "<expr>", "line": 1}),

@@ -33,7 +33,7 @@ from .samples import cli
      "'alpha'?\n    y = f(alhpa=2.0)\n        ^\n"),
     ("weight = ones(2)\ny = wieght * 2",          # a script variable; still a possible free variable
      "error: <expr>:2:5: NameError: name 'wieght' is not defined (a free variable: give it a value "
-     "with --set wieght=VALUE). Did you mean: 'weight'?\n    y = wieght * 2\n        ^\n"),
+     "with --set wieght=VALUE, or see its formulas with --symbolic). Did you mean: 'weight'?\n    y = wieght * 2\n        ^\n"),
     ("xs = []\nxs.apend(1)",
      "error: <expr>:2:4: AttributeError: 'list' object has no attribute 'apend'. Did you mean: "
      "'append'?\n    xs.apend(1)\n       ^\n"),
@@ -45,7 +45,8 @@ def test_a_misspelt_name_gets_the_closest_name_in_reach(script, expected):
 
 @pytest.mark.parametrize("script, expected", [
     ("y = open('x')", "name 'open' is not defined (diffcli scripts have no such function)"),
-    ("y = x * q", "name 'x' is not defined (a free variable: give it a value with --set x=VALUE)"),
+    ("y = x * q", "name 'x' is not defined (free variables x, q have no value: give them values with --set x=VALUE "
+                  "--set q=VALUE, or see the formulas in them with --symbolic)"),
     ("x = ones(2)\ny = x.foo", "'Tensor' object has no attribute 'foo'"),          # not 'floor'
     ("x = ones(2)\ny = x.storage()", "'Tensor' object has no attribute 'storage' (or diffcli does not "
                                      "support it)"),                                # torch has it

@@ -441,6 +441,7 @@ class _Gen:
         self.lines = None               # the _Lines being written
         self.focus = None               # an op the next expression must use (see programs(focus=))
         self.alias_wanted = None        # ... when it is an alias, the name to write
+        self.families = None            # the expression families to draw (None: all)
 
     def pick(self, cands):
         """One of the op names `cands`: the focus op if it is one of them, else any."""
@@ -588,6 +589,8 @@ class _Gen:
             return self.choice(pool)
         if self.focus is not None:
             family = FAMILY_OF.get(CANONICAL.get(self.focus, self.focus), "unary")
+        elif self.families:
+            family = self.choice(self.families)
         else:
             family = self.choice(["unary"] * 5 + ["binary"] * 5 + ["scalar"] * 4 + ["reduce"] * 2
                                  + ["reduce_dim"] * 2 + ["shape"] * 2 + ["extra"] * 2 + ["const"] * 2
@@ -1238,11 +1241,13 @@ smooth_values_st = st.integers(-300, 300).map(lambda k: k / 100 + 0.003)
 
 @st.composite
 def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), values=None, focus=None,
-             dtype=None):
+             dtype=None, shapes=None, families=None):
     """A random Program (see the module docstring). `values` draws leaf values (default
     `values_st`). `dtype` ("float32", "float64") asks for that default dtype (a math-flavour
     program is float64 whatever is asked: then the flavour is one of the other two when
-    float32 is asked). `focus` names an op (of FAMILY_OF, an alias, or "manual_seed") that the
+    float32 is asked). `shapes` are the leaves' and the constant's shapes (default SHAPES;
+    `[()]` for scalar scripts) and `families` the expression families drawn (default all; see
+    _Gen.expr). `focus` names an op (of FAMILY_OF, an alias, or "manual_seed") that the
     first statement uses. `errors=False` leaves out the plans and statements meant to
     fail; `fd_safe=True` also leaves out what finite differences cannot check (in-place
     ops on intermediates, `detach()` inside expressions). `avoid` names known divergences
@@ -1261,6 +1266,8 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         dtype = "float64" if draw(st.integers(0, 4)) == 0 else "float32"
     values_st_ = values if values is not None else values_st
     g = _Gen(draw, flavour, errors, fd_safe, frozenset(avoid))
+    g.families = families
+    shapes = shapes or SHAPES
     L = g.lines = _Lines()
     # header: line 1-2 (kept as comments in the math flavour so lines stay aligned; its
     # program is run in float64)
@@ -1274,7 +1281,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     leaves = []
     for i in range(draw(st.integers(1, 3))):
         name = NAMES[i]
-        shape = FOCUS_SHAPE[canonical] if i == 0 and canonical in FOCUS_SHAPE else draw(st.sampled_from(SHAPES))
+        shape = FOCUS_SHAPE[canonical] if i == 0 and canonical in FOCUS_SHAPE else draw(st.sampled_from(shapes))
         vals = draw(st.lists(values_st_, min_size=_numel(shape), max_size=_numel(shape)))
         value = _literal(shape, vals)
         leaves.append(Leaf(name, shape, value))
@@ -1295,7 +1302,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         g.pool.append(Name(name).set(shape, arr.min(), arr.max(), {name}, True))
         g.pool[-1].leafish = True
     if draw(st.integers(0, 3)) == 0:      # a constant tensor (requires_grad=False)
-        shape = draw(st.sampled_from(SHAPES[1:]))
+        shape = draw(st.sampled_from(shapes[1:] or shapes))
         vals = draw(st.lists(values_st_, min_size=_numel(shape), max_size=_numel(shape)))
         value = _literal(shape, vals)
         t = TensorLit(value, "bare" if flavour == "math" else "torch")

@@ -80,7 +80,7 @@ ERRORS = [
     ("y = 1 / 0", ("ZeroDivisionError", "division by zero", 1, 5)),
     ("y = sin(1, 2)", ("TypeError", "sin() takes 1 positional argument but 2 were given", 1, 5)),
     ("y = undefined * 2", ("NameError", "name 'undefined' is not defined (a free variable: give it a "
-                           "value with --set undefined=VALUE)", 1, 5)),
+                           "value with --set undefined=VALUE, or see its formulas with --symbolic)", 1, 5)),
     ("y = nosuch(1)", ("NameError", "name 'nosuch' is not defined (diffcli scripts have no such "
                        "function)", 1, 5)),
     ("x = 1.0\ny = x(2)", ("TypeError", "'Tensor' object is not callable", 2, 5)),

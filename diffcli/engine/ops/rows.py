@@ -130,6 +130,11 @@ class Row:
     tensor_only = False             # every operand must be a Tensor (maximum, hypot)
     # where the op is not differentiable: a Kink, or None (smooth on its domain)
     kink = None
+    # the forward as a formula (`grad --symbolic`): script syntax over the row's parameters
+    # ("1 / (1 + exp(-self))" for sigmoid), in the primitives diffcli/symbolic/forms.py
+    # knows; a non-smooth op as where()/abs()/floor() forms. None: no symbolic form.
+    # Filled in by symforms.py (one table), so the rows' own files need no edit.
+    sym = None
 
     def __init__(self, name, grad_fn, forward=None, **fields):
         for k in fields:

@@ -105,3 +105,5 @@ def _bind():
 
 
 _bind()
+
+from . import symforms  # noqa: E402,F401 (after every row is made: each row's symbolic form)
