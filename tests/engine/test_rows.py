@@ -15,12 +15,12 @@ import re
 
 import numpy as np
 import pytest
-from conftest import as_array, load_ops_goldens, snippet_namespace, upstream_gradient
 
 from diffcli.engine import FUNCTIONS, INPLACE, METHODS, Tensor, grad
 from diffcli.engine.ops import assignment, indexing, inplace, rows
 from diffcli.lang.interpreter import Interpreter
 from diffcli.lang.parse import parse
+from tests.helpers import as_array, load_ops_goldens, snippet_namespace, upstream_gradient
 
 RECORDS = [r for r in load_ops_goldens() if "error" not in r]
 
