@@ -9,7 +9,6 @@ from __future__ import annotations
 import enum
 import sys
 
-from ..engine.errors import IMPLICIT_SCALAR
 from ..outstream import write_document
 from . import options as O
 from .running import (
@@ -53,6 +52,7 @@ def explain(a):
 
     def body(path):
         from .. import session
+        from ..engine.errors import IMPLICIT_SCALAR
         from ..explain import notes, steps
         from ..lang.errors import ScriptError
 

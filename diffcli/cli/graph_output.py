@@ -1,7 +1,8 @@
 """What `diffcli graph` writes, per --format: the table (default columns and compact values
 that fit an 80-column terminal; --columns; --wide: every column, PyTorch's printing), JSON, the tree, and the pictures (DOT, Mermaid,
 SVG drawn by diffcli itself, PNG through Graphviz's `dot`, a self-contained HTML page),
-which --depth collapses and --max-nodes caps."""
+which --depth collapses, and --max-nodes caps where diffcli or Graphviz draws them (svg,
+png, html: DOT and Mermaid are text for other tools, linear in the graph's size)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ COLUMNS = (
     "grad",
 )
 DEFAULT_COLUMNS = ("id", "name", "node", "inputs", "shape", "value")  # node: the grad_fn, or leaf/constant
-PICTURES = (GraphFormat.dot, GraphFormat.mermaid, GraphFormat.svg, GraphFormat.png, GraphFormat.html)
+DRAWN = (GraphFormat.svg, GraphFormat.png, GraphFormat.html)  # laid out and drawn: --max-nodes holds
 PNG_MISSING = (
     "--format png needs Graphviz's `dot` program on PATH, and there is none; "
     "--format svg draws the same picture with no program needed"
@@ -83,7 +84,7 @@ def write(a, nodes, source):
         write_document(text.graph_tree(nodes, show_grad=a.backward))
     else:
         pic = P.picture(nodes, a.backward, a.depth)
-        if len(pic.nodes) > a.max_nodes:
+        if a.fmt in DRAWN and len(pic.nodes) > a.max_nodes:  # (DOT and Mermaid are text: linear)
             hint = "" if a.depth else "--depth N to collapse long chains, "
             raise _Fail(
                 ExitStatus.SCRIPT_FAILED,

@@ -155,7 +155,7 @@ GRAPH = [
     opt("--wide", bool, False, "The table with every column."),
     opt("--depth", int, None, "Pictures: draw chains of more than N unnamed operators collapsed.", low=1,
         high=1_000_000),
-    opt("--max-nodes", int, 300, "Pictures: refuse to draw more nodes than this.", low=1, high=1_000_000),
+    opt("--max-nodes", int, 300, "svg, png, html: refuse to draw more nodes than this.", low=1, high=1_000_000),
     *REPORT,
     *LIMITS,
 ]

@@ -114,10 +114,8 @@ def picture(nodes, show_grad=False, depth=None) -> Picture:
                     lines[-1] = "grad None (not kept)"
                 pnodes.append(PNode(vkey, "var", lines, n.id, True, f"#{n.id} {n.name}"))
                 out_key[n.id] = vkey
-        for i in n.inputs:
-            src = out_key[i]
-            if (src, key) not in edges:
-                edges.append((src, key))
+        for i in n.inputs:  # an input used twice (x * x) is two edges
+            edges.append((out_key[i], key))
         if out_key[n.id] != key and not out_key[n.id].startswith("m"):
             edges.append((key, out_key[n.id]))
     return Picture(pnodes, edges)

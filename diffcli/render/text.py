@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.printing import format_tensor
+from .picture_text import graph_dot, graph_mermaid  # noqa: F401 -- the pictures, as text (picture_text.py)
 
 
 def tensor_text(arr) -> str:

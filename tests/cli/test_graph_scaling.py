@@ -105,8 +105,8 @@ SUM = "a = tensor(1.0, requires_grad=True)\np = " + "+".join(["a"] * 20000) + "\
 DOUBLINGS = "x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range(60):\n    y = y + y\n"
 
 
-def graph_cli(script, fmt):
-    r = cli("graph", "-e", script, "-f", fmt)
+def graph_cli(script, fmt, *more):
+    r = cli("graph", "-e", script, "-f", fmt, *more)
     assert (r.exit_code, r.stderr) == (0, "")
     return r.stdout
 
@@ -114,7 +114,7 @@ def graph_cli(script, fmt):
 def test_a_20000_term_sum_in_every_format():
     # 20,000 nodes: the leaf a (id 0), then AddBackward0 i = (i-1) + a; the last is p
     n = 20000
-    lines = graph_cli(SUM, "table").splitlines()
+    lines = graph_cli(SUM, "table", "--wide").splitlines()
     assert len(lines) == 2 + n
     assert lines[0].split()[:3] == ["id", "name", "op"]
     assert lines[2].split()[:3] == ["0", "a", "leaf"]
@@ -127,11 +127,13 @@ def test_a_20000_term_sum_in_every_format():
     assert (nodes[-1]["name"], nodes[-1]["grad_fn"], nodes[-1]["value"]) == ("p", "AddBackward0", 20000.0)
     assert sum(x["name"] is not None for x in nodes) == 2
 
+    # (issue 13: the named result p is drawn as its operator's box, then p's ellipse)
     dot = graph_cli(SUM, "dot").splitlines()
-    assert dot[:3] == ["digraph G {", "  rankdir=LR;", '  n0 [shape=ellipse, label="a\\nscalar"];']
-    assert sum(" -> " in x for x in dot) == 2 * (n - 1) and sum("[shape=" in x for x in dot) == n
+    assert dot[:2] == ["digraph G {", "  rankdir=LR;"]
+    assert dot[3] == '  n0 [shape=ellipse, style=filled, fillcolor="#fff4c2", color="#a07800", label="a\\n= 1\\nshape []"];'
+    assert sum(" -> " in x for x in dot) == 2 * (n - 1) + 1 and sum("[shape=" in x for x in dot) == n + 1
     mermaid = graph_cli(SUM, "mermaid").splitlines()
-    assert sum(" --> " in x for x in mermaid) == 2 * (n - 1) and len(mermaid) == 1 + n + 2 * (n - 1)
+    assert sum(" --> " in x for x in mermaid) == 2 * (n - 1) + 1 and len(mermaid) == 1 + (n + 1) + 2 * (n - 1) + 1
 
     tree = graph_cli(SUM, "tree").splitlines()      # a chain n-1 deep: one line per edge
     assert len(tree) == 1 + 2 * (n - 1)
@@ -142,15 +144,15 @@ def test_a_20000_term_sum_in_every_format():
 
 def test_60_doublings_in_every_format():
     # y = y + y: node i (1..60) is AddBackward0 with both inputs i-1; 2**60 paths
-    lines = graph_cli(DOUBLINGS, "table").splitlines()
+    lines = graph_cli(DOUBLINGS, "table", "--wide").splitlines()
     assert len(lines) == 2 + 61
     assert lines[-1].split()[:5] == ["60", "y", "add", "AddBackward0", "59,59"]
     assert lines[-1].split()[-1] == "tensor(1.1529e+18)"
     nodes = json.loads(graph_cli(DOUBLINGS, "json"))["nodes"]
     assert [x["inputs"] for x in nodes] == [[]] + [[i - 1, i - 1] for i in range(1, 61)]
     assert nodes[-1]["value"] == 2.0 ** 60
-    assert graph_cli(DOUBLINGS, "dot").count(" -> ") == 120
-    assert graph_cli(DOUBLINGS, "mermaid").count(" --> ") == 120
+    assert graph_cli(DOUBLINGS, "dot").count(" -> ") == 121      # 120, and y's box to y's ellipse
+    assert graph_cli(DOUBLINGS, "mermaid").count(" --> ") == 121
 
     tree = graph_cli(DOUBLINGS, "tree").splitlines()
     assert len(tree) == 121                         # each node in full once, then a reference

@@ -125,13 +125,14 @@ CHAIN = "x = 0.5\ny = x\nfor i in range(60):\n    y = sin(y)\nz = y * 2\n"
 
 
 def test_depth_collapses_long_chains_and_the_node_cap_says_what_to_do():
-    r = cli("graph", "-e", CHAIN, "-f", "dot", "--max-nodes", "20")
+    r = cli("graph", "-e", CHAIN, "-f", "svg", "--max-nodes", "20")
     assert r.exit_code == 1
     assert r.stderr.startswith(
         "error: <expr>: LimitError: the picture would have 64 nodes, more than --max-nodes 20: "
         "give --depth N to collapse long chains, --of NAME for one tensor's graph"
     )
-    r = cli("graph", "-e", CHAIN, "-f", "dot", "--max-nodes", "20", "--depth", "4")
+    assert cli("graph", "-e", CHAIN, "-f", "dot", "--max-nodes", "20").exit_code == 0  # text: no cap
+    r = cli("graph", "-e", CHAIN, "-f", "dot", "--depth", "4")
     assert r.exit_code == 0, r.stderr
     assert 'label="... 55 more nodes\\nSinBackward0"' in r.stdout
     drawn = re.findall(r"^  (\w+) \[", r.stdout, re.M)
