@@ -35,6 +35,24 @@ _POLL_ELEMENTS = 1 << 16
 OBSERVE = [None]
 
 
+class observing:
+    """`with observing(fn):` the passes inside call `fn` as OBSERVE describes (the one way
+    to set it from outside the engine); the previous observer comes back on exit."""
+
+    __slots__ = ("observer", "prev")
+
+    def __init__(self, observer):
+        self.observer, self.prev = observer, None
+
+    def __enter__(self):
+        self.prev, OBSERVE[0] = OBSERVE[0], self.observer
+        return self
+
+    def __exit__(self, *exc):
+        OBSERVE[0] = self.prev
+        return False
+
+
 def _tensor_or_tensors(x, n):
     """PyTorch's `_tensor_or_tensors_to_tuple`: None -> n Nones, a Tensor -> (x,), anything
     else is iterated (so a Python float raises "'float' object is not iterable")."""

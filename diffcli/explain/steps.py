@@ -61,12 +61,8 @@ def execute(source, options, write=None, on_warning=None, observer=None, keep=No
             keep.append(trace)
         return trace
 
-    prev = autograd.OBSERVE[0]
-    autograd.OBSERVE[0] = observer
-    try:
+    with autograd.observing(observer):
         run = session.execute(source, options, write, on_warning, make_trace=make)
-    finally:
-        autograd.OBSERVE[0] = prev
     run.observer = observer
     return run
 
@@ -336,12 +332,8 @@ def explain(run, target_name, do_backward=None, wrt=()):
     # what the nodes saved (a mask where() saved is drawn as the node's input)
     graph = session.build_graph(run, None)
     if do_backward is not None:
-        prev = autograd.OBSERVE[0]
-        autograd.OBSERVE[0] = obs
-        try:
+        with autograd.observing(obs):
             do_backward()
-        finally:
-            autograd.OBSERVE[0] = prev
     _refresh_grads(run, graph)
     return build(run, target_name, obs, graph, wrt)
 

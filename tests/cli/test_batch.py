@@ -47,7 +47,8 @@ def test_the_exit_status_is_the_worst_and_errors_are_lines_too(tmp_path):
         "file": bad,
         "error": {
             "type": "NameError",
-            "message": "name 'q' is not defined (a free variable: give it a value with --set q=VALUE)",
+            "message": "name 'q' is not defined (a free variable: give it a value with --set q=VALUE, "
+            "or see its formulas with --symbolic)",
             "file": bad,
             "line": 2,
             "column": 9,

@@ -86,15 +86,21 @@ SUMMARY = """\
 
 ```mermaid
 flowchart LR
-  n0(["a"])
-  n1(["b"])
-  n2["c<br/>MulBackward0"]
-  n3["d<br/>AddBackward0"]
-  n4["y<br/>SumBackward0"]
+  n0(["a<br/>= [1, 2]<br/>shape [2]"])
+  n1(["b<br/>= 0.5<br/>shape []"])
+  n2["MulBackward0<br/>#2"]
+  v2(["c<br/>= [0.5, 1]<br/>shape [2]"])
+  n3["AddBackward0<br/>#3"]
+  v3(["d<br/>= [1.5, 2]<br/>shape [2]"])
+  n4["SumBackward0<br/>#4"]
+  v4(["y<br/>= 3.5<br/>shape []"])
   n0 --> n2
   n1 --> n2
-  n2 --> n3
-  n3 --> n4
+  n2 --> v2
+  v2 --> n3
+  n3 --> v3
+  v3 --> n4
+  n4 --> v4
 ```
 """
 
@@ -127,6 +133,15 @@ def test_the_failing_subgraph_leaves_out_what_the_failing_leaf_does_not_reach(he
     src = Source("a = 1.5\nb = 2.0\nu = a * a\nv = sin(b)\ny = u + v\n", "s.txt")
     report = check(src, session.Options(trace=True))
     assert failing_subgraph(report, ["a"]) == (
-        'flowchart LR\n  n0(["a"])\n  n1["u<br/>MulBackward0"]\n  n4["y<br/>AddBackward0"]\n'
-        "  n0 --> n1\n  n0 --> n1\n  n1 --> n4\n"
+        'flowchart LR\n'
+        '  n0(["a<br/>= 1.5<br/>shape []"])\n'
+        '  n1["MulBackward0<br/>#1"]\n'
+        '  v1(["u<br/>= 2.25<br/>shape []"])\n'
+        '  n4["AddBackward0<br/>#4"]\n'
+        '  v4(["y<br/>= 3.1593<br/>shape []"])\n'
+        '  n0 --> n1\n'
+        '  n0 --> n1\n'
+        '  n1 --> v1\n'
+        '  v1 --> n4\n'
+        '  n4 --> v4\n'
     )  # (a * a: a is both inputs, as `graph` draws it)

@@ -88,5 +88,5 @@ def test_the_commands_run_script_backwards_and_hooks_after_the_script_ended():
     grad = json.loads(out)["leaves"]["x"]["grad"]
     want = 2 * np.exp(np.array([0.0, 1.0], dtype=np.float32))
     assert np.array_equal(np.array(grad, dtype=np.float32), want.astype(np.float32))
-    code, out, err = invoke(["graph", "-e", CLI_SCRIPT])
+    code, out, err = invoke(["graph", "--wide", "-e", CLI_SCRIPT])
     assert code == 0 and "MyExpBackward" in out and "tensor([1.0000, 2.7183])" in out, out
