@@ -5,44 +5,19 @@ chosen value (relu'(0) = 0, a tie's gradient split evenly). `check` uses one-sid
 differences where the graph holds one of these ops and accepts an analytic value between
 them as a `kink`.
 
-This table moves into the engine's op rows (a `kink` flag on each row) once they have it;
-it is keyed by the grad_fn name PyTorch gives the op's node, so the switch is one lookup.
+The op rows know which (each row's `kink`, `diffcli/engine/ops/rows.py`); the check asks
+by the grad_fn name PyTorch gives the op's node.
 """
 
 from __future__ import annotations
 
-KINK_OPS = frozenset(
-    {
-        "AbsBackward0",  # |x| at 0
-        "ReluBackward0",  # relu at 0
-        "LeakyReluBackward0",
-        "EluBackward0",  # at 0 unless alpha == 1
-        "HardtanhBackward0",
-        "ThresholdBackward0",
-        "ClampBackward0",  # at min / max
-        "ClampBackward1",
-        "ClampMinBackward0",
-        "ClampMaxBackward0",
-        "MaxBackward0",  # ties
-        "MaxBackward1",
-        "MinBackward0",
-        "MinBackward1",
-        "AmaxBackward0",
-        "AminBackward0",
-        "MaximumBackward0",
-        "MinimumBackward0",
-        "FloorBackward0",  # steps: zero gradient, a jump at integers
-        "CeilBackward0",
-        "RoundBackward0",
-        "RoundBackward1",
-        "TruncBackward0",
-        "SignBackward0",
-        "RemainderBackward0",
-        "RemainderBackward1",
-        "WhereBackward0",  # the condition flips at the boundary
-        "LinalgVectorNormBackward0",  # at 0
-    }
-)
+from .. import engine  # noqa: F401  (every op row registered)
+from ..engine.ops import rows
+
+# the grad_fn names of the op rows that have a kink (rows.Kink: relu and abs at 0, clamp at
+# its bounds, max/min at ties, floor at integers, where at its boundary, atan2 and hypot at
+# the origin, ...)
+KINK_OPS = frozenset(kink_row.grad_fn for kink_row in rows.ROWS.values() if kink_row.kink is not None)
 
 
 def has_kink(grad_fn_names) -> bool:

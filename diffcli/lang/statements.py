@@ -188,9 +188,8 @@ class Statements:
         mod = MODULES.get(name)
         if mod is None:
             raise ScriptError("ModuleNotFoundError",
-                              f"No module named '{name}' (diffcli scripts can import only torch, "
-                              "torch.nn, torch.nn.functional, torch.nn.init, torch.autograd, torch.optim, math, functools, "
-                              "typing and numpy)",
+                              f"No module named '{name}' (diffcli scripts can import only "
+                              f"{', '.join(sorted(MODULES)[:-1])} and {sorted(MODULES)[-1]})",
                               node.line, node.column)
         return mod
 
