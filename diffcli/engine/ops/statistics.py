@@ -9,7 +9,7 @@ import numpy as np
 from .. import dtypes, errors
 from ..function import OUT, as_tensor
 from ..tensor import Tensor
-from . import rows
+from . import aten_stats, rows
 from .reductions import _DIM, _KEEPDIM, _RESULT_BACK, _UNREDUCE, _axes, _dims, _expand_back, mean
 from .rows import Kink, expose
 from .selection import where
@@ -56,9 +56,15 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
     with np.errstate(all="ignore"):
         # PyTorch divides the sum of squares by max(dof, 0): inf (or nan for a constant
         # input) when the correction leaves no degrees of freedom
-        centered = x - x.mean(axis=axes, keepdims=True)
-        v = np.asarray((centered * centered).sum(axis=axes, keepdims=kd) / builtins.max(dof, 0))
-        out = np.sqrt(v) if is_std else v
+        if x.ndim == 0 or not x.size or x.dtype not in (np.float32, np.float64):
+            centered = x - x.mean(axis=axes, keepdims=True)
+            v = np.asarray((centered * centered).sum(axis=axes, keepdims=kd) / builtins.max(dof, 0))
+            out = np.sqrt(v) if is_std else v
+        elif n == x.size:  # one output; ATen's order of operations (aten_stats.py)
+            out = aten_stats.var_all(x, c, is_std)
+            out = out.reshape((1,) * x.ndim) if kd else out
+        else:
+            out = aten_stats.var_dims(x, axes, c, is_std, kd)
     shape = x.shape
     full = dims is None or x.ndim == 0
 
