@@ -40,6 +40,8 @@ def reduce_fn(op, t, dim):
         return FUNCTIONS["min"](t) if dim is None else FUNCTIONS["min"](t, dim)[0]
     if op in ("softmax", "log_softmax", "cumsum", "logsumexp"):
         return FUNCTIONS[op](t, 0 if dim is None else dim)
+    if op == "norm" and dim is not None:
+        return FUNCTIONS[op](t, dim=dim)
     return FUNCTIONS[op](t) if dim is None else FUNCTIONS[op](t, dim)
 
 

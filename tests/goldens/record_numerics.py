@@ -33,6 +33,8 @@ def torch_unary(name):
 def torch_reduce(op, t, dim):
     if op in ("softmax", "log_softmax", "cumsum", "logsumexp"):
         return getattr(torch, op)(t, 0 if dim is None else dim)
+    if op == "norm" and dim is not None:
+        return getattr(torch, op)(t, dim=dim)
     return getattr(torch, op)(t) if dim is None else getattr(torch, op)(t, dim)
 
 

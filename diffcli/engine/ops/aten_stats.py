@@ -9,7 +9,8 @@
   (WelfordOps::reduce), project as m2 / max(0, n - correction);
 - the 2-norm over the last (contiguous) dim: 8 (float32) or 4 (float64) lanes of
   acc += x * x in the element's type over the whole vectors, the lanes added in order,
-  then the trailing elements one by one, sqrt; over another dim: acc += x * x in order.
+  then the trailing elements one by one (a fused multiply-add each: the compiler's), sqrt;
+  over another dim: acc += x * x in order (not fused).
 """
 
 from __future__ import annotations
@@ -82,3 +83,87 @@ def var_dims(x: np.ndarray, axes, correction, take_sqrt: bool, keepdims: bool) -
     if keepdims:
         out = out.reshape(tuple(1 if i in axes else s for i, s in enumerate(x.shape)))
     return out
+
+
+def _seq_last(sq: np.ndarray) -> np.ndarray:
+    """0 + sq[..., 0] + sq[..., 1] + ..., in order (np.cumsum adds one by one)."""
+    if not sq.shape[-1]:
+        return np.zeros(sq.shape[:-1], sq.dtype)
+    return np.cumsum(sq, axis=-1, dtype=sq.dtype)[..., -1]
+
+
+def norm2(x: np.ndarray, axes, keepdims: bool):
+    """The 2-norm over `axes` in ATen's order, or None where that order is not modelled
+    here (several reduced dims that are not all of them, a non-contiguous array)."""
+    if x.dtype not in (np.float32, np.float64) or not x.flags.c_contiguous or not x.ndim:
+        return None
+    shape = x.shape
+    if len(axes) == x.ndim:
+        rows = x.reshape(1, -1)
+        out_shape = ()
+    elif len(axes) == 1:
+        ax = axes[0]
+        outer = int(np.prod(shape[:ax], dtype=np.int64))
+        inner = int(np.prod(shape[ax + 1 :], dtype=np.int64))
+        out_shape = shape[:ax] + shape[ax + 1 :]
+        if inner != 1:  # not the last dim: acc += x * x down the reduced dim, per output
+            cols = x.reshape(outer, shape[ax], inner)
+            sq = cols * cols
+            out = np.sqrt(np.moveaxis(_seq_last(np.moveaxis(sq, 1, -1)), 0, 0)).reshape(out_shape)
+            return _keep(out, shape, axes, keepdims)
+        rows = x.reshape(outer, shape[ax])
+    else:
+        return None
+    v = 32 // x.itemsize  # the AVX2 vector's lanes
+    m, n = rows.shape
+    k = n - n % v
+    sq = rows * rows
+    lanes = (
+        np.cumsum(sq[:, :k].reshape(m, -1, v), axis=1, dtype=x.dtype)[:, -1]
+        if k
+        else np.zeros((m, v), x.dtype)
+    )
+    total = _seq_last(lanes)
+    with np.errstate(all="ignore"):
+        for d in range(k, n):  # the compiler contracts `acc += x * x` to a fused multiply-add
+            total = fma_square(rows[:, d], total)
+    out = np.sqrt(total).reshape(out_shape)
+    return _keep(out, shape, axes, keepdims)
+
+
+SPLIT = 134217729.0  # 2**27 + 1: Dekker's split of a float64
+
+
+def fma_square(a: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """a * a + c rounded once (to a's dtype), elementwise. float32: exact products in
+    float64, the sum's error kept (two-sum) to settle a tie at float32 precision; float64:
+    Dekker's exact product and two-sum, rounded (correct but in rare double-rounding ties)."""
+    if a.dtype == np.float32:
+        p = a.astype(np.float64) ** 2
+        c64 = c.astype(np.float64)
+        s = p + c64
+        z = s - p
+        err = (p - (s - z)) + (c64 - z)
+        r = s.astype(np.float32)
+        back = r.astype(np.float64)
+        # s exactly halfway between two float32 (the rounding went to even): err decides
+        up = np.nextafter(r, np.float32(np.inf)).astype(np.float64)
+        down = np.nextafter(r, np.float32(-np.inf)).astype(np.float64)
+        fix_hi = (s - back == (up - back) / 2) & (err > 0)
+        fix_lo = (back - s == (back - down) / 2) & (err < 0)
+        return np.where(fix_hi, up.astype(np.float32), np.where(fix_lo, down.astype(np.float32), r))
+    p = a * a
+    t = a * SPLIT
+    hi = t - (t - a)
+    lo = a - hi
+    e = ((hi * hi - p) + 2 * hi * lo) + lo * lo
+    s = p + c
+    z = s - p
+    err = (p - (s - z)) + (c - z)
+    return s + (err + e)
+
+
+def _keep(out, shape, axes, keepdims):
+    if keepdims:
+        out = out.reshape(tuple(1 if i in axes else s for i, s in enumerate(shape)))
+    return np.asarray(out)

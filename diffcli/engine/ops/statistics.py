@@ -103,7 +103,9 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
         elif p == 0:
             out = (ax != 0).sum(axis=axes, keepdims=keepdim).astype(x.dtype)
         elif p == 2:
-            out = np.sqrt((x * x).sum(axis=axes, keepdims=keepdim))
+            out = aten_stats.norm2(x, axes, keepdim)  # ATen's order (aten_stats.py)
+            if out is None:
+                out = np.sqrt((x * x).sum(axis=axes, keepdims=keepdim))
         else:
             out = (ax ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
     shape = x.shape
