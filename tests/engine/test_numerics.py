@@ -28,7 +28,45 @@ DATA = json.loads((GOLDENS / "numerics.json").read_text())
 
 # "op/dtype" -> cases that match today (of 3,000 for a function, of the cases that run the
 # reduction for a reduction): PyTorch rounds these differently in some cases.
-KNOWN: dict[str, int] = {}
+KNOWN: dict[str, int] = {
+    # Intel MKL's vector math (ATen's vml for these functions, 0-d included): not reproducible
+    # without MKL; float32 is computed in float64 and rounded (or by the C library's float
+    # function: acos, atan), float64 by the C library (the scalar lane) or numpy
+    "acos/float32": 2924,  # of 3000
+    "acos/float64": 2994,  # of 3000
+    "asin/float32": 2867,  # of 3000
+    "asin/float64": 2983,  # of 3000
+    "atan/float32": 2905,  # of 3000
+    "atan/float64": 2890,  # of 3000
+    "cos/float32": 2846,  # of 3000
+    "cos/float64": 2997,  # of 3000
+    "erf/float32": 2929,  # of 3000
+    "erf/float64": 2804,  # of 3000
+    "exp/float32": 2972,  # of 3000
+    "exp/float64": 2987,  # of 3000
+    "expm1/float32": 2997,  # of 3000
+    "log/float32": 2891,  # of 3000
+    "log/float64": 2998,  # of 3000
+    "log1p/float32": 2987,  # of 3000
+    "log1p/float64": 2959,  # of 3000
+    "sin/float32": 2903,  # of 3000
+    "sin/float64": 2998,  # of 3000
+    "sqrt/float32": 2476,  # of 3000
+    "sqrt/float64": 2965,  # of 3000
+    "tan/float32": 2606,  # of 3000
+    "tan/float64": 2992,  # of 3000
+    "tanh/float32": 2994,  # of 3000
+    "tanh/float64": 2446,  # of 3000
+    # exp (MKL's on arrays; SLEEF's in softmax's vectorised kernels) inside the reduction
+    "log_softmax/float32": 130,  # of 329
+    "log_softmax/float64": 197,  # of 318
+    "logsumexp/float32": 859,  # of 1000
+    "logsumexp/float64": 937,  # of 1000
+    "softmax/float32": 64,  # of 329
+    "softmax/float64": 88,  # of 318
+    # rows shorter than 16: a few of the tail's multiply-adds are fused, others not
+    "norm/float32": 968,  # of 1000
+}
 
 
 def unary_fn(name):

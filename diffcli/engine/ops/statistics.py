@@ -10,6 +10,7 @@ from .. import dtypes, errors
 from ..function import OUT, as_tensor
 from ..tensor import Tensor
 from . import aten_stats, rows
+from .cascade_sum import aten_sum
 from .reductions import _DIM, _KEEPDIM, _RESULT_BACK, _UNREDUCE, _axes, _dims, _expand_back, mean
 from .rows import Kink, expose
 from .selection import where
@@ -142,7 +143,7 @@ def logsumexp(a, dim, keepdim=False):
     with np.errstate(all="ignore"):
         m = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros((1,) * x.ndim)
         m = np.where(np.isfinite(m), m, 0)
-        out = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
+        out = np.log(aten_sum(np.exp(x - m), axes, keepdims=True)) + m  # (ATen's order of the sum)
         if not keepdim:
             out = out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in dims)) if x.ndim else out.reshape(())
     shape = x.shape
