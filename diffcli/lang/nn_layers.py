@@ -13,9 +13,10 @@ import numpy as np
 
 from .. import engine
 from ..engine import dtypes
-from ..engine.function import as_tensor, record, sum_to_shape
+from ..engine.function import as_tensor, record
 from ..engine.ops import linalg, losses
 from ..engine.ops import shape as S
+from ..engine.ops.reductions import sum_to_shape
 from ..engine.tensor import Tensor
 from . import nn_init
 from .nn import MODULE, ModuleClass, _args, is_module, named_children
