@@ -20,7 +20,6 @@ keep numpy's loops, float64 0-d the scalar lane's C library functions (unary.py)
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import math
 
 import numpy as np
@@ -31,9 +30,10 @@ SQRT1_2_F = np.float32(math.sqrt(0.5))
 
 
 def _libm():
-    name = ctypes.util.find_library("m")
+    """The process's own symbols, where the C library's math functions are (Python links
+    them): no search for a library file, no subprocess."""
     try:
-        return ctypes.CDLL(name) if name else None
+        return ctypes.CDLL(None)
     except OSError:
         return None
 
