@@ -4,13 +4,15 @@ rounds as PyTorch's does. numpy's pairwise/SIMD sums round differently (a sum of
 values already differs), which is enough to change every loss of a training loop after its
 first step.
 
-The kernel, for a serial reduction (fewer than 32768 elements: ATen's GRAIN_SIZE; larger
-ones are split across threads and are left to numpy here):
+The kernel, for a serial reduction (fewer than 32768 elements: ATen's GRAIN_SIZE; a larger
+one with one output is split across ATen's threads, one with several outputs is split
+between outputs, which leaves each output's sum as it is):
 - `multi_row_sum(rows)`: a cascade of 4 levels of accumulators; level 0 adds `2^p` rows in
   sequence (p = max(4, ceil(log2(size)) // 4)), then carries into level 1 (and on, while the
   row count is a multiple of the next level's span); at the end levels 1..3 are added to 0;
 - `row_sum(x)`: x read as (size // 4, 4): the 4 columns cascaded, the rows left over added
   to the first, then the 4 partial sums added in order;
+- a full reduction of GRAIN_SIZE elements or more: split in THREADS chunks (threaded_sum);
 - contiguous inner reduction of n >= V elements (V = 32 bytes / itemsize, the AVX2 vector
   that the reduction runs): row_sum over the vectors; then 0 + the n % V trailing values in
   order + the V lanes in order; n < V: the scalar row_sum;
@@ -24,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 GRAIN_SIZE = 32768
+THREADS = 2  # ATen's intra-op threads (at::get_num_threads()): how a reduction of GRAIN_SIZE elements or more is split
 
 
 def _seq(acc: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -94,24 +97,37 @@ def outer_sum(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def chunks(n: int, grain: int = GRAIN_SIZE):
+    """at::parallel_for(0, n, grain) under OpenMP: the (begin, end) of each thread."""
+    threads = min(THREADS, -(-n // grain))
+    size = -(-n // threads)
+    return [(b, min(n, b + size)) for b in range(0, n, size)]
+
+
+def threaded_sum(x: np.ndarray) -> np.ndarray:
+    """A 1-D sum of GRAIN_SIZE elements or more (TensorIterator's two-pass reduction): each
+    thread sums its chunk into its slot of a zeroed buffer of THREADS values, and the
+    buffer is then summed as any array."""
+    buffer = np.zeros((1, THREADS), x.dtype)
+    for t, (b, e) in enumerate(chunks(x.size)):
+        buffer[0, t] = inner_sum(x[None, b:e])[0]
+    return inner_sum(buffer)[0]
+
+
 def aten_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
-    """`x.sum(axes)` as ATen adds, for a float32/float64 C-contiguous array of fewer than
-    GRAIN_SIZE elements whose reduced axes are all, a suffix or a prefix of its axes;
-    numpy's sum otherwise."""
+    """`x.sum(axes)` as ATen adds, for a float32/float64 C-contiguous array whose reduced
+    axes are all, a suffix or a prefix of its axes; numpy's sum otherwise."""
     nd = x.ndim
     dims = tuple(range(nd)) if axes is None else tuple(sorted(a % nd for a in axes)) if nd else ()
-    if (
-        x.dtype not in (np.float32, np.float64)
-        or not x.flags.c_contiguous
-        or x.size >= GRAIN_SIZE
-        or not x.size
-        or not dims
-    ):
+    if x.dtype not in (np.float32, np.float64) or not x.flags.c_contiguous or not x.size or not dims:
         return np.asarray(x.sum(axis=None if axes is None else dims, keepdims=keepdims), dtype=x.dtype)
     kept = tuple(s for i, s in enumerate(x.shape) if i not in dims)
     n = 1
     for d in dims:
         n *= x.shape[d]
+    if x.size >= GRAIN_SIZE and n == x.size and THREADS > 1:
+        out = threaded_sum(x.reshape(-1))
+        return out.reshape((1,) * nd if keepdims else ())
     # as TensorIterator, leave out the dims of size 1 before telling inner from outer
     sized = [i for i in range(nd) if x.shape[i] != 1]
     red = [k for k, i in enumerate(sized) if i in dims]

@@ -11,6 +11,7 @@ from ..function import OUT, as_tensor, record
 from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
 from . import rows
+from .aten_prod import aten_cumsum, aten_prod
 from .cascade_sum import aten_mean, aten_sum
 from .indexing import narrow
 from .rows import expose
@@ -114,12 +115,14 @@ def prod(a, dim=None, keepdim=False, dtype=None):
     if x.dtype.kind in "bi":
         x = x.astype(np.int64)
     if dim is None:
-        out = np.asarray(x.prod())
+        out = aten_prod(x)  # ATen's order (aten_prod.py), or numpy's
+        out = np.asarray(x.prod()) if out is None else out
         row, axis = _PROD, None
     else:
         dims = _dims(dim, x.ndim)
         axis = dims[0] if x.ndim else None
-        out = np.asarray(x.prod(axis=axis, keepdims=keepdim) if x.ndim else x.prod())
+        out = aten_prod(x, axis, keepdim)
+        out = np.asarray(x.prod(axis=axis, keepdims=keepdim) if x.ndim else x.prod()) if out is None else out
         row = _PROD_DIM
 
     def backward(g, p, r):
@@ -229,7 +232,7 @@ def cumsum(a, dim, dtype=None):
     a = as_tensor(a)
     x = a.data_ if dtype is None else a.data_.astype(dtypes.to_np(dtype))
     d = _wrap_dim(int(dim), x.ndim)
-    out = np.cumsum(x, axis=d) if x.ndim else x.copy()
+    out = aten_cumsum(x, d) if x.ndim else x.copy()
     if out.dtype.kind in "bi":
         out = out.astype(np.int64)
 

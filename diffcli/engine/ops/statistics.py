@@ -9,7 +9,8 @@ import numpy as np
 from .. import dtypes, errors
 from ..function import OUT, as_tensor
 from ..tensor import Tensor
-from . import rows
+from . import aten_stats, rows
+from .cascade_sum import aten_sum
 from .reductions import _DIM, _KEEPDIM, _RESULT_BACK, _UNREDUCE, _axes, _dims, _expand_back, mean
 from .rows import Kink, expose
 from .selection import where
@@ -56,9 +57,15 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
     with np.errstate(all="ignore"):
         # PyTorch divides the sum of squares by max(dof, 0): inf (or nan for a constant
         # input) when the correction leaves no degrees of freedom
-        centered = x - x.mean(axis=axes, keepdims=True)
-        v = np.asarray((centered * centered).sum(axis=axes, keepdims=kd) / builtins.max(dof, 0))
-        out = np.sqrt(v) if is_std else v
+        if x.ndim == 0 or not x.size or x.dtype not in (np.float32, np.float64):
+            centered = x - x.mean(axis=axes, keepdims=True)
+            v = np.asarray((centered * centered).sum(axis=axes, keepdims=kd) / builtins.max(dof, 0))
+            out = np.sqrt(v) if is_std else v
+        elif n == x.size:  # one output; ATen's order of operations (aten_stats.py)
+            out = aten_stats.var_all(x, c, is_std)
+            out = out.reshape((1,) * x.ndim) if kd else out
+        else:
+            out = aten_stats.var_dims(x, axes, c, is_std, kd)
     shape = x.shape
     full = dims is None or x.ndim == 0
 
@@ -97,7 +104,9 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
         elif p == 0:
             out = (ax != 0).sum(axis=axes, keepdims=keepdim).astype(x.dtype)
         elif p == 2:
-            out = np.sqrt((x * x).sum(axis=axes, keepdims=keepdim))
+            out = aten_stats.norm2(x, axes, keepdim)  # ATen's order (aten_stats.py)
+            if out is None:
+                out = np.sqrt((x * x).sum(axis=axes, keepdims=keepdim))
         else:
             out = (ax ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
     shape = x.shape
@@ -134,7 +143,7 @@ def logsumexp(a, dim, keepdim=False):
     with np.errstate(all="ignore"):
         m = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros((1,) * x.ndim)
         m = np.where(np.isfinite(m), m, 0)
-        out = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
+        out = np.log(aten_sum(np.exp(x - m), axes, keepdims=True)) + m  # (ATen's order of the sum)
         if not keepdim:
             out = out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in dims)) if x.ndim else out.reshape(())
     shape = x.shape

@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import errors
 from . import unary_backward as B
+from . import zero_d_math as Z
 from .elementwise import unary
 from .formulas import add_scalar, mul_scalar, rsub_scalar, sub_scalar, zeros_like
 from .rows import NUMPY, D, Kink, Row, expose
@@ -39,6 +40,7 @@ from .unary_backward import (
     tanh_backward,
     threshold_backward,
 )
+from .zero_d_math import at_0d, c_float, via_float64
 
 
 def _relu(a):
@@ -92,61 +94,61 @@ def _zero(grad, self, result):
 
 # --- trigonometric and hyperbolic ---------------------------------------------------------
 
-sin = _row("sin", "SinBackward0", np.sin,
+sin = _row("sin", "SinBackward0", at_0d(np.sin, via_float64(np.sin)),
            lambda grad, self, result: grad * cos(self), "cos(self)",
            ("self",), lane=math.sin, inplace=True)
-cos = _row("cos", "CosBackward0", np.cos,
+cos = _row("cos", "CosBackward0", at_0d(np.cos, via_float64(np.cos)),
            lambda grad, self, result: grad * -sin(self), "-sin(self)",
            ("self",), lane=math.cos, inplace=True)
-tan = _row("tan", "TanBackward0", np.tan,
+tan = _row("tan", "TanBackward0", at_0d(np.tan, via_float64(np.tan)),
            lambda grad, self, result: grad * add_scalar(pow(result, 2), 1.0), "1 + tan(self)**2",
            ("result",), lane=math.tan, inplace=True)
-asin = _row("asin", "AsinBackward0", np.arcsin,
+asin = _row("asin", "AsinBackward0", at_0d(np.arcsin, via_float64(np.arcsin)),
             lambda grad, self, result: grad * rsqrt(add_scalar(-self * self, 1.0)), "1 / sqrt(1 - self**2)",
             ("self",), names=("asin", "arcsin"))
-acos = _row("acos", "AcosBackward0", np.arccos,
+acos = _row("acos", "AcosBackward0", at_0d(np.arccos, c_float("acos", math.acos)),
             lambda grad, self, result: grad * -rsqrt(add_scalar(-self * self, 1.0)), "-1 / sqrt(1 - self**2)",
             ("self",), names=("acos", "arccos"))
-atan = _row("atan", "AtanBackward0", np.arctan,
+atan = _row("atan", "AtanBackward0", at_0d(np.arctan, c_float("atan", math.atan)),
             lambda grad, self, result: grad / add_scalar(self * self, 1.0), "1 / (1 + self**2)",
             ("self",), lane=NUMPY, names=("atan", "arctan"))
-sinh = _row("sinh", "SinhBackward0", np.sinh,
+sinh = _row("sinh", "SinhBackward0", at_0d(np.sinh, c_float("sinh", math.sinh)),
             lambda grad, self, result: grad * cosh(self), "cosh(self)",
             ("self",), lane=math.sinh)
-cosh = _row("cosh", "CoshBackward0", np.cosh,
+cosh = _row("cosh", "CoshBackward0", at_0d(np.cosh, c_float("cosh", math.cosh)),
             lambda grad, self, result: grad * sinh(self), "sinh(self)",
             ("self",), lane=math.cosh)
-tanh = _row("tanh", "TanhBackward0", np.tanh,
+tanh = _row("tanh", "TanhBackward0", at_0d(np.tanh, via_float64(np.tanh)),
             lambda grad, self, result: tanh_backward(grad, result), "1 - tanh(self)**2",
             ("result",), lane=math.tanh, inplace=True)
-asinh = _row("asinh", "AsinhBackward0", np.arcsinh,
+asinh = _row("asinh", "AsinhBackward0", at_0d(np.arcsinh, c_float("asinh", math.asinh)),
              lambda grad, self, result: grad * rsqrt(add_scalar(pow(self, 2), 1.0)), "1 / sqrt(self**2 + 1)",
              ("self",), lane=math.asinh)
-acosh = _row("acosh", "AcoshBackward0", np.arccosh,
+acosh = _row("acosh", "AcoshBackward0", at_0d(np.arccosh, c_float("acosh", math.acosh)),
              lambda grad, self, result: grad * rsqrt(sub_scalar(self * self, 1.0)), "1 / sqrt(self**2 - 1)",
              ("self",), lane=math.acosh)
-atanh = _row("atanh", "AtanhBackward0", np.arctanh,
+atanh = _row("atanh", "AtanhBackward0", at_0d(np.arctanh, c_float("atanh", math.atanh)),
              lambda grad, self, result: mul_scalar(grad, 1.0) / rsub_scalar(1.0, pow(self, 2)),
              "1 / (1 - self**2)", ("self",), lane=math.atanh)
 
 # --- exponentials, logarithms, powers --------------------------------------------------------
 
-exp = _row("exp", "ExpBackward0", np.exp,
+exp = _row("exp", "ExpBackward0", at_0d(np.exp, via_float64(np.exp)),
            lambda grad, self, result: grad * result, "exp(self)",
            ("result",), lane=math.exp, inplace=True)
-expm1 = _row("expm1", "Expm1Backward0", np.expm1,
+expm1 = _row("expm1", "Expm1Backward0", at_0d(np.expm1, via_float64(np.expm1)),
              lambda grad, self, result: grad * add_scalar(result, 1.0), "exp(self)",
              ("result",), lane=NUMPY, inplace=True)
-log = _row("log", "LogBackward0", np.log,
+log = _row("log", "LogBackward0", at_0d(np.log, via_float64(np.log)),
            lambda grad, self, result: grad / self, "1 / self",
            ("self",), lane=math.log, inplace=True)
-log2 = _row("log2", "Log2Backward0", np.log2,
+log2 = _row("log2", "Log2Backward0", at_0d(np.log2, via_float64(np.log2)),
             lambda grad, self, result: grad / mul_scalar(self, LN2), "1 / (self * log(2.0))",
             ("self",))
-log10 = _row("log10", "Log10Backward0", np.log10,
+log10 = _row("log10", "Log10Backward0", at_0d(np.log10, via_float64(np.log10)),
              lambda grad, self, result: grad / mul_scalar(self, LN10), "1 / (self * log(10.0))",
              ("self",))
-log1p = _row("log1p", "Log1PBackward0", np.log1p,
+log1p = _row("log1p", "Log1PBackward0", at_0d(np.log1p, via_float64(np.log1p)),
              lambda grad, self, result: grad / add_scalar(self, 1.0), "1 / (1 + self)",
              ("self",), lane=NUMPY, inplace=True)
 sqrt = _row("sqrt", "SqrtBackward0", np.sqrt,
@@ -161,7 +163,7 @@ reciprocal = _row("reciprocal", "ReciprocalBackward0", lambda a: 1.0 / a,
 erf = _row("erf", "ErfBackward0", B.erf,
            lambda grad, self, result: mul_scalar(exp(-pow(self, 2)), TWO_OVER_SQRT_PI) * grad,
            "2 / sqrt(pi) * exp(-self**2)", ("self",), lane=math.erf, inplace=True)
-sinc = _row("sinc", "SincBackward0", _sinc,
+sinc = _row("sinc", "SincBackward0", at_0d(_sinc, Z.sinc_f32),
             lambda grad, self, result: sinc_backward(grad, self),
             "where(self == 0, 0.0, (pi * self * cos(pi * self) - sin(pi * self)) / (pi * self**2))",
             ("self",), inplace=True)
@@ -173,13 +175,13 @@ abs = _row("abs", "AbsBackward0", np.abs,
            ("self",), kink=AT_ZERO_SIGN, keeps_dtype=True, no_kernel=("abs_cpu", "b"), names=("abs", "absolute"),
            inplace=True)
 sign = _row("sign", "SignBackward0", _sign, _zero, "0", kink=JUMP_SIGN, keeps_dtype=True, inplace=True)
-sigmoid = _row("sigmoid", "SigmoidBackward0", lambda a: 1.0 / (1.0 + np.exp(-a)),
+sigmoid = _row("sigmoid", "SigmoidBackward0", at_0d(lambda a: 1.0 / (1.0 + np.exp(-a)), Z.sigmoid_f32),
                lambda grad, self, result: sigmoid_backward(grad, result),
                "sigmoid(self) * (1 - sigmoid(self))", ("result",), lane=_sigmoid_float, inplace=True)
 relu = _row("relu", "ReluBackward0", _relu,
             lambda grad, self, result: threshold_backward(grad, result, 0.0), "where(self > 0, 1.0, 0.0)",
             ("result",), kink=AT_ZERO_RELU, lane=NUMPY, keeps_dtype=True, inplace=True)
-silu = _row("silu", "SiluBackward0", lambda a: a / (1.0 + np.exp(-a)),
+silu = _row("silu", "SiluBackward0", at_0d(lambda a: a / (1.0 + np.exp(-a)), Z.silu_f32, Z.silu_f64),
             lambda grad, self, result: silu_backward(grad, self),
             "sigmoid(self) * (1 + self * (1 - sigmoid(self)))", ("self",), no_kernel=("silu_cpu", "biu"))
 floor = _row("floor", "FloorBackward0", np.floor, _zero, "0", kink=JUMP_INTEGERS, keeps_dtype=True,
@@ -194,12 +196,16 @@ trunc = _row("trunc", "TruncBackward0", np.trunc, _zero, "0", kink=JUMP_TRUNC, k
 
 def _gelu_kernel(a, approximate):
     x = a.data_
+    if not x.ndim and x.dtype == Z.F32 and approximate == "none":
+        return Z.gelu_f32(x[()])
     out = B.gelu(x) if approximate == "none" else B.gelu_tanh(x)
     return out.astype(x.dtype, copy=False)
 
 
 def _softplus_kernel(a, beta, threshold):
     x = a.data_
+    if not x.ndim and x.dtype in (Z.F32, Z.F64):
+        return (Z.softplus_f32 if x.dtype == Z.F32 else Z.softplus_f64)(x[()], beta, threshold)
     bx = x * beta
     out = np.where(bx > threshold, x, np.log1p(np.exp(np.minimum(bx, threshold))) / beta)
     return out.astype(x.dtype)
@@ -207,6 +213,8 @@ def _softplus_kernel(a, beta, threshold):
 
 def _elu_kernel(a, alpha):
     x = a.data_
+    if not x.ndim and x.dtype in (Z.F32, Z.F64):
+        return (Z.elu_f32 if x.dtype == Z.F32 else Z.elu_f64)(x[()], alpha)
     return np.where(x > 0, x, alpha * np.expm1(x)).astype(x.dtype)
 
 
