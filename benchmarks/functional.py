@@ -75,4 +75,4 @@ def hessian_command(n):
 def agree(n=30) -> float:
     """The largest difference between diffcli's and PyTorch's Hessian (a sanity check of the
     workload itself; the tests compare them properly)."""
-    return float(np.abs(np.asarray(_engine(n, False)().data_) - _torch(n, False)().numpy()).max())
+    return float(np.abs(np.asarray(_engine(n, False)().array) - _torch(n, False)().numpy()).max())

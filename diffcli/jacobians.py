@@ -39,7 +39,7 @@ def inputs(run: Run, wrt=()):
     if wrt:
         by_name = dict(leaves)
         return [(n, by_name[n]) for n in wrt]
-    chosen = [(n, t) for n, t in leaves if t.requires_grad_flag]
+    chosen = [(n, t) for n, t in leaves if t.needs_grad]
     if not chosen:
         raise ScriptError(
             "ValueError", "no named leaf of the script requires grad: give the inputs with --wrt NAME,NAME"
@@ -50,9 +50,9 @@ def inputs(run: Run, wrt=()):
 def _rows(out, leaves, run, create_graph=False):
     """One backward pass per element of `out`: a list (one per leaf) of lists of numpy rows."""
     rows = [[] for _ in leaves]
-    zeros = [np.zeros(t.data_.shape, t.data_.dtype) for t in leaves]
+    zeros = [np.zeros(t.array.shape, t.array.dtype) for t in leaves]
     for k in range(out.numel()):
-        if out.requires_grad_flag:
+        if out.needs_grad:
             basis = basis_row((out,), k)
             grads = _engine_call(
                 lambda b=basis: engine.grad(
@@ -62,7 +62,7 @@ def _rows(out, leaves, run, create_graph=False):
         else:
             grads = (None,) * len(leaves)
         for i, g in enumerate(grads):
-            rows[i].append(zeros[i] if g is None else g.data_)
+            rows[i].append(zeros[i] if g is None else g.array)
         _engine_call(run.limits.poll)
     return rows
 
@@ -70,9 +70,9 @@ def _rows(out, leaves, run, create_graph=False):
 def _blocks(out, leaves, run):
     rows = _rows(out, leaves, run)
     return [
-        np.stack(r).reshape(out.data_.shape + t.data_.shape)
+        np.stack(r).reshape(out.array.shape + t.array.shape)
         if r
-        else np.zeros(out.data_.shape + t.data_.shape, t.data_.dtype)
+        else np.zeros(out.array.shape + t.array.shape, t.array.dtype)
         for r, t in zip(rows, leaves)
     ]
 
@@ -100,7 +100,7 @@ def jacobian(run: Run, of, wrt=(), vjp=None, jvp=None, explicit=True) -> MatrixR
         blocks = _blocks(out, leaves, run)
         v_products = u_product = None
         if vjp is not None:
-            v = _vector(vjp, "--vjp", out.data_.shape)
+            v = _vector(vjp, "--vjp", out.array.shape)
             v_products = {n: np.tensordot(v, b, axes=v.ndim) for (n, _), b in zip(chosen, blocks)}
         if jvp is not None:
             if len(chosen) != 1:
@@ -108,7 +108,7 @@ def jacobian(run: Run, of, wrt=(), vjp=None, jvp=None, explicit=True) -> MatrixR
                     "ValueError",
                     f"--jvp: give one input with --wrt (the tangent is shaped like it), not {len(chosen)}",
                 )
-            u = _vector(jvp, "--jvp", leaves[0].data_.shape)
+            u = _vector(jvp, "--jvp", leaves[0].array.shape)
             nd = u.ndim
             u_product = np.tensordot(
                 blocks[0], u, axes=(list(range(blocks[0].ndim - nd, blocks[0].ndim)), list(range(nd)))
@@ -130,7 +130,7 @@ def hessian(run: Run, of, wrt=(), explicit=True) -> MatrixReport:
     leaves = [t for _, t in chosen]
     names = [n for n, _ in chosen]
     with run.limits.watching():
-        if out.requires_grad_flag:
+        if out.needs_grad:
             grads = _engine_call(
                 lambda: engine.grad([out], leaves, retain_graph=True, create_graph=True, allow_unused=True)
             )
@@ -139,10 +139,10 @@ def hessian(run: Run, of, wrt=(), explicit=True) -> MatrixReport:
         blocks = {}
         for name, t, g in zip(names, leaves, grads):
             if g is None:
-                g = Tensor(np.zeros(t.data_.shape, t.data_.dtype))
+                g = Tensor(np.zeros(t.array.shape, t.array.dtype))
             rows = _blocks(g, leaves, run)
             blocks[name] = {
-                n: b.reshape(t.data_.shape + u.data_.shape) for n, u, b in zip(names, leaves, rows)
+                n: b.reshape(t.array.shape + u.array.shape) for n, u, b in zip(names, leaves, rows)
             }
     return MatrixReport("hessian", of, out, chosen, blocks)
 
@@ -157,15 +157,15 @@ def labels(name, shape) -> list:
 def matrix(report: MatrixReport):
     """(row labels, column labels, 2-d array): the whole matrix, inputs side by side (for the
     Hessian, the blocks [wrt_i][wrt_j] in their places)."""
-    cols = [lab for n, t in report.wrt for lab in labels(n, t.data_.shape)]
+    cols = [lab for n, t in report.wrt for lab in labels(n, t.array.shape)]
     if report.kind == "jacobian":
-        rows = labels(report.of, report.target.data_.shape)
+        rows = labels(report.of, report.target.array.shape)
         parts = [b.reshape(len(rows), -1) for b in report.blocks.values()]
     else:
         rows = cols
         parts = [
             np.concatenate(
-                [report.blocks[ni][nj].reshape(t.data_.size, u.data_.size) for nj, u in report.wrt], axis=1
+                [report.blocks[ni][nj].reshape(t.array.size, u.array.size) for nj, u in report.wrt], axis=1
             )
             for ni, t in report.wrt
         ]

@@ -223,13 +223,13 @@ def grad_tensors_value(text, run: Run, options: Options, write=None, on_warning=
 def tensor_record(t: Tensor) -> dict:
     g = t._grad
     rec = {
-        "value": t.data_,
-        "shape": list(t.data_.shape),
+        "value": t.array,
+        "shape": list(t.array.shape),
         "dtype": t.dtype.name,
-        "requires_grad": t.requires_grad_flag,
+        "requires_grad": t.needs_grad,
         "is_leaf": t.grad_fn is None,
         "grad_fn": t.grad_fn.name() if t.grad_fn is not None else None,
-        "grad": None if g is None else g.data_,
+        "grad": None if g is None else g.array,
     }
     if g is not None and g.grad_fn is not None:
         rec["grad_grad_fn"] = g.grad_fn.name()
@@ -274,7 +274,7 @@ class GraphNode:
     def op(self):
         fn = self.tensor.grad_fn
         if fn is None:
-            return "leaf" if self.tensor.requires_grad_flag else "constant"
+            return "leaf" if self.tensor.needs_grad else "constant"
         import re
         return re.sub(r"Backward\d*$|Backwards$", "", fn.name()).lower() or fn.name()
 
@@ -309,10 +309,10 @@ def build_graph(run: Run, target_name=None):
         info = made.get(k)
         if info is not None:                   # named constant inputs, for the picture
             for t in info[1]:
-                if isinstance(t, Tensor) and not t.requires_grad_flag and id(t) in names:
+                if isinstance(t, Tensor) and not t.needs_grad and id(t) in names:
                     kids.append(t)
         for t in getattr(k, "saved", ()):      # a named mask where() saved, not an input
-            if isinstance(t, Tensor) and not t.requires_grad_flag and id(t) in names \
+            if isinstance(t, Tensor) and not t.needs_grad and id(t) in names \
                     and not any(t is c for c in kids):
                 kids.append(t)
         return kids
@@ -321,7 +321,7 @@ def build_graph(run: Run, target_name=None):
         roots = [key(run.tensor(target_name))]
     else:
         roots = [node for _, _, node, _ in trace if node is not None]
-        roots += [key(v) for _, v in run.leaves() if v.requires_grad_flag]
+        roots += [key(v) for _, v in run.leaves() if v.needs_grad]
         # then every other named value (a constant, a mask; a script of constants only
         # has a graph too): no node uses it, so after the nodes is still inputs first
         roots += [key(v) for n in run.result.order for v in [run.result.env.get(n)]
@@ -351,7 +351,7 @@ def build_graph(run: Run, target_name=None):
         else:
             out, _, value = made.get(k, (None, None, None))
             t = Tensor(value if value is not None else np.zeros(()))
-            t.grad_fn, t.requires_grad_flag = k, True
+            t.grad_fn, t.needs_grad = k, True
             live = out if out is not None and out.grad_fn is k else None
             if live is not None:
                 t._grad, t.retains_grad = live._grad, live.retains_grad

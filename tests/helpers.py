@@ -75,7 +75,7 @@ def snippet_namespace(default_float=None):
 def values_of(t: Tensor):
     def rec(x):
         return [rec(y) for y in x] if isinstance(x, list) else fnum(x)
-    return rec(t.data_.tolist())
+    return rec(t.array.tolist())
 
 
 def as_array(values) -> np.ndarray:
@@ -101,10 +101,10 @@ def graph_text(fn, names) -> str:
 def upstream_gradient(out: Tensor, group: str) -> Tensor:
     """The recorder's upstream gradient, built with numpy."""
     if group == "edge_point_gradients":
-        return Tensor(np.ones_like(out.data_))
-    n = out.data_.size
+        return Tensor(np.ones_like(out.array))
+    n = out.array.size
     g = (np.arange(n, dtype=np.float64) % 4 + 1) * 0.5
-    return Tensor(g.reshape(out.data_.shape).astype(out.data_.dtype))
+    return Tensor(g.reshape(out.array.shape).astype(out.array.dtype))
 
 
 def replay(setup, expr, group, default_float=None) -> dict:

@@ -66,7 +66,7 @@ def test_the_check_finds_the_writes_it_forbids():
         "from .. import engine\nfrom ..engine import errors as engine_errors\n"
         "from ..engine.ops import creation\nfrom ..engine.function import TRACE\n"
         "creation.MAX_ELEMENTS[0] = 5\nengine.grad_mode._state[0] = True\n"
-        "engine_errors.POLL[0] = None\nTRACE[0] += []\nx = creation.tensor([1.0])\nx.data_ = 0\n"
+        "engine_errors.POLL[0] = None\nTRACE[0] += []\nx = creation.tensor([1.0])\nx.array = 0\n"
     )
     assert writes_into_engine(source) == [
         (5, "creation.MAX_ELEMENTS[0]"),

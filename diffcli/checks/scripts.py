@@ -61,15 +61,15 @@ def check(
     if name is None:
         raise ScriptError("ValueError", "the script assigns no name to differentiate (use --of)")
     target = base.tensor(name, explicit=target_name is not None)
-    if not target.requires_grad_flag:
+    if not target.needs_grad:
         raise ScriptError(
             "ValueError", f"'{name}' does not require grad, so it has no gradient to check (give --of NAME)"
         )
     leaves, seen = [], set()
     for n, t in base.leaves():  # a leaf bound to two names (`y = a`) is checked once
         if (
-            t.requires_grad_flag
-            and t.data_.dtype.kind == "f"
+            t.needs_grad
+            and t.array.dtype.kind == "f"
             and id(t) not in seen
             and base.result.names.get(id(t)) == n
         ):
@@ -80,9 +80,9 @@ def check(
     if not leaves:
         raise ScriptError("ValueError", f"'{name}' depends on no leaf that requires grad")
     has_kink = K.has_kink(K.graph_names(target))
-    scalar = target.data_.size == 1
-    current = {n: t.data_.copy() for n, t in leaves}
-    target_dtype = target.data_.dtype.name
+    scalar = target.array.size == 1
+    current = {n: t.array.copy() for n, t in leaves}
+    target_dtype = target.array.dtype.name
 
     def differentiate(fn):  # a backward pass that polls --timeout and --max-memory
         with options.limits.watching():
@@ -93,7 +93,7 @@ def check(
 
     def value_at(n, x):
         run = rerun({**current, n: x})
-        value = run.tensor(name).data_.astype(np.float64)
+        value = run.tensor(name).array.astype(np.float64)
         run.result.env.clear()  # (a `def` makes the script's names a reference cycle)
         return value.reshape(()) if scalar else value
 
@@ -124,18 +124,18 @@ def check(
             shape = current[n].shape
             hess = np.zeros(shape + shape)
             gk = g1[k]
-            if gk is not None and gk.requires_grad_flag:
+            if gk is not None and gk.needs_grad:
                 flat = gk.reshape(-1)
                 for i, idx in enumerate(np.ndindex(*shape)):
                     h = differentiate(
                         lambda i=i: autograd.grad([flat[i]], [ins[k]], retain_graph=True, allow_unused=True)
                     )[0]
                     if h is not None:
-                        hess[idx] = h.data_
+                        hess[idx] = h.array
 
             def grad_at(x, n=n, k=k, shape=shape):
                 _, _, g = gradients({**current, n: x})
-                return np.zeros(shape) if g[k] is None else g[k].data_.astype(np.float64)
+                return np.zeros(shape) if g[k] is None else g[k].array.astype(np.float64)
 
             scale = (100.0, 10.0) if settings(n).dtype == "float64" else (10.0, 10.0)
             rows.append(compare(n, 2, hess, grad_at, current[n], settings(n, scale), has_kink))
@@ -148,12 +148,12 @@ def _jacobian(target, inputs, scalar, differentiate):
     shaped target.shape + input.shape (one backward pass per output element)."""
     if scalar:
         g = differentiate(lambda: autograd.grad([target], inputs, retain_graph=True, allow_unused=True))
-        return [np.zeros_like(t.data_, np.float64) if gi is None else gi.data_ for t, gi in zip(inputs, g)]
-    out = [np.zeros(target.data_.shape + t.data_.shape) for t in inputs]
+        return [np.zeros_like(t.array, np.float64) if gi is None else gi.array for t, gi in zip(inputs, g)]
+    out = [np.zeros(target.array.shape + t.array.shape) for t in inputs]
     flat = target.reshape(-1)
-    for i, idx in enumerate(np.ndindex(*target.data_.shape)):
+    for i, idx in enumerate(np.ndindex(*target.array.shape)):
         g = differentiate(lambda i=i: autograd.grad([flat[i]], inputs, retain_graph=True, allow_unused=True))
         for j, gi in enumerate(g):
             if gi is not None:
-                out[j][idx] = gi.data_
+                out[j][idx] = gi.array
     return out

@@ -68,7 +68,7 @@ def write(a, nodes, source):
     if not nodes and a.fmt is GraphFormat.table:
         sys.stderr.write("note: the graph is empty: the script makes no tensor\n")
         return ExitStatus.OK
-    if nodes and a.fmt is GraphFormat.table and all(not n.tensor.requires_grad_flag for n in nodes):
+    if nodes and a.fmt is GraphFormat.table and all(not n.tensor.needs_grad for n in nodes):
         sys.stderr.write("note: no tensor requires grad: the graph has constants only\n")
     if a.fmt in (GraphFormat.json, GraphFormat.jsonl):
         from ..render import jsonout

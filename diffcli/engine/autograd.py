@@ -72,29 +72,29 @@ def _root_grads(tensors, grads, create_graph):
             raise errors.TorchTypeError(
                 f"tensors argument must be a Tensor or a sequence of Tensors, but got {type(t).__name__}")
         if g is None:
-            if t.requires_grad_flag and t.data_.size != 1:
+            if t.needs_grad and t.array.size != 1:
                 raise errors.TorchRuntimeError(errors.IMPLICIT_SCALAR)
-            g = Tensor(np.ones_like(t.data_))
+            g = Tensor(np.ones_like(t.array))
         elif not isinstance(g, Tensor):
             raise errors.TorchTypeError(errors.GRADIENT_TYPE.format(t=type(g).__name__))
-        elif g.data_.shape != t.data_.shape:
+        elif g.array.shape != t.array.shape:
             raise errors.TorchRuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of "
-                f"{errors.shape_text(g.data_.shape)} and output[{i}] has a shape of "
-                f"{errors.shape_text(t.data_.shape)}.")
+                f"{errors.shape_text(g.array.shape)} and output[{i}] has a shape of "
+                f"{errors.shape_text(t.array.shape)}.")
         out.append((t, g))
     if len(grads) < len(tensors):  # extra gradients are ignored, as zip() does in PyTorch
         raise errors.TorchRuntimeError(
             errors.GRAD_COUNT_MISMATCH.format(n=len(tensors), m=len(grads)))
     roots = []
     for i, (t, g) in enumerate(out):
-        if not t.requires_grad_flag:
+        if not t.needs_grad:
             raise errors.TorchRuntimeError(errors.NO_GRAD_FN.format(i=i))
-        if not create_graph and g.requires_grad_flag:
+        if not create_graph and g.needs_grad:
             g = g.detach()
-        if g.data_.dtype != t.data_.dtype:  # the engine casts to the output's dtype
+        if g.array.dtype != t.array.dtype:  # the engine casts to the output's dtype
             with grad_mode.set_grad_enabled(create_graph):
-                g = to_dtype(g, t.data_.dtype)
+                g = to_dtype(g, t.array.dtype)
         roots.append((edge(t), g))
     return roots
 
@@ -193,7 +193,7 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
             g = pop_buffer(node, None)
             if poll is not None:
                 polled += 1
-                if not polled & (POLL_EVERY - 1) or (g.__class__ is Tensor and g.data_.size >= _POLL_ELEMENTS):
+                if not polled & (POLL_EVERY - 1) or (g.__class__ is Tensor and g.array.size >= _POLL_ELEMENTS):
                     poll()
             fast = node.fast
             if g.__class__ is float and (fast is None or create_graph or node.retained
@@ -231,7 +231,7 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 if restrict is None or _feeds(node, restrict, capture):
                     if fast is not None and not create_graph:  # the scalar lane
                         node.check_saved()
-                        gf = g if g.__class__ is float else g.data_.item()
+                        gf = g if g.__class__ is float else g.array.item()
                         try:
                             grads = fast(gf, *node.fargs)
                             if grads.__class__ is not tuple:  # a float: the first input's
@@ -299,9 +299,9 @@ def _fit(gi, meta):
     if gi.__class__ is not Tensor:
         gi = Tensor(np.asarray(gi))
     shape, dtype = meta
-    if gi.data_.shape != shape:
+    if gi.array.shape != shape:
         gi = sum_to_shape(gi, shape)
-    if gi.data_.dtype != dtype:
+    if gi.array.dtype != dtype:
         gi = to_dtype(gi, dtype)
     return gi
 
@@ -314,9 +314,9 @@ def _retain(node, g, create_graph):
         if t is None or t.grad_fn is not node:
             continue
         if t._grad is None:
-            t._grad = clone(g) if create_graph else Tensor(np.array(g.data_, copy=True))
+            t._grad = clone(g) if create_graph else Tensor(np.array(g.array, copy=True))
         else:
-            t._grad = t._grad + g if create_graph else Tensor(t._grad.data_ + g.data_)
+            t._grad = t._grad + g if create_graph else Tensor(t._grad.array + g.array)
 
 
 def _accumulate(var, g, create_graph):
@@ -325,20 +325,20 @@ def _accumulate(var, g, create_graph):
     copy_); later ones: in place without create_graph (same object, version bumped),
     out of place with it (a new object with grad_fn AddBackward0)."""
     if var._grad is None:
-        if create_graph and g.requires_grad_flag:
+        if create_graph and g.needs_grad:
             var._grad = copy_backwards(g)
             var._grad._version[0] = 1
         else:
-            var._grad = Tensor(np.array(g.data_, dtype=var.data_.dtype, copy=True))
+            var._grad = Tensor(np.array(g.array, dtype=var.array.dtype, copy=True))
     elif create_graph:
         var._grad = var._grad + g
     else:
-        gd = var._grad.data_
-        if gd.flags.writeable and gd.shape == g.data_.shape:
-            np.add(gd, g.data_, out=gd, casting="unsafe")
+        gd = var._grad.array
+        if gd.flags.writeable and gd.shape == g.array.shape:
+            np.add(gd, g.array, out=gd, casting="unsafe")
             var._grad._version[0] += 1
         else:
-            var._grad = Tensor(gd + g.data_)
+            var._grad = Tensor(gd + g.array)
 
 
 def _tensors(x):
@@ -400,7 +400,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not isinstance(t, Tensor):
             raise errors.TorchTypeError(
                 f"grad(): argument 'inputs' must be tuple of Tensors, not {type(t).__name__}")
-        if not t.requires_grad_flag:
+        if not t.needs_grad:
             raise errors.TorchRuntimeError(errors.INPUT_NOT_REQUIRING_GRAD)
     targets = [edge(t) for t in inputs]
     order, deps = _collect(roots)
@@ -415,11 +415,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         g = captured.get(n)
         if g is None:
             if materialize_grads:
-                g = Tensor(np.zeros_like(t.data_))
+                g = Tensor(np.zeros_like(t.array))
             elif not allow_unused:
                 raise errors.TorchRuntimeError(errors.UNUSED_INPUT.format(i=i))
-        elif not create_graph and g.requires_grad_flag:
-            g = Tensor(g.data_)
+        elif not create_graph and g.needs_grad:
+            g = Tensor(g.array)
         result.append(g)
     return tuple(result)
 

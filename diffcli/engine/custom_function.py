@@ -105,7 +105,7 @@ class FunctionNode(Node):
                 result = self.call_backward(self, *grads)
         else:
             result = self.call_backward(self, *grads)
-        g = next((x for x in grads if isinstance(x, Tensor) and x.requires_grad_flag), g)
+        g = next((x for x in grads if isinstance(x, Tensor) and x.needs_grad), g)
         if not isinstance(result, tuple):
             result = (result,)
         n = len(self.arg_is_tensor)
@@ -131,14 +131,14 @@ class FunctionNode(Node):
                 if not isinstance(r, Tensor):
                     raise errors.TorchTypeError(f"expected Variable or None (got {_type_name(r)})")
                 meta = self.input_meta[k]
-                if meta is not None and not _expandable(meta[0], r.data_.shape):
+                if meta is not None and not _expandable(meta[0], r.array.shape):
                     raise errors.TorchRuntimeError(
                         f"Function {self._name} returned an invalid gradient at index {k} - got "
-                        f"{_dims(r.data_.shape)} but expected shape compatible with {_dims(meta[0])}"
+                        f"{_dims(r.array.shape)} but expected shape compatible with {_dims(meta[0])}"
                     )
                 if self.next_nodes[k] is None:
                     r = None
-                elif once and r.requires_grad_flag is False and _any_requires_grad(g):
+                elif once and r.needs_grad is False and _any_requires_grad(g):
                     r = _delayed_error(r)
             grads.append(r)
             k += 1
@@ -203,7 +203,7 @@ _NONE = saved_hooks.NONE_SAVED  # stands for a None given to save_for_backward
 
 
 def _any_requires_grad(g):
-    return isinstance(g, Tensor) and g.requires_grad_flag
+    return isinstance(g, Tensor) and g.needs_grad
 
 
 def _delayed_error(r):
@@ -213,9 +213,9 @@ def _delayed_error(r):
     def fail(g, *_):
         raise errors.TorchRuntimeError(ONCE_DIFF_ERROR)
 
-    out = Tensor(r.data_)
-    out.grad_fn = Node("DelayedError", (None,), fail, (), ((r.data_.shape, r.data_.dtype),))
-    out.requires_grad_flag = True
+    out = Tensor(r.array)
+    out.grad_fn = Node("DelayedError", (None,), fail, (), ((r.array.shape, r.array.dtype),))
+    out.needs_grad = True
     return out
 
 
@@ -245,9 +245,9 @@ def apply(name, args, forward, backward, setup_context=None, once=False):
     is_tensor = tuple(isinstance(a, Tensor) for a in args)
     tensors = [a for a in args if isinstance(a, Tensor)]
     grad_on = grad_mode._state[0]
-    needs = tuple(bool(isinstance(a, Tensor) and a.requires_grad_flag) for a in args)
+    needs = tuple(bool(isinstance(a, Tensor) and a.needs_grad) for a in args)
     edges = tuple(edge(t) if grad_on else None for t in tensors)
-    meta = tuple((t.data_.shape, t.data_.dtype) for t in tensors)
+    meta = tuple((t.array.shape, t.array.dtype) for t in tensors)
     node = FunctionNode(name + "Backward", edges, meta, is_tensor, needs)
     node.call_backward = backward
     node.once = once
@@ -262,7 +262,7 @@ def apply(name, args, forward, backward, setup_context=None, once=False):
     single = not isinstance(output, tuple)
     outs = (output,) if single else output
     if not single and differentiable:
-        node.out_meta = tuple((o.data_.shape, o.data_.dtype) if isinstance(o, Tensor) else None for o in outs)
+        node.out_meta = tuple((o.array.shape, o.array.dtype) if isinstance(o, Tensor) else None for o in outs)
     wrapped = []
     for i, o in enumerate(outs):
         if not isinstance(o, Tensor):
@@ -273,7 +273,7 @@ def apply(name, args, forward, backward, setup_context=None, once=False):
     if TRACE[0] is not None:  # `diffcli graph`: the outputs are nodes of the graph
         for o in wrapped:
             if isinstance(o, Tensor) and o.grad_fn is not None:
-                TRACE[0].append((o, tuple(tensors), o.grad_fn, np.array(o.data_, copy=True)))
+                TRACE[0].append((o, tuple(tensors), o.grad_fn, np.array(o.array, copy=True)))
     if differentiable:
         _save(node, wrapped)
         if saved_hooks.HOOKS:
@@ -289,28 +289,28 @@ def _wrap_output(node, o, inputs, versions, differentiable, fn):
     dirty = _is_in(o, node.dirty)
     if _is_in(o, node.non_differentiable):
         if o.grad_fn is None and not _is_in(o, inputs):
-            o.requires_grad_flag = False
+            o.needs_grad = False
         return o
     if not differentiable:
         if _is_in(o, inputs) and not dirty:
-            return o.detach() if not o.requires_grad_flag else o
+            return o.detach() if not o.needs_grad else o
         return o
     if dirty:
-        if o.grad_fn is None and o.requires_grad_flag:
+        if o.grad_fn is None and o.needs_grad:
             raise errors.TorchRuntimeError(
                 "a leaf Variable that requires grad has been used in an in-place operation."
             )
         o._version[0] += 1  # (PyTorch bumps a dirty tensor's version once more)
         o.grad_fn = fn
-        o.requires_grad_flag = True
+        o.needs_grad = True
         return o
     if _is_in(o, inputs):  # returned unchanged: a view of the input (view_as)
-        view = Tensor(o.data_)
+        view = Tensor(o.array)
         view._version = o._version
         view._base = o if o._view_base is None else o._view_base
         o = view
     o.grad_fn = fn
-    o.requires_grad_flag = True
+    o.needs_grad = True
     return o
 
 

@@ -203,7 +203,7 @@ def version_error(tensor, saved_version: int, producer=None) -> TorchRuntimeErro
     """PyTorch's text for a saved tensor modified in place. `producer` is the name of the
     node that saved `tensor` as its own output; for a saved input the tensor's current
     grad_fn is named, and a leaf (no grad_fn) gets no ", which is output ..." part."""
-    desc = f"[{torch_type_name(tensor.data_.dtype)} [{', '.join(str(s) for s in tensor.shape)}]]"
+    desc = f"[{torch_type_name(tensor.array.dtype)} [{', '.join(str(s) for s in tensor.shape)}]]"
     name = producer if producer is not None else (
         tensor.grad_fn.name() if tensor.grad_fn is not None else None)
     if name is not None:

@@ -21,7 +21,7 @@ from .tensor import Tensor
 
 def edge(t):
     """The node a gradient for `t` flows into, or None."""
-    if t is None or not t.requires_grad_flag:
+    if t is None or not t.needs_grad:
         return None
     fn = t.grad_fn
     if fn is not None:
@@ -61,13 +61,13 @@ def record(name, data, inputs, backward, saved=(), fargs=()):
             edges.append(None)
             meta.append(None)
             continue
-        if t.requires_grad_flag:
+        if t.needs_grad:
             wanted = True
             fn = t.grad_fn
             edges.append(fn if fn is not None else edge(t))
         else:
             edges.append(None)
-        d = t.data_
+        d = t.array
         meta.append((d.shape, d.dtype))
     if not wanted:
         return out
@@ -81,7 +81,7 @@ def record(name, data, inputs, backward, saved=(), fargs=()):
                 saved = tuple([output_shell(out) if s is OUT else s for s in saved])
                 break
     out.grad_fn = Node(name, tuple(edges), backward, saved, tuple(meta), outputs, None, fargs)
-    out.requires_grad_flag = True
+    out.needs_grad = True
     if saved_hooks.HOOKS:      # inside torch.autograd.graph.saved_tensors_hooks
         saved_hooks.pack(out.grad_fn, out)
     return out
@@ -109,7 +109,7 @@ def record_scalar(name, value, inputs, backward, saved, fast, fargs):
         return out
     out = Tensor(arr)
     a = inputs[0]
-    ea = (a.grad_fn or edge(a)) if a.requires_grad_flag else None
+    ea = (a.grad_fn or edge(a)) if a.needs_grad else None
     if len(inputs) == 1:
         if ea is None:
             return out
@@ -123,7 +123,7 @@ def record_scalar(name, value, inputs, backward, saved, fast, fargs):
             edges = (ea, None)
             meta = _META_C
         else:
-            eb = (b.grad_fn or edge(b)) if b.requires_grad_flag else None
+            eb = (b.grad_fn or edge(b)) if b.needs_grad else None
             if ea is None and eb is None:
                 return out
             edges = (ea, eb)
@@ -133,7 +133,7 @@ def record_scalar(name, value, inputs, backward, saved, fast, fargs):
         outputs = (len(saved) - 1,)
         saved = saved[:-1] + (output_shell(out),)
     out.grad_fn = Node(name, edges, backward, saved, meta, outputs, fast, fargs)
-    out.requires_grad_flag = True
+    out.needs_grad = True
     if saved_hooks.HOOKS:
         saved_hooks.pack(out.grad_fn, out)
     return out
@@ -147,14 +147,14 @@ def _traced(out, name, data, inputs, backward, saved, fargs=()):
         res = record(name, data, inputs, backward, saved, fargs)
     finally:
         TRACE[0] = trace
-    trace.append((res, inputs, res.grad_fn, np.array(res.data_, copy=True)))
+    trace.append((res, inputs, res.grad_fn, np.array(res.array, copy=True)))
     return res
 
 
 def output_shell(out: Tensor) -> Tensor:
     """What a node keeps of its own output: the data and the shared version counter,
     without the grad_fn link back to the node (see node.py)."""
-    shell = Tensor(out.data_)
+    shell = Tensor(out.array)
     shell._version = out._version
     return shell
 

@@ -250,7 +250,7 @@ def basis_row(tensors, k):
         r = _zeros_like(t)
         n = t.numel()
         if start <= k < start + n:
-            r.data_.reshape(-1)[k - start] = 1
+            r.array.reshape(-1)[k - start] = 1
         row.append(r)
         start += n
     return tuple(row)

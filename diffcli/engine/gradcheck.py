@@ -40,14 +40,14 @@ def _as_tuple(x):
 
 
 def _differentiable(outputs):
-    return tuple(o for o in _as_tuple(outputs) if isinstance(o, Tensor) and o.requires_grad_flag)
+    return tuple(o for o in _as_tuple(outputs) if isinstance(o, Tensor) and o.needs_grad)
 
 
 def _check_inputs(inputs):
     any_grad = False
     for i, t in enumerate(inputs):
-        if isinstance(t, Tensor) and t.requires_grad_flag:
-            if t.data_.dtype != np.float64:
+        if isinstance(t, Tensor) and t.needs_grad:
+            if t.array.dtype != np.float64:
                 errors.warn(NOT_DOUBLE.format(i=i))
             any_grad = True
     if not any_grad:
@@ -57,12 +57,12 @@ def _check_inputs(inputs):
 def _numerical(func, inputs, outputs_all, eps):
     """Per output (all of them) and differentiable input: the (input numel, output numel)
     Jacobian by central differences."""
-    diff = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad_flag]
+    diff = [t for t in inputs if isinstance(t, Tensor) and t.needs_grad]
     result = [[None] * len(diff) for _ in outputs_all]
     for j, x in enumerate(diff):
-        d = x.data_
+        d = x.array
         if not d.flags.writeable:
-            d = x.data_ = d.copy()
+            d = x.array = d.copy()
         cols = []
         flat = d.reshape(-1) if d.flags.c_contiguous else None
         for k in range(d.size):
@@ -79,13 +79,13 @@ def _numerical(func, inputs, outputs_all, eps):
                 if not isinstance(a, Tensor):
                     col.append(None)
                     continue
-                diffab = (b.data_ - a.data_) / np.asarray(2 * eps, dtype=a.data_.dtype)
-                col.append(np.asarray(diffab, dtype=a.data_.dtype).reshape(-1))
+                diffab = (b.array - a.array) / np.asarray(2 * eps, dtype=a.array.dtype)
+                col.append(np.asarray(diffab, dtype=a.array.dtype).reshape(-1))
             cols.append(col)
         for i, o in enumerate(outputs_all):
             if not isinstance(o, Tensor):
                 continue
-            jac = np.zeros((d.size, o.data_.size), dtype=o.data_.dtype)
+            jac = np.zeros((d.size, o.array.size), dtype=o.array.dtype)
             for k, col in enumerate(cols):
                 jac[k, :] = col[i]
             result[i][j] = jac
@@ -93,10 +93,10 @@ def _numerical(func, inputs, outputs_all, eps):
 
 
 def _analytical(inputs, output, nondet_tol):
-    diff = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad_flag]
+    diff = [t for t in inputs if isinstance(t, Tensor) and t.needs_grad]
 
     def rows():
-        base = np.zeros_like(output.data_)
+        base = np.zeros_like(output.array)
         out = [[] for _ in diff]
         for k in range(base.size):
             g = np.zeros_like(base).reshape(-1)
@@ -104,17 +104,17 @@ def _analytical(inputs, output, nondet_tol):
             grads = autograd.grad([output], diff, [Tensor(g.reshape(base.shape))], retain_graph=True,
                                   allow_unused=True)
             for i, gi in enumerate(grads):
-                out[i].append(None if gi is None else np.array(gi.data_, copy=True))
+                out[i].append(None if gi is None else np.array(gi.array, copy=True))
         return out
 
     def stack(rows_):
         jacs, sizes_ok = [], True
         for x, r in zip(diff, rows_):
-            jac = np.zeros((x.data_.size, output.data_.size), dtype=x.data_.dtype)
+            jac = np.zeros((x.array.size, output.array.size), dtype=x.array.dtype)
             for k, gi in enumerate(r):
                 if gi is None:
                     continue
-                if gi.shape != x.data_.shape:
+                if gi.shape != x.array.shape:
                     sizes_ok = False
                     continue
                 jac[:, k] = gi.reshape(-1)
@@ -165,7 +165,7 @@ def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exceptio
                         raise GradcheckError("Numerical gradient for function expected to be zero")
             return True
         numerical = _numerical(func, inputs, func_out, eps)
-        numerical = [nj for o, nj in zip(func_out, numerical) if isinstance(o, Tensor) and o.requires_grad_flag]
+        numerical = [nj for o, nj in zip(func_out, numerical) if isinstance(o, Tensor) and o.needs_grad]
         for i, o in enumerate(outputs):
             analytical = _analytical(inputs, o, nondet_tol)
             for j, (a, n) in enumerate(zip(analytical, numerical[i])):
@@ -190,8 +190,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rto
     else:
         grad_outputs = _as_tuple(grad_outputs)
     n_out = len(grad_outputs)
-    diff_inputs = {i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad_flag}
-    diff_grads = {i for i, x in enumerate(grad_outputs) if x.requires_grad_flag}
+    diff_inputs = {i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.needs_grad}
+    diff_grads = {i for i, x in enumerate(grad_outputs) if x.needs_grad}
 
     def new_func(*args):
         input_args = tuple(x.requires_grad_() if i in diff_inputs else x for i, x in enumerate(args[:-n_out]))
@@ -207,6 +207,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rto
 
 def _make_tensor(x):
     """torch.testing.make_tensor(shape, low=-1, high=1, requires_grad=True): uniform_(-1, 1)."""
-    d = x.data_.dtype if x.data_.dtype.kind == "f" else np.dtype(np.float64)
-    u = random_ops.default_generator.uniform(x.data_.size, d).astype(np.float64)
-    return Tensor((u * 2.0 - 1.0).astype(d).reshape(x.data_.shape), requires_grad=True)
+    d = x.array.dtype if x.array.dtype.kind == "f" else np.dtype(np.float64)
+    u = random_ops.default_generator.uniform(x.array.size, d).astype(np.float64)
+    return Tensor((u * 2.0 - 1.0).astype(d).reshape(x.array.shape), requires_grad=True)

@@ -82,7 +82,7 @@ def _node_store(node, kind):
 
 def register_tensor_hook(t: Tensor, fn, name="hook"):
     """`t.register_hook(fn)`: `fn(grad)` may return a new gradient of the same size and type."""
-    if not t.requires_grad_flag:
+    if not t.needs_grad:
         raise errors.TorchRuntimeError("cannot register a hook on a tensor that doesn't require gradient")
     if t.grad_fn is not None:
         store = _node_store(t.grad_fn, "tensor_pre")
@@ -96,7 +96,7 @@ def register_tensor_hook(t: Tensor, fn, name="hook"):
 def register_post_accumulate_grad_hook(t: Tensor, fn):
     if t.grad_fn is not None:
         raise errors.TorchRuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-    if not t.requires_grad_flag:
+    if not t.needs_grad:
         raise errors.TorchRuntimeError("cannot register a hook on a tensor that doesn't require gradient")
     store = _post_accumulate.get(t)
     if store is None:
@@ -222,12 +222,12 @@ def _checked(value, g, name):
         return g
     if not isinstance(value, Tensor):
         raise errors.TorchTypeError(f"expected Variable, but hook returned '{_type_name(value)}'")
-    if value.data_.shape != g.data_.shape:
+    if value.array.shape != g.array.shape:
         raise errors.TorchRuntimeError(f"hook '{name}' has changed the size of value")
-    if value.data_.dtype != g.data_.dtype:
+    if value.array.dtype != g.array.dtype:
         raise errors.TorchRuntimeError(
-            f"hook '{name}' has changed the type of value (was {errors.torch_type_name(g.data_.dtype)} "
-            f"got {errors.torch_type_name(value.data_.dtype)})"
+            f"hook '{name}' has changed the type of value (was {errors.torch_type_name(g.array.dtype)} "
+            f"got {errors.torch_type_name(value.array.dtype)})"
         )
     return value
 

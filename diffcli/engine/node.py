@@ -117,10 +117,10 @@ class Node:
         return saved + self.fargs if self.fargs else saved
 
     def _rebuild_output(self, shell):
-        t = Tensor(shell.data_)
+        t = Tensor(shell.array)
         t._version = shell._version
         t.grad_fn = self
-        t.requires_grad_flag = True
+        t.needs_grad = True
         return t
 
     def release(self):

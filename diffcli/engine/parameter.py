@@ -32,10 +32,10 @@ def make_parameter(data=None, requires_grad=True) -> Parameter:
             f"_make_subclass(): argument 'data' (position 2) must be Tensor, not {type(data).__name__}"
         )
     requires_grad = bool(requires_grad)
-    if requires_grad and data.data_.dtype.kind not in "fc":
+    if requires_grad and data.array.dtype.kind not in "fc":
         raise errors.TorchRuntimeError(
             "Only Tensors of floating point and complex dtype can require gradients"
         )
-    p = Parameter(data.data_, requires_grad=requires_grad)
+    p = Parameter(data.array, requires_grad=requires_grad)
     p._version = data._version
     return p

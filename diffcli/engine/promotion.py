@@ -15,7 +15,7 @@ def result_type(*operands) -> np.dtype:
     groups = ([], [], [])
     for x in operands:
         if isinstance(x, Tensor):
-            groups[0 if x.data_.ndim else 1].append(x.data_.dtype)
+            groups[0 if x.array.ndim else 1].append(x.array.dtype)
         elif isinstance(x, bool):
             groups[2].append(np.dtype(np.bool_))
         elif isinstance(x, int):

@@ -254,7 +254,7 @@ def _binary_saved(node, kind, index):
         return None
     t = _saved_tensor(node, 0)
     if saved_is_other and node.input_meta[1] is None:       # `a * 2`: a wrapped number
-        value = node.fargs[0] if node.fargs else t.data_.item()   # (the row keeps it in fargs)
+        value = node.fargs[0] if node.fargs else t.array.item()   # (the row keeps it in fargs)
         return Tensor(np.array(int(value) if float(value).is_integer() else value,
                                dtype=np.int64 if float(value).is_integer() else np.float64))
     return t
@@ -280,7 +280,7 @@ class SavedTensor:
                 "been set. Hint: only one pair of hooks is allowed at a time."
             )
         with grad_mode.no_grad():
-            packed = Packed(pack_hook(t if i not in node.saved_outputs else Tensor(t.data_)), unpack_hook)
+            packed = Packed(pack_hook(t if i not in node.saved_outputs else Tensor(t.array)), unpack_hook)
         saved, versions = list(node.saved), list(node.saved_versions)
         saved[i], versions[i] = packed, 0
         node.saved, node.saved_versions = tuple(saved), tuple(versions)

@@ -55,7 +55,7 @@ class Size(tuple):
 
 
 class Tensor:
-    __slots__ = ("data_", "requires_grad_flag", "grad_fn", "_grad", "_version", "_view_base",
+    __slots__ = ("array", "needs_grad", "grad_fn", "_grad", "_version", "_view_base",
                  "_views", "retains_grad", "_accumulator", "_no_grad_view", "__weakref__")
 
     __array_priority__ = 1000  # make numpy defer to our reflected operators
@@ -64,8 +64,8 @@ class Tensor:
     def __init__(self, data, requires_grad: bool = False):
         if data.__class__ is not np.ndarray:  # numpy ops give scalars for 0-d results
             data = np.asarray(data)
-        self.data_ = data
-        self.requires_grad_flag = requires_grad
+        self.array = data
+        self.needs_grad = requires_grad
         self.grad_fn = None
         self._grad = None
         self._version = [0]
@@ -97,13 +97,13 @@ class Tensor:
     @property
     def data(self) -> Tensor:
         """`x.data`: same storage, detached, with a version counter of its own."""
-        return Tensor(self.data_)
+        return Tensor(self.array)
 
     @data.setter
     def data(self, value):
         if not isinstance(value, Tensor):
             raise errors.TorchTypeError(errors.DATA_NOT_TENSOR.format(t=type(value).__name__))
-        self.data_ = value.data_
+        self.array = value.array
 
     @property
     def is_leaf(self) -> bool:
@@ -111,7 +111,7 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
-        return self.requires_grad_flag
+        return self.needs_grad
 
     @requires_grad.setter
     def requires_grad(self, value):
@@ -120,11 +120,11 @@ class Tensor:
         if self.grad_fn is not None:  # unlike requires_grad_(True), the attribute refuses
             raise errors.TorchRuntimeError(
                 errors.NONLEAF_REQUIRES_GRAD_FALSE if not value else errors.NONLEAF_REQUIRES_GRAD)
-        if value and self.data_.dtype.kind != "f":
+        if value and self.array.dtype.kind != "f":
             raise errors.TorchRuntimeError(errors.INT_REQUIRES_GRAD_ATTR)
         if value:
             inference.check_requires_grad(self)
-        self.requires_grad_flag = bool(value)
+        self.needs_grad = bool(value)
 
     @property
     def grad(self):
@@ -137,53 +137,53 @@ class Tensor:
         if value is not None:
             if not isinstance(value, Tensor):
                 raise errors.TorchTypeError(errors.GRAD_ASSIGN_TYPE.format(t=type(value).__name__))
-            if value.data_.dtype != self.data_.dtype:
+            if value.array.dtype != self.array.dtype:
                 raise errors.TorchRuntimeError(errors.GRAD_ASSIGN_DTYPE.format(
-                    g=errors.dtype_c_name(value.data_.dtype),
-                    t=errors.dtype_scalar_name(self.data_.dtype)))
-            if value.data_.shape != self.data_.shape:
+                    g=errors.dtype_c_name(value.array.dtype),
+                    t=errors.dtype_scalar_name(self.array.dtype)))
+            if value.array.shape != self.array.shape:
                 raise errors.TorchRuntimeError(errors.GRAD_ASSIGN_SIZE.format(
-                    g=", ".join(map(str, value.data_.shape)),
-                    t=", ".join(map(str, self.data_.shape))))
+                    g=", ".join(map(str, value.array.shape)),
+                    t=", ".join(map(str, self.array.shape))))
         self._grad = value
 
     @property
     def shape(self) -> Size:
-        return Size(self.data_.shape)
+        return Size(self.array.shape)
 
     @property
     def dtype(self):
-        return dtypes.of(self.data_.dtype)
+        return dtypes.of(self.array.dtype)
 
     @property
     def ndim(self) -> int:
-        return self.data_.ndim
+        return self.array.ndim
 
     def size(self, dim=None):
         if dim is None:
             return self.shape
-        return self.data_.shape[_wrap_dim(dim, self.data_.ndim)]
+        return self.array.shape[_wrap_dim(dim, self.array.ndim)]
 
     def dim(self) -> int:
-        return self.data_.ndim
+        return self.array.ndim
 
     def numel(self) -> int:
-        return int(self.data_.size)
+        return int(self.array.size)
 
     def is_floating_point(self) -> bool:
-        return self.data_.dtype.kind == "f"
+        return self.array.dtype.kind == "f"
 
     def item(self):
-        if self.data_.size != 1:
+        if self.array.size != 1:
             raise errors.TorchRuntimeError(
-                f"a Tensor with {self.data_.size} elements cannot be converted to Scalar")
-        return self.data_.reshape(()).item()
+                f"a Tensor with {self.array.size} elements cannot be converted to Scalar")
+        return self.array.reshape(()).item()
 
     def tolist(self):
-        return self.data_.tolist()
+        return self.array.tolist()
 
     def retain_grad(self):
-        if not self.requires_grad_flag:
+        if not self.needs_grad:
             raise errors.TorchRuntimeError(errors.RETAIN_GRAD_NO_GRAD)
         if self.grad_fn is None:  # a leaf: no-op
             return None
@@ -197,15 +197,15 @@ class Tensor:
             if not requires_grad:
                 raise errors.TorchRuntimeError(errors.NONLEAF_REQUIRES_GRAD_FALSE)
             return self
-        if requires_grad and self.data_.dtype.kind != "f":
+        if requires_grad and self.array.dtype.kind != "f":
             raise errors.TorchRuntimeError(errors.INT_REQUIRES_GRAD_METHOD)
         if requires_grad:
             inference.check_requires_grad(self)
-        self.requires_grad_flag = bool(requires_grad)
+        self.needs_grad = bool(requires_grad)
         return self
 
     def detach(self) -> Tensor:
-        t = Tensor(self.data_)
+        t = Tensor(self.array)
         t._version = self._version
         # the alias shares the memory's list of views too: an in-place op on it changes
         # them, and their grad_fn is regenerated (ops/inplace.py)
@@ -219,7 +219,7 @@ class Tensor:
         if self._base is not None:
             raise errors.TorchRuntimeError(errors.DETACH_VIEW_INPLACE)
         self.grad_fn = None
-        self.requires_grad_flag = False
+        self.needs_grad = False
         self.retains_grad = False
         return self
 
@@ -230,14 +230,14 @@ class Tensor:
         suffixes = []
         if self.grad_fn is not None:
             suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
-        elif self.requires_grad_flag:
+        elif self.needs_grad:
             suffixes.append("requires_grad=True")
-        return format_tensor(self.data_, suffixes=suffixes)
+        return format_tensor(self.array, suffixes=suffixes)
 
     __str__ = __repr__
 
     def __format__(self, spec):
-        if self.data_.ndim == 0:
+        if self.array.ndim == 0:
             return format(self.item(), spec)
         if spec:
             raise errors.TorchTypeError("unsupported format string passed to Tensor.__format__")
@@ -248,30 +248,30 @@ class Tensor:
         if not isinstance(element, (Tensor, numbers.Number)):
             raise errors.TorchRuntimeError(
                 f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
-        return bool((element == self).data_.any())
+        return bool((element == self).array.any())
 
     def __len__(self):
-        if self.data_.ndim == 0:
+        if self.array.ndim == 0:
             raise errors.TorchTypeError("len() of a 0-d tensor")
-        return self.data_.shape[0]
+        return self.array.shape[0]
 
     def __bool__(self):
-        if self.data_.size != 1:
+        if self.array.size != 1:
             raise errors.TorchRuntimeError(
                 "Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self.data_.reshape(()).item())
+        return bool(self.array.reshape(()).item())
 
     def __float__(self):
-        if self.requires_grad_flag:
+        if self.needs_grad:
             errors.warn_once(errors.SCALAR_CONVERSION_WARNING)
-        if self.data_.size != 1:
+        if self.array.size != 1:
             raise errors.TorchValueError(errors.ONE_ELEMENT_SCALAR)
-        return float(self.data_.reshape(()).item())
+        return float(self.array.reshape(()).item())
 
     def __int__(self):
-        if self.data_.size != 1:
+        if self.array.size != 1:
             raise errors.TorchValueError(errors.ONE_ELEMENT_SCALAR)
-        return int(self.data_.reshape(()).item())
+        return int(self.array.reshape(()).item())
 
     __hash__ = object.__hash__
 

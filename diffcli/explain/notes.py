@@ -34,16 +34,16 @@ def why_none(run, ids, obs, target_name):
         by_out.setdefault(id(out), []).append((inputs, node))
     named = [(n, run.env.get(n)) for n in run.result.order]
     named = [(n, t) for n, t in named if isinstance(t, Tensor)]
-    wanting = [t for _, t in named if t.requires_grad_flag]
+    wanting = [t for _, t in named if t.needs_grad]
     target = f"'{target_name}'" if target_name else "the target"
     notes, seen = [], set()
     for name, t in named:
         if t._grad is not None or id(t) in seen:
             continue
         seen.add(id(t))
-        if not t.requires_grad_flag:
+        if not t.needs_grad:
             source = next(
-                (n for n, u in named if u is not t and u.requires_grad_flag and u._version is t._version),
+                (n for n, u in named if u is not t and u.needs_grad and u._version is t._version),
                 None,
             )
             made = by_out.get(id(t), [])
@@ -54,7 +54,7 @@ def why_none(run, ids, obs, target_name):
                 )
             elif (
                 any(
-                    node is None and any(x is not None and x.requires_grad_flag for x in inputs)
+                    node is None and any(x is not None and x.needs_grad for x in inputs)
                     for inputs, node in made
                 )
                 or t._no_grad_view

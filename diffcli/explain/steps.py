@@ -45,7 +45,7 @@ class LineTrace(list):
         self.lines.append(self.interp.line)
         self.inputs.append(
             tuple(
-                None if t is None else (t._version, t._version[0], np.array(t.data_, copy=True))
+                None if t is None else (t._version, t._version[0], np.array(t.array, copy=True))
                 for t in entry[1]
             )
         )
@@ -115,7 +115,7 @@ class Observer:
 
 def _array(x):
     if isinstance(x, Tensor):
-        return np.array(x.data_, copy=True)
+        return np.array(x.array, copy=True)
     return np.asarray(x)
 
 
@@ -277,7 +277,7 @@ class _Builder:
         except Exception:  # noqa: BLE001 -- a text that does not apply here shows no value
             return None
         if isinstance(out, Tensor):
-            return np.array(out.data_, copy=True)
+            return np.array(out.array, copy=True)
         if isinstance(out, (int, float, bool)):
             return np.asarray(out)
         return None
@@ -295,7 +295,7 @@ def _parsed(text):
 
 def _plain(v):
     if isinstance(v, Tensor):
-        return v.data_
+        return v.array
     return v
 
 
@@ -378,7 +378,7 @@ def build(run, target_name, obs, graph, wrt=()):
                             filled[a] = show.value(_plain(env[a]))
             inputs = []
             flowing = sum(1 for n in node.next_nodes if n is not None)
-            out_shape = np.shape(env[R.RESULT].data_) if env is not None else np.shape(g)
+            out_shape = np.shape(env[R.RESULT].array) if env is not None else np.shape(g)
             for k, nxt in enumerate(node.next_nodes):
                 i, n = b.input_name(node, k)
                 gi, reduced = None, ()
@@ -433,7 +433,7 @@ def build(run, target_name, obs, graph, wrt=()):
                 )
             )
     leaves = {}
-    leaf_rows = [n for n in graph if n.tensor.grad_fn is None and n.tensor.requires_grad_flag and n.name]
+    leaf_rows = [n for n in graph if n.tensor.grad_fn is None and n.tensor.needs_grad and n.name]
     for n in leaf_rows:
         if wrt and n.name not in wrt:
             continue
@@ -448,7 +448,7 @@ def build(run, target_name, obs, graph, wrt=()):
             }
         )
         g = n.tensor._grad
-        leaves[n.name] = (None if g is None else np.array(g.data_, copy=True), froms)
+        leaves[n.name] = (None if g is None else np.array(g.array, copy=True), froms)
     target = run.env.get(target_name) if target_name else None
     notes = why_none(run, b.ids, obs, target_name)
     return Explanation(

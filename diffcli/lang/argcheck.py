@@ -71,7 +71,7 @@ def type_name(value) -> str:
 
 
 def _scalar_tensor(v, kinds):
-    return isinstance(v, Tensor) and v.data_.ndim == 0 and v.data_.dtype.kind in kinds
+    return isinstance(v, Tensor) and v.array.ndim == 0 and v.array.dtype.kind in kinds
 
 
 def accepts(op, param, value) -> bool:
@@ -84,7 +84,7 @@ def accepts(op, param, value) -> bool:
             op in NUMBERS_AS_TENSORS and isinstance(value, (int, float)))
     if t == "Number":
         return isinstance(value, (int, float)) or (
-            _scalar_tensor(value, "biuf") and not value.requires_grad_flag)
+            _scalar_tensor(value, "biuf") and not value.needs_grad)
     if t == "int":
         return (isinstance(value, int) and not isinstance(value, bool)) or _scalar_tensor(value, "iu")
     if t == "float":

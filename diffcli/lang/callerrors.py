@@ -6,7 +6,7 @@ to speak PyTorch's or Python's words rather than diffcli's internals.
   'requires_grad'?`);
 - an op of the table called with arguments of the wrong types gets PyTorch's argument
   parser's text (argcheck.py);
-- whatever else still names diffcli's insides (`'float' object has no attribute 'data_'`,
+- whatever else still names diffcli's insides (`'float' object has no attribute 'array'`,
   numpy's `ndarray`, `ufunc`) says which argument types the function was given instead.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .argcheck import torch_type_error, type_name
 from .errors import ScriptError
 from .suggest import keyword_hint, keyword_names
 
-INTERNAL = re.compile(r"\bdata_\b|ndarray|numpy|ufunc|dtype\('|\bnp\.|Interpreter|<locals>|0x[0-9a-f]{4,}")
+INTERNAL = re.compile(r"\barray\b|ndarray|numpy|ufunc|dtype\('|\bnp\.|Interpreter|<locals>|0x[0-9a-f]{4,}")
 _KEYWORD = re.compile(r"got an unexpected keyword argument '(\w+)'$")
 
 

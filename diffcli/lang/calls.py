@@ -106,7 +106,7 @@ class Calls:
                 raise
             raise explain_call_error(translated, err, fn, callee, args, kwargs) from None
         if isinstance(result, Tensor):
-            self.check_size(result.data_.size, e)
+            self.check_size(result.array.size, e)
         elif result.__class__ in _SEQUENCES and len(result) >= MEMORY_CHECK_ELEMENTS:
             self.checkpoint(e)         # a big list or text (str(), format): memory and time
         elif self.called_backward and callee in ("backward", "grad"):

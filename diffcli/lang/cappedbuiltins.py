@@ -31,7 +31,7 @@ _ITERATORS = (zip, enumerate)
 
 def _rows(value) -> bool:
     """A range, or a tensor (with at least one dimension) iterated by rows."""
-    return value.__class__ is range or (value.__class__ is Tensor and value.data_.ndim > 0)
+    return value.__class__ is range or (value.__class__ is Tensor and value.array.ndim > 0)
 
 
 def consume(caps, value, what):
@@ -70,7 +70,7 @@ def _in_range(r, x):
     if isinstance(x, Tensor):
         if len(r) == 0:
             return False
-        if x.data_.size != 1:
+        if x.array.size != 1:
             return bool(r[0] == x)             # PyTorch's "Boolean value of Tensor with ..."
         x = x.item()
     if isinstance(x, float):

@@ -72,15 +72,15 @@ def growth_estimate(name, owner, args, kwargs, cap):
     if name in _CATS:
         seq = args[0] if args else kwargs.get("tensors")
         if isinstance(seq, (list, tuple)):
-            return sum(t.data_.size for t in seq if isinstance(t, Tensor))
+            return sum(t.array.size for t in seq if isinstance(t, Tensor))
         return None
     if isinstance(owner, Tensor) and name in ("expand", "repeat"):
         sizes = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
         if not all(type(s) is int for s in sizes):
             return None
         if name == "repeat":
-            return owner.data_.size * _numel(max(s, 0) for s in sizes)
-        shape = owner.data_.shape
+            return owner.array.size * _numel(max(s, 0) for s in sizes)
+        shape = owner.array.shape
         dims = [shape[i - len(sizes) + len(shape)] if s == -1 and i - len(sizes) + len(shape) >= 0
                 else max(s, 0) for i, s in enumerate(sizes)]
         return _numel(dims)
@@ -89,7 +89,7 @@ def growth_estimate(name, owner, args, kwargs, cap):
     bound, count = 1, 0
     for t in (owner, *args, *kwargs.values()) if kwargs else (owner, *args):
         if type(t) is Tensor:
-            bound *= t.data_.size
+            bound *= t.array.size
             count += 1
     if count < 2 or 0 < bound <= cap:     # (an empty operand of a matrix product does not
         return None                       # bound its result: (n, 0) @ (0, m) is n x m)
@@ -97,14 +97,14 @@ def growth_estimate(name, owner, args, kwargs, cap):
     tensors += [a for a in args if isinstance(a, Tensor)]
     tensors += [v for v in kwargs.values() if isinstance(v, Tensor)]
     if name == "outer":
-        return tensors[0].data_.size * tensors[1].data_.size
+        return tensors[0].array.size * tensors[1].array.size
     if name in _MATMULS:
-        sa, sb = tensors[0].data_.shape, tensors[1].data_.shape
+        sa, sb = tensors[0].array.shape, tensors[1].array.shape
         if not sa or not sb:
             return None
         batch = _broadcast([sa[:-2], sb[:-2]]) if len(sa) > 2 or len(sb) > 2 else []
         if batch is None:
             return None
         return _numel(batch) * (sa[-2] if len(sa) >= 2 else 1) * (sb[-1] if len(sb) >= 2 else 1)
-    shape = _broadcast([t.data_.shape for t in tensors])
+    shape = _broadcast([t.array.shape for t in tensors])
     return None if shape is None else _numel(shape)

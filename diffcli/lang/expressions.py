@@ -303,7 +303,7 @@ class Expressions:
             if translated is None:
                 raise
             raise translated from None
-        if result.__class__ is Tensor and result.data_.size >= MEMORY_CHECK_ELEMENTS:
+        if result.__class__ is Tensor and result.array.size >= MEMORY_CHECK_ELEMENTS:
             self.check_memory(node)
         return result
 

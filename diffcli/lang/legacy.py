@@ -35,7 +35,7 @@ class TypedTensorClass(CheckedClass):
     __slots__ = ("dtype", "qualname")
 
     def instance_check(self, obj) -> bool:
-        return isinstance(obj, Tensor) and obj.data_.dtype == self.dtype.np
+        return isinstance(obj, Tensor) and obj.array.dtype == self.dtype.np
 
     def __init__(self, name, dtype):
         super().__init__(name, self._make)
@@ -59,7 +59,7 @@ class TypedTensorClass(CheckedClass):
             interp.check_size(int(np.prod(args, dtype=np.int64)), node)
             return Tensor(np.zeros(tuple(args), dtype=np_dtype))
         if len(args) == 1 and isinstance(args[0], Tensor):
-            return to_dtype(args[0], np_dtype) if args[0].data_.dtype != np_dtype else args[0]
+            return to_dtype(args[0], np_dtype) if args[0].array.dtype != np_dtype else args[0]
         if len(args) == 1:
             return engine.FUNCTIONS["tensor"](args[0], dtype=self.dtype)
         raise errors.TorchTypeError(f"new() received an invalid combination of arguments - got ({_types(args)})")
@@ -79,7 +79,7 @@ def tensor_type(t: Tensor, dtype=None, non_blocking=False):
     """`t.type()` -> 'torch.FloatTensor'; `t.type(torch.DoubleTensor)`, `t.type('torch.LongTensor')`
     or `t.type(torch.float64)` -> the converted tensor (t itself when already of that type)."""
     if dtype is None:
-        return _TYPE_NAMES.get(t.data_.dtype, "torch.Tensor")
+        return _TYPE_NAMES.get(t.array.dtype, "torch.Tensor")
     if isinstance(dtype, TypedTensorClass):
         target = dtype.dtype
     elif isinstance(dtype, str):
@@ -92,7 +92,7 @@ def tensor_type(t: Tensor, dtype=None, non_blocking=False):
     else:
         raise errors.TorchTypeError(f"type() received an invalid combination of arguments - got "
                                     f"({type(dtype).__name__})")
-    return t if t.data_.dtype == target.np else to_dtype(t, target.np)
+    return t if t.array.dtype == target.np else to_dtype(t, target.np)
 
 
 class VariableClass(Builtin):

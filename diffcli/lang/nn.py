@@ -231,8 +231,8 @@ def zero_grad_of(p: Tensor, set_to_none: bool) -> None:
         return
     if g.grad_fn is not None:
         g.grad_fn = None
-    g.requires_grad_flag = False
-    g.data_[...] = 0
+    g.needs_grad = False
+    g.array[...] = 0
     g._version[0] += 1
 
 
@@ -253,7 +253,7 @@ def _eval(interp, self, args, kwargs, node):
 def _requires_grad_(interp, self, args, kwargs, node):
     (flag,) = _args("Module.requires_grad_", args, kwargs, ["requires_grad"], [True])
     for p in parameters(self):
-        p.requires_grad_flag = bool(flag)
+        p.needs_grad = bool(flag)
     return self
 
 
@@ -268,7 +268,7 @@ def _state_dict(interp, self, args, kwargs, node):
 
 
 def _detached(p: Tensor) -> Tensor:
-    t = Tensor(p.data_)
+    t = Tensor(p.array)
     t._version = p._version
     return t
 
@@ -290,14 +290,14 @@ def _load_state_dict(interp, self, args, kwargs, node):
     for k, p in own.items():
         if k in state:
             v = state[k]
-            if not isinstance(v, Tensor) or v.data_.shape != p.data_.shape:
-                shape = getattr(getattr(v, "data_", None), "shape", None)
+            if not isinstance(v, Tensor) or v.array.shape != p.array.shape:
+                shape = getattr(getattr(v, "array", None), "shape", None)
                 raise RuntimeError(
                     f"Error(s) in loading state_dict for {self._cls.name}:\n\tsize mismatch for {k}: "
                     f"copying a param with shape {_size(shape)} from checkpoint, the shape in current "
-                    f"model is {_size(p.data_.shape)}."
+                    f"model is {_size(p.array.shape)}."
                 )
-            p.data_[...] = v.data_
+            p.array[...] = v.array
             p._version[0] += 1
     return _IncompatibleKeys(missing, unexpected)
 

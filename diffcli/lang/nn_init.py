@@ -36,12 +36,12 @@ def empty_parameter(shape, dtype) -> Parameter:
 def _check(t):
     if not isinstance(t, Tensor):
         raise errors.TorchTypeError(f"expected a Tensor, got {type(t).__name__}")
-    if t.data_.dtype.kind != "f":
-        raise errors.not_implemented("check_uniform_bounds", t.data_.dtype)
+    if t.array.dtype.kind != "f":
+        raise errors.not_implemented("check_uniform_bounds", t.array.dtype)
 
 
 def _write(t: Tensor, values: np.ndarray) -> Tensor:
-    t.data_[...] = values.reshape(t.data_.shape)
+    t.array[...] = values.reshape(t.array.shape)
     t._version[0] += 1
     return t
 
@@ -66,14 +66,14 @@ def uniform_(tensor, a=0.0, b=1.0, generator=None):
         raise errors.TorchRuntimeError(
             f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
         )
-    return _write(tensor, _uniform_values(tensor.data_.size, tensor.data_.dtype, a, b))
+    return _write(tensor, _uniform_values(tensor.array.size, tensor.array.dtype, a, b))
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
     _check(tensor)
     if std < 0:
         raise errors.TorchRuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    n, dtype = tensor.data_.size, tensor.data_.dtype
+    n, dtype = tensor.array.size, tensor.array.dtype
     z = _random.default_generator.normal(n, dtype if n >= 16 else np.float64)
     if n >= 16 and dtype == np.float32:
         vals = _fma(z, np.float32(std), np.float32(mean))
@@ -84,7 +84,7 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
 
 def constant_(tensor, val):
     _check(tensor)
-    return _write(tensor, np.full(tensor.data_.size, val, tensor.data_.dtype))
+    return _write(tensor, np.full(tensor.array.size, val, tensor.array.dtype))
 
 
 def zeros_(tensor):
@@ -97,7 +97,7 @@ def ones_(tensor):
 
 def fans(tensor):
     """_calculate_fan_in_and_fan_out."""
-    shape = tensor.data_.shape
+    shape = tensor.array.shape
     if len(shape) < 2:
         raise errors.TorchValueError(
             "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
@@ -146,7 +146,7 @@ def _fan(tensor, mode):
 
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
-    if 0 in tensor.data_.shape:
+    if 0 in tensor.array.shape:
         errors.warn("Initializing zero-element tensors is a no-op")
         return tensor
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
@@ -155,7 +155,7 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
 
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
-    if 0 in tensor.data_.shape:
+    if 0 in tensor.array.shape:
         errors.warn("Initializing zero-element tensors is a no-op")
         return tensor
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))

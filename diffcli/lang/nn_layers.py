@@ -59,7 +59,7 @@ def _mm_values(a, b, layout="nn"):
 
 def _mm(a: Tensor, b: Tensor, layout) -> Tensor:
     out = linalg.mm(a, b)
-    out.data_[...] = _mm_values(a.data_, b.data_, layout)
+    out.array[...] = _mm_values(a.array, b.array, layout)
     return out
 
 
@@ -67,20 +67,20 @@ def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     """ATen's addmm(bias, mat1, mat2) with beta = alpha = 1 (the product, then + bias):
     AddmmBackward0."""
     linalg._dtype_check(mat1, mat2, "expected m1 and m2 to have the same dtype")
-    if mat1.data_.shape[1] != mat2.data_.shape[0]:
+    if mat1.array.shape[1] != mat2.array.shape[0]:
         raise engine.errors.TorchRuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({mat1.data_.shape[0]}x{mat1.data_.shape[1]} "
-            f"and {mat2.data_.shape[0]}x{mat2.data_.shape[1]})"
+            f"mat1 and mat2 shapes cannot be multiplied ({mat1.array.shape[0]}x{mat1.array.shape[1]} "
+            f"and {mat2.array.shape[0]}x{mat2.array.shape[1]})"
         )
-    out = (_mm_values(mat1.data_, mat2.data_, "nt") + bias.data_).astype(mat1.data_.dtype, copy=False)
-    bshape = bias.data_.shape
-    need1, need2 = mat2.requires_grad_flag, mat1.requires_grad_flag  # mat1 is saved for mat2's grad
+    out = (_mm_values(mat1.array, mat2.array, "nt") + bias.array).astype(mat1.array.dtype, copy=False)
+    bshape = bias.array.shape
+    need1, need2 = mat2.needs_grad, mat1.needs_grad  # mat1 is saved for mat2's grad
 
     def backward(g, *saved):
         held = list(saved)
         m1 = held.pop(0) if need1 else None
         m2 = held.pop(0) if need2 else None
-        gb = sum_to_shape(g, bshape) if g.data_.shape != bshape else g
+        gb = sum_to_shape(g, bshape) if g.array.shape != bshape else g
         return (
             gb,
             _mm(g, S.t(m2), "nn") if m2 is not None else None,
@@ -97,8 +97,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         raise engine.errors.TorchRuntimeError("diffcli supports torch.addmm with beta=1 and alpha=1 only")
     m1, m2 = as_tensor(mat1), as_tensor(mat2)
     for name, m in (("mat1", m1), ("mat2", m2)):
-        if m.data_.ndim != 2:
-            raise engine.errors.TorchRuntimeError(f"{name} must be a matrix, got {m.data_.ndim}-D tensor")
+        if m.array.ndim != 2:
+            raise engine.errors.TorchRuntimeError(f"{name} must be a matrix, got {m.array.ndim}-D tensor")
     return _addmm(as_tensor(input), m1, m2)
 
 
@@ -109,18 +109,18 @@ def linear(input, weight, bias=None):
     if bias is None:
         return linalg.matmul(x, wt)
     b = as_tensor(bias)
-    if x.data_.ndim == 2:
+    if x.array.ndim == 2:
         return _addmm(b, x, wt)
-    if x.data_.ndim == 0:
+    if x.array.ndim == 0:
         raise engine.errors.TorchRuntimeError(
             "both arguments to linear need to be at least 1D, but they are 0D and 2D"
         )
-    shape = x.data_.shape
+    shape = x.array.shape
     flat = 1
     for s in shape[:-1]:
         flat *= s
     out = _addmm(b, S.reshape(x, (flat, shape[-1])), wt)
-    return S.view(out, (*shape[:-1], out.data_.shape[1]))
+    return S.view(out, (*shape[:-1], out.array.shape[1]))
 
 
 # --- Linear -------------------------------------------------------------------------------------

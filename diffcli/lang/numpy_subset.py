@@ -75,7 +75,7 @@ def _plain(x):
     if isinstance(x, (list, tuple)):
         return [_plain(v) for v in x]
     if isinstance(x, Tensor):
-        return x.data_ if not x.requires_grad_flag else _numpy_of(x)
+        return x.array if not x.needs_grad else _numpy_of(x)
     if x is None or isinstance(x, (int, float, bool, complex, np.ndarray, np.generic, slice)):
         return x
     raise TypeError(f"diffcli's numpy takes numbers, lists, tuples and arrays, not '{type(x).__name__}'")
@@ -347,11 +347,11 @@ def from_numpy(ndarray):
 
 
 def _numpy_of(t: Tensor):
-    if t.requires_grad_flag:
+    if t.needs_grad:
         raise errors.TorchRuntimeError(
             "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
         )
-    return t.data_
+    return t.array
 
 
 def numpy_method(t: Tensor) -> Builtin:
@@ -362,6 +362,6 @@ def numpy_method(t: Tensor) -> Builtin:
         if len(args) > 1 or set(kwargs) - {"force"}:
             raise TypeError("numpy() takes at most 1 argument (force=False)")
         force = args[0] if args else kwargs.get("force", False)
-        return t.data_.copy() if force else _numpy_of(t)
+        return t.array.copy() if force else _numpy_of(t)
 
     return Builtin("numpy", numpy)

@@ -86,7 +86,7 @@ def _param_list(params, cls_name):
 
 def _torch_type(t):
     return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor"}.get(
-        getattr(getattr(t, "data_", None), "dtype", np.dtype("O")).name, type(t).__name__
+        getattr(getattr(t, "array", None), "dtype", np.dtype("O")).name, type(t).__name__
     )
 
 
@@ -156,7 +156,7 @@ def _optim_repr(self) -> str:
 
 
 def _write(p: Tensor, value) -> None:
-    p.data_[...] = value
+    p.array[...] = value
     p._version[0] += 1
 
 
@@ -216,20 +216,20 @@ def _sgd_update(self, group):
     for p in group["params"]:
         if p._grad is None:
             continue
-        dtype = p.data_.dtype
-        g = -p._grad.data_ if maximize else p._grad.data_
+        dtype = p.array.dtype
+        g = -p._grad.array if maximize else p._grad.array
         if wd != 0:
-            g = _add(g, p.data_, wd, dtype)
+            g = _add(g, p.array, wd, dtype)
         if momentum != 0:
             state = _state(self, p)
             buf = state.get("momentum_buffer")
             if buf is None:
                 buf = state["momentum_buffer"] = Tensor(np.array(g, dtype, copy=True))
             else:
-                scaled = (buf.data_ * _scalar(momentum, dtype)).astype(dtype, copy=False)
+                scaled = (buf.array * _scalar(momentum, dtype)).astype(dtype, copy=False)
                 _write(buf, _add(scaled, g, 1 - dampening, dtype))
-            g = _add(g, buf.data_, momentum, dtype) if nesterov else buf.data_
-        _write(p, _add(p.data_, g, -lr, dtype))
+            g = _add(g, buf.array, momentum, dtype) if nesterov else buf.array
+        _write(p, _add(p.array, g, -lr, dtype))
 
 
 # --- Adam, AdamW ---------------------------------------------------------------------------------
@@ -308,40 +308,40 @@ def _adam_update(self, group):
     for p in group["params"]:
         if p._grad is None:
             continue
-        dtype = p.data_.dtype
+        dtype = p.array.dtype
         state = _state(self, p)
         if not state:
             state["step"] = Tensor(np.array(0.0, np.float32))
-            state["exp_avg"] = Tensor(np.zeros_like(p.data_))
-            state["exp_avg_sq"] = Tensor(np.zeros_like(p.data_))
+            state["exp_avg"] = Tensor(np.zeros_like(p.array))
+            state["exp_avg_sq"] = Tensor(np.zeros_like(p.array))
             if amsgrad:
-                state["max_exp_avg_sq"] = Tensor(np.zeros_like(p.data_))
-        g = -p._grad.data_ if maximize else p._grad.data_
+                state["max_exp_avg_sq"] = Tensor(np.zeros_like(p.array))
+        g = -p._grad.array if maximize else p._grad.array
         step_t = state["step"]
-        _write(step_t, step_t.data_ + np.float32(1))
+        _write(step_t, step_t.array + np.float32(1))
         if wd != 0:
             if decoupled:
-                _write(p, (p.data_ * _scalar(1 - lr * wd, dtype)).astype(dtype, copy=False))
+                _write(p, (p.array * _scalar(1 - lr * wd, dtype)).astype(dtype, copy=False))
             else:
-                g = _add(g, p.data_, wd, dtype)
+                g = _add(g, p.array, wd, dtype)
         m, v = state["exp_avg"], state["exp_avg_sq"]
-        _write(m, _lerp(m.data_, g, 1 - beta1, dtype))
-        scaled = (v.data_ * _scalar(beta2, dtype)).astype(dtype, copy=False)
+        _write(m, _lerp(m.array, g, 1 - beta1, dtype))
+        scaled = (v.array * _scalar(beta2, dtype)).astype(dtype, copy=False)
         _write(v, _fmadd((_scalar(1 - beta2, dtype) * g).astype(dtype, copy=False), g, scaled, dtype))
-        step = float(step_t.data_)
+        step = float(step_t.array)
         bias_correction1 = 1 - beta1**step
         bias_correction2 = 1 - beta2**step
         step_size = lr / bias_correction1
         bias_correction2_sqrt = bias_correction2**0.5
         if amsgrad:
             mx = state["max_exp_avg_sq"]
-            _write(mx, np.maximum(mx.data_, v.data_))
-            root = np.sqrt(mx.data_)
+            _write(mx, np.maximum(mx.array, v.array))
+            root = np.sqrt(mx.array)
         else:
-            root = np.sqrt(v.data_)
+            root = np.sqrt(v.array)
         denom = (root / _scalar(bias_correction2_sqrt, dtype)).astype(dtype, copy=False) + _scalar(eps, dtype)
-        num = (_scalar(-step_size, dtype) * m.data_).astype(dtype, copy=False)
-        _write(p, (p.data_ + (num / denom).astype(dtype, copy=False)).astype(dtype, copy=False))
+        num = (_scalar(-step_size, dtype) * m.array).astype(dtype, copy=False)
+        _write(p, (p.array + (num / denom).astype(dtype, copy=False)).astype(dtype, copy=False))
 
 
 # --- RMSprop --------------------------------------------------------------------------------------
@@ -385,38 +385,38 @@ def _rmsprop_update(self, group):
     for p in group["params"]:
         if p._grad is None:
             continue
-        dtype = p.data_.dtype
+        dtype = p.array.dtype
         state = _state(self, p)
         if not state:
             state["step"] = Tensor(np.array(0.0, np.float32))
-            state["square_avg"] = Tensor(np.zeros_like(p.data_))
+            state["square_avg"] = Tensor(np.zeros_like(p.array))
             if momentum > 0:
-                state["momentum_buffer"] = Tensor(np.zeros_like(p.data_))
+                state["momentum_buffer"] = Tensor(np.zeros_like(p.array))
             if centered:
-                state["grad_avg"] = Tensor(np.zeros_like(p.data_))
-        g = -p._grad.data_ if maximize else p._grad.data_
-        _write(state["step"], state["step"].data_ + np.float32(1))
+                state["grad_avg"] = Tensor(np.zeros_like(p.array))
+        g = -p._grad.array if maximize else p._grad.array
+        _write(state["step"], state["step"].array + np.float32(1))
         if wd != 0:
-            g = _add(g, p.data_, wd, dtype)
+            g = _add(g, p.array, wd, dtype)
         sq = state["square_avg"]
-        scaled = (sq.data_ * _scalar(alpha, dtype)).astype(dtype, copy=False)
+        scaled = (sq.array * _scalar(alpha, dtype)).astype(dtype, copy=False)
         _write(sq, _fmadd((_scalar(1 - alpha, dtype) * g).astype(dtype, copy=False), g, scaled, dtype))
         if centered:
             ga = state["grad_avg"]
-            _write(ga, _lerp(ga.data_, g, 1 - alpha, dtype))
-            var = _fmadd((_scalar(-1, dtype) * ga.data_).astype(dtype, copy=False), ga.data_, sq.data_, dtype)
+            _write(ga, _lerp(ga.array, g, 1 - alpha, dtype))
+            var = _fmadd((_scalar(-1, dtype) * ga.array).astype(dtype, copy=False), ga.array, sq.array, dtype)
             avg = np.sqrt(var)
         else:
-            avg = np.sqrt(sq.data_)
+            avg = np.sqrt(sq.array)
         avg = (avg + _scalar(eps, dtype)).astype(dtype, copy=False)
         if momentum > 0:
             buf = state["momentum_buffer"]
-            scaled = (buf.data_ * _scalar(momentum, dtype)).astype(dtype, copy=False)
+            scaled = (buf.array * _scalar(momentum, dtype)).astype(dtype, copy=False)
             _write(buf, (scaled + (g / avg).astype(dtype, copy=False)).astype(dtype, copy=False))
-            _write(p, _add(p.data_, buf.data_, -lr, dtype))
+            _write(p, _add(p.array, buf.array, -lr, dtype))
         else:
             num = (_scalar(-lr, dtype) * g).astype(dtype, copy=False)
-            _write(p, (p.data_ + (num / avg).astype(dtype, copy=False)).astype(dtype, copy=False))
+            _write(p, (p.array + (num / avg).astype(dtype, copy=False)).astype(dtype, copy=False))
 
 
 # --- the classes ---------------------------------------------------------------------------------

@@ -142,22 +142,22 @@ def _out_writer(name, out, args, kwargs):
     def finish(result):
         if not isinstance(result, Tensor):
             return result
-        got, want = result.data_.dtype, out.data_.dtype
+        got, want = result.array.dtype, out.array.dtype
         if (got.kind == "f" and want.kind in "iub") or (got.kind in "iu" and want.kind == "b"):
             raise RuntimeError(f"result type {_TORCH_TYPES.get(got.name, got.name)} can't be cast to the "
                                f"desired output type {_TORCH_TYPES.get(want.name, want.name)}")
-        if out.data_.shape != result.data_.shape and out.data_.size:
+        if out.array.shape != result.array.shape and out.array.size:
             engine_errors.warn(
-                f"An output with one or more elements was resized since it had shape {list(out.data_.shape)}, "
-                f"which does not match the required output shape {list(result.data_.shape)}. This behavior "
+                f"An output with one or more elements was resized since it had shape {list(out.array.shape)}, "
+                f"which does not match the required output shape {list(result.array.shape)}. This behavior "
                 "is deprecated, and in a future PyTorch release outputs will not be resized unless they have "
                 "zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
                 "elements with t.resize_(0). (Triggered internally at "
                 "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)")
-        if out.data_.shape == result.data_.shape:
-            out.data_[...] = result.data_          # in place: views of `out` see it
+        if out.array.shape == result.array.shape:
+            out.array[...] = result.array          # in place: views of `out` see it
         else:
-            out.data_ = result.data_.astype(want, copy=True)
+            out.array = result.array.astype(want, copy=True)
         out._version[0] += 1
         return out
     return finish

@@ -206,7 +206,7 @@ class Statements:
 
     def exec_for(self, s, scope):
         it = self.eval(s.iter, scope)
-        if (it.__class__ is range or it.__class__ is Tensor and it.data_.ndim) and not self.can_leave_early(s):
+        if (it.__class__ is range or it.__class__ is Tensor and it.array.ndim) and not self.can_leave_early(s):
             self.check_iterations(_length(it), s.iter)
         for v in self.iterate(it, s.iter):
             self.tick(s)
@@ -219,7 +219,7 @@ class Statements:
         ScriptErrors at `node`, also when they happen mid-way (inside zip, enumerate)."""
         if isinstance(it, Tensor):
             tensor = it
-            if not tensor.data_.ndim:
+            if not tensor.array.ndim:
                 raise ScriptError("TypeError", "iteration over a 0-d tensor", node.line, node.column)
             it = iter(tensor)  # UnbindBackward0 views, as PyTorch's __iter__ gives
         elif not isinstance(it, ITERABLES):
@@ -249,9 +249,9 @@ class Statements:
                     # a new leaf (not `y = a` naming an old one): count it, maybe override it
                     k = self.leaf_index[name] = self.leaf_index.get(name, -1) + 1
                     if name in self.overrides and self.overrides[name][0] == k:
-                        value.data_ = self.overrides[name][1].astype(value.data_.dtype)
-                if name in self.wrt and value.grad_fn is None and value.data_.dtype.kind == "f":
-                    value.requires_grad_flag = True
+                        value.array = self.overrides[name][1].astype(value.array.dtype)
+                if name in self.wrt and value.grad_fn is None and value.array.dtype.kind == "f":
+                    value.needs_grad = True
                 if new:
                     names[key] = name
                     self._keep.append(value)
@@ -268,7 +268,7 @@ class Statements:
             if not isinstance(value, ITERABLES):
                 raise ScriptError("TypeError", f"cannot unpack non-iterable {type_name(value)} object",
                                   target.line, target.column)
-            if isinstance(value, Tensor) and not value.data_.ndim:
+            if isinstance(value, Tensor) and not value.array.ndim:
                 raise ScriptError("TypeError", "iteration over a 0-d tensor", target.line, target.column)
             if isinstance(value, (Tensor, list, tuple, range, Size, str)) and _length(value) != want:
                 values, got = (), _length(value)    # said before any row of a tensor is made

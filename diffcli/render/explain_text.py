@@ -104,7 +104,7 @@ def explain_text(ex) -> str:
     lines = []
     if ex.target is not None:
         lines.append(
-            f"backward of {ex.target_name} = {show.value(ex.target.data_)}"
+            f"backward of {ex.target_name} = {show.value(ex.target.array)}"
             + (f" (grad_fn=<{ex.target.grad_fn.name()}>)" if ex.target.grad_fn else "")
         )
     passes = {s.pass_ for s in ex.steps}
@@ -138,7 +138,7 @@ def _md(text):
 def explain_markdown(ex) -> str:
     out = []
     if ex.target is not None:
-        out.append(f"# backward of `{ex.target_name}` = `{show.value(ex.target.data_)}`")
+        out.append(f"# backward of `{ex.target_name}` = `{show.value(ex.target.array)}`")
     for s in ex.steps:
         here = s.name or f"#{s.node}"
         out += ["", f"## step {s.index}: `{here} = {s.expr}` ({s.grad_fn})", "", f"- {_md(_arrival(s))}"]

@@ -116,13 +116,13 @@ def graph_html(nodes, pic, filename, show_grad=False) -> str:
         cells = [
             f"#{n.id}",
             n.name or "",
-            t.grad_fn.name() if t.grad_fn else ("leaf" if t.requires_grad_flag else "constant"),
+            t.grad_fn.name() if t.grad_fn else ("leaf" if t.needs_grad else "constant"),
             ",".join(map(str, n.inputs)),
-            show.shape(t.data_.shape),
-            show.value(t.data_),
+            show.shape(t.array.shape),
+            show.value(t.array),
         ]
         if show_grad:
-            cells.append("" if t._grad is None else show.value(t._grad.data_))
+            cells.append("" if t._grad is None else show.value(t._grad.array))
         rows.append(
             f'<tr class="row" data-node="{n.id}">' + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>"
         )

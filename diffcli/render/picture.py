@@ -33,11 +33,11 @@ class Picture:
 
 def _grad(t):
     g = t._grad
-    return "None" if g is None else show.value(g.data_)
+    return "None" if g is None else show.value(g.array)
 
 
 def _var_lines(name, t, show_grad):
-    lines = [name, f"= {show.value(t.data_)}", f"shape {show.shape(t.data_.shape)}"]
+    lines = [name, f"= {show.value(t.array)}", f"shape {show.shape(t.array.shape)}"]
     if show_grad:
         lines.append(f"grad {_grad(t)}")
     return lines
@@ -75,7 +75,7 @@ def picture(nodes, show_grad=False, depth=None) -> Picture:
             continue
         if t.grad_fn is None:
             key = f"n{n.id}"
-            if t.requires_grad_flag:
+            if t.needs_grad:
                 pnodes.append(
                     PNode(
                         key,
@@ -102,7 +102,7 @@ def picture(nodes, show_grad=False, depth=None) -> Picture:
             key = f"n{n.id}"
             lines = [t.grad_fn.name(), f"#{n.id}"]
             if not n.name:
-                lines.append(f"= {show.value(t.data_)}")
+                lines.append(f"= {show.value(t.array)}")
                 if show_grad and t.retains_grad:
                     lines.append(f"grad {_grad(t)}")
             pnodes.append(PNode(key, "op", lines, n.id, True, f"#{n.id} {t.grad_fn.name()}"))

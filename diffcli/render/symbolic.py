@@ -35,12 +35,12 @@ def grad_text(sym) -> str:
     lines = []
     known = sym.values_known
     t = sym.report.target
-    lines += _entry(sym.target_name, sym.target, tensor_text(t.data_) if known else None)
+    lines += _entry(sym.target_name, sym.target, tensor_text(t.array) if known else None)
     for name, leaf, f in sym.leaves:
         if f is None:
             continue
         g = leaf._grad
-        value = (tensor_text(g.data_) if g is not None else "None") if known else None
+        value = (tensor_text(g.array) if g is not None else "None") if known else None
         lines += _entry(f"d{sym.target_name}/d{name}", f, value)
     return "\n".join(lines) + "\n"
 

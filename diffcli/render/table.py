@@ -42,7 +42,7 @@ def _grad_text(t):
     g = t._grad
     if g is None:
         return "None"
-    s = tensor_text(g.data_)
+    s = tensor_text(g.array)
     if g.grad_fn is not None:
         s = s[:-1] + f", grad_fn=<{g.grad_fn.name()}>)"
     return s
@@ -52,8 +52,8 @@ def grad_table(report, file=None):
     title = None
     if report.target is not None:
         title = f"{report.target_name} = {report.target!r}"
-    rows = [[n, tensor_text(x.data_), str(x.requires_grad_flag), _grad_text(x)] for n, x in report.leaves]
-    rows += [[f"{n} (retained)", tensor_text(x.data_), str(x.requires_grad_flag), _grad_text(x)]
+    rows = [[n, tensor_text(x.array), str(x.needs_grad), _grad_text(x)] for n, x in report.leaves]
+    rows += [[f"{n} (retained)", tensor_text(x.array), str(x.needs_grad), _grad_text(x)]
              for n, x in report.retained]
     _print(["name", "value", "requires_grad", "grad"], rows, file, title)
 
@@ -71,7 +71,7 @@ def graph_table(nodes, show_grad=False, file=None, columns=None, compact=False):
             return show.value(a, rows=True)
 
         def grad(t):
-            return "None" if t._grad is None else show.value(t._grad.data_, rows=True)
+            return "None" if t._grad is None else show.value(t._grad.array, rows=True)
     else:
         value, grad = tensor_text, _grad_text
     cols = columns or [c for c in GRAPH_COLUMNS if c not in ("node", "grad") or c == "grad" and show_grad]
@@ -80,11 +80,11 @@ def graph_table(nodes, show_grad=False, file=None, columns=None, compact=False):
         x = n.tensor
         r = {"id": str(n.id), "name": n.name or "", "op": n.op,
              "grad_fn": x.grad_fn.name() if x.grad_fn else "None",
-             "node": x.grad_fn.name() if x.grad_fn else ("leaf" if x.requires_grad_flag else "constant"),
+             "node": x.grad_fn.name() if x.grad_fn else ("leaf" if x.needs_grad else "constant"),
              "inputs": ",".join(map(str, n.inputs)),
              "next_functions": ", ".join(str(f) for f in n.next_functions),
-             "requires_grad": str(x.requires_grad_flag), "is_leaf": str(x.grad_fn is None),
-             "shape": str(list(x.data_.shape)), "value": value(x.data_),
+             "requires_grad": str(x.needs_grad), "is_leaf": str(x.grad_fn is None),
+             "shape": str(list(x.array.shape)), "value": value(x.array),
              "grad": grad(x) if x.grad_fn is None or x.retains_grad else ""}
         return [r[c] for c in cols]
     _print(cols, [row(n) for n in nodes], file)

@@ -30,12 +30,12 @@ def grad_tsv(report) -> str:
     lines = ["name\tkind\tshape\tvalue\tgrad"]
     if report.target is not None:
         t = report.target
-        lines.append(f"{report.target_name}\ttarget\t{list(t.data_.shape)}\t{_compact(t.data_)}\t"
-                     f"{_compact(None if t._grad is None else t._grad.data_)}")
+        lines.append(f"{report.target_name}\ttarget\t{list(t.array.shape)}\t{_compact(t.array)}\t"
+                     f"{_compact(None if t._grad is None else t._grad.array)}")
     for kind, rows in (("leaf", report.leaves), ("retained", report.retained)):
         for n, t in rows:
-            lines.append(f"{n}\t{kind}\t{list(t.data_.shape)}\t{_compact(t.data_)}\t"
-                         f"{_compact(None if t._grad is None else t._grad.data_)}")
+            lines.append(f"{n}\t{kind}\t{list(t.array.shape)}\t{_compact(t.array)}\t"
+                         f"{_compact(None if t._grad is None else t._grad.array)}")
     return "\n".join(lines) + "\n"
 
 
@@ -69,12 +69,12 @@ def graph_tree(nodes, show_grad=False) -> str:
         while stack:
             node, depth = stack.pop()
             label = node.tensor.grad_fn.name() if node.tensor.grad_fn else (
-                "AccumulateGrad" if node.tensor.requires_grad_flag else "constant")
+                "AccumulateGrad" if node.tensor.needs_grad else "constant")
             if node.name:
                 label += f" ({node.name})"
             t = node.tensor
-            if show_grad and (t.grad_fn is None and t.requires_grad_flag or t.retains_grad):
-                label += f" grad={'None' if t._grad is None else _compact(t._grad.data_)}"
+            if show_grad and (t.grad_fn is None and t.needs_grad or t.retains_grad):
+                label += f" grad={'None' if t._grad is None else _compact(t._grad.array)}"
             indent = "  " * depth if depth <= TREE_INDENT else "  " * TREE_INDENT + f"[depth {depth}] "
             if node.inputs and uses.get(node.id, 0) > 1:
                 if node.id in shown:

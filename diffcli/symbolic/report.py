@@ -74,7 +74,7 @@ def evaluate(text, values: dict) -> float:
     with dtypes.using(dtypes.defaults()):  # (the command's run keeps its dtype settings)
         run = execute(src, Options(), write=lambda s: None)
         v = run.env[RESULT_NAME]
-    return float(v.data_.reshape(-1)[0]) if isinstance(v, Tensor) else float(v)
+    return float(v.array.reshape(-1)[0]) if isinstance(v, Tensor) else float(v)
 
 
 def close(a: float, b: float, rtol: float) -> bool:
@@ -86,24 +86,24 @@ def close(a: float, b: float, rtol: float) -> bool:
 
 
 def _scalar(t, name):
-    if t.data_.size != 1:
+    if t.array.size != 1:
         raise ScriptError(
             "TypeError",
             f"--symbolic is for scalar variables: '{name}' has shape "
-            f"{list(t.data_.shape)} (give one-element tensors, or drop --symbolic)",
+            f"{list(t.array.shape)} (give one-element tensors, or drop --symbolic)",
         )
-    return float(t.data_.reshape(-1)[0])
+    return float(t.array.reshape(-1)[0])
 
 
 def check_scope(run, target_name):
     """Before the backward pass: every leaf that requires grad, and the target, has one element."""
     for name, t in run.leaves():
-        if t.requires_grad_flag:
+        if t.needs_grad:
             _scalar(t, name)
     t = run.env.get(target_name)
-    if isinstance(t, Tensor) and t.data_.size != 1:
+    if isinstance(t, Tensor) and t.array.size != 1:
         raise ScriptError(
-            "TypeError", f"--symbolic is for scalar targets: '{target_name}' has shape {list(t.data_.shape)}"
+            "TypeError", f"--symbolic is for scalar targets: '{target_name}' has shape {list(t.array.shape)}"
         )
 
 
@@ -129,7 +129,7 @@ def build(script, run, report, stand_in_names=()) -> SymbolicReport:
     _consistent(target, texpr, values, report.target, name)
     leaves = []
     for leaf_name, t in report.leaves:
-        if not (t.requires_grad_flag and t.data_.dtype.kind == "f"):
+        if not (t.needs_grad and t.array.dtype.kind == "f"):
             leaves.append((leaf_name, t, None))
             continue
         _scalar(t, leaf_name)
@@ -159,13 +159,13 @@ def build_bounded(script, run, report, stand_in_names=()) -> SymbolicReport:
 
 
 def _consistent(target, texpr, values, tensor, name):
-    if tensor is None or tensor.data_.size != 1:
+    if tensor is None or tensor.array.size != 1:
         raise ScriptError(
             "TypeError",
             f"--symbolic is for scalar targets: '{name}' has shape "
-            f"{[] if tensor is None else list(tensor.data_.shape)}",
+            f"{[] if tensor is None else list(tensor.array.shape)}",
         )
-    engine = float(tensor.data_.reshape(-1)[0])
+    engine = float(tensor.array.reshape(-1)[0])
     try:
         mine = evaluate(target.text, values)
     except ScriptError as e:
@@ -173,7 +173,7 @@ def _consistent(target, texpr, values, tensor, name):
             "NotImplementedError",
             f"--symbolic could not evaluate the formula of '{name}': {e.type_name}: {e.message}",
         ) from None
-    rtol = 1e-4 if tensor.data_.dtype == np.float32 else 1e-9
+    rtol = 1e-4 if tensor.array.dtype == np.float32 else 1e-9
     if not close(mine, engine, rtol):
         raise ScriptError(
             "NotImplementedError",
@@ -193,7 +193,7 @@ def check_rows(sym: SymbolicReport, row_class):
             continue
         mine = evaluate(f.text, values)
         g = t._grad
-        engine = 0.0 if g is None else float(g.data_.reshape(-1)[0])
+        engine = 0.0 if g is None else float(g.array.reshape(-1)[0])
         diff = (
             abs(mine - engine)
             if math.isfinite(mine) and math.isfinite(engine)

@@ -43,12 +43,12 @@ def test_floats_round_trip_to_the_engines_exact_float64():
     doc = grad_json(script)
     run = engine_run(script, "y")
     x = run.env["x"]
-    for got, want in zip(doc["leaves"]["x"]["grad"], x.grad.data_.tolist()):
+    for got, want in zip(doc["leaves"]["x"]["grad"], x.grad.array.tolist()):
         assert bits(got) == bits(want)
     for got, want in zip(doc["leaves"]["x"]["value"], [0.1, 0.7, 1e-300, 123.456789]):
         assert bits(got) == bits(want)
-    assert bits(doc["target"]["value"]) == bits(run.env["y"].data_.item())
-    assert bits(doc["leaves"]["w"]["grad"]) == bits(run.env["w"].grad.data_.item())
+    assert bits(doc["target"]["value"]) == bits(run.env["y"].array.item())
+    assert bits(doc["leaves"]["w"]["grad"]) == bits(run.env["w"].grad.array.item())
 
 
 def test_float_text_is_the_shortest_round_trip_repr():

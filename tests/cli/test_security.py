@@ -101,7 +101,7 @@ DUNDER = "is not allowed in diffcli scripts"
     ("print([].sort)", "AttributeError", "'list' object has no attribute 'sort'"),
     ("print(int.from_bytes)", "AttributeError", "'type' object has no attribute 'from_bytes'"),
     ("print(torch.float64.np)", "AttributeError", "'torch.dtype' object has no attribute 'np'"),
-    ("print(x.data_)", "AttributeError", "'Tensor' object has no attribute 'data_'"),
+    ("print(x.array)", "AttributeError", "'Tensor' object has no attribute 'array'"),
     ("print(x._grad)", "AttributeError", "'Tensor' object has no attribute '_grad'"),
     ("print(x.numpy())", "RuntimeError", "Can't call numpy() on Tensor that requires grad"),  # (PyTorch's refusal)
     ("print(y.grad_fn.backward_fn)", "AttributeError", "'MulBackward0' object has no attribute 'backward_fn'"),
@@ -500,7 +500,7 @@ def _allowed_attributes(v):
 
 _PROBES = ["__class__", "__dict__", "__globals__", "__code__", "__self__", "__func__", "__module__",
            "__builtins__", "__subclasses__", "__bases__", "__mro__", "__init__", "__call__", "__reduce__",
-           "__getattribute__", "_name", "_grad", "data_", "np", "name", "mro", "format", "join", "f_globals",
+           "__getattribute__", "_name", "_grad", "array", "np", "name", "mro", "format", "join", "f_globals",
            "gi_frame", "im_func", "func_globals", "saved", "backward_fn", "closure", "node", "members",
            "message", "type_name", "real", "start", "count", "index", "append", "keys", "__version__",
            "__qualname__", "__name__", "__closure__", "__defaults__", "__kwdefaults__", "__wrapped__",

@@ -13,7 +13,7 @@ def T(v):
 
 
 def vals(t):
-    return t.data_.tolist()
+    return t.array.tolist()
 
 
 # torch.linspace / torch.arange (torch 2.13, x86-64 AVX512 CPU): sha256 of the values'
@@ -90,15 +90,15 @@ def test_linspace_and_arange_values_are_pytorchs_bit_for_bit(fn, args, dtype, di
 
     from diffcli.engine import dtypes
     t = FUNCTIONS[fn](*args, dtype=dtypes.BY_NAME[dtype])
-    assert t.data_.dtype.name == dtype
-    assert hashlib.sha256(t.data_.tobytes()).hexdigest()[:16] == digest
+    assert t.array.dtype.name == dtype
+    assert hashlib.sha256(t.array.tobytes()).hexdigest()[:16] == digest
 
 
 def test_linspace_and_arange_points_pytorch_prints():
     from diffcli.engine import dtypes
     f64 = dtypes.float64
     assert FUNCTIONS["linspace"](-1, 1, 15, dtype=f64)[7].item() == 5.551115123125783e-17
-    assert FUNCTIONS["linspace"](-1, 1, 7, dtype=f64).data_[3] == 5.551115123125783e-17
+    assert FUNCTIONS["linspace"](-1, 1, 7, dtype=f64).array[3] == 5.551115123125783e-17
     assert FUNCTIONS["arange"](-1, 1, 0.1, dtype=f64)[10].item() == 5.551115123125783e-17
     assert FUNCTIONS["arange"](0, 5, 0.3, dtype=f64)[13].item() == 3.8999999999999995
     assert FUNCTIONS["linspace"](-1, 1, 15, dtype=dtypes.float32)[7].item() == -4.470348358154297e-08

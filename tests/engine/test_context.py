@@ -80,7 +80,7 @@ def test_a_backward_pass_calls_the_poll_hook():
     with RunContext(poll=lambda: calls.append(1)):
         y.sum().backward()
     assert calls
-    assert x.grad.data_.tolist() == [1.0, 1.0]
+    assert x.grad.array.tolist() == [1.0, 1.0]
 
 
 def test_the_repr_names_the_settings():

@@ -56,7 +56,7 @@ class EngineAPI:
 
     @staticmethod
     def numpy(t):
-        return np.asarray(t.data_)
+        return np.asarray(t.array)
 
     errors = (errors.EngineError,)
 

@@ -146,9 +146,9 @@ SECOND_ORDER = [r for r in RECORDS if "second_order" in r]
 
 def _direction(x):
     """The recorder's direction for leaf x: ((arange(n) % 3) + 1) * 0.25."""
-    n = x.data_.size
+    n = x.array.size
     v = (np.arange(n, dtype=np.float64) % 3 + 1) * 0.25
-    return Tensor(v.reshape(x.data_.shape).astype(x.data_.dtype))
+    return Tensor(v.reshape(x.array.shape).astype(x.array.dtype))
 
 
 def replay_second_order(golden) -> dict:
@@ -158,7 +158,7 @@ def replay_second_order(golden) -> dict:
     leaves = {k: v for k, v in ns.items() if isinstance(v, Tensor)}
     names = {id(v): k for k, v in leaves.items()}
     out = eval(golden["expr"], ns)
-    g = Tensor(np.ones_like(out.data_)) if out.data_.ndim == 0 else upstream_gradient(out, golden["group"])
+    g = Tensor(np.ones_like(out.array)) if out.array.ndim == 0 else upstream_gradient(out, golden["group"])
     xs = {k: v for k, v in leaves.items() if v.is_leaf and v.requires_grad}
     gs = grad(out, list(xs.values()), grad_outputs=g, create_graph=True, allow_unused=True)
     rec = {"grads": {}, "directions": {}, "hvp": None}

@@ -14,7 +14,7 @@ def T(v):
 
 
 def vals(t):
-    return t.data_.tolist()
+    return t.array.tolist()
 
 
 def test_backward_inputs_leave_a_leaf_output_alone():

@@ -124,10 +124,10 @@ def test_recorded(wname, red):
     pw = tensor(PW) if wname in ("pos_weight", "both") else None
     out = BCE(z, t, weight=w, reduction=red, pos_weight=pw)
     assert str(out.grad_fn) == "<BinaryCrossEntropyWithLogitsBackward0 object>"
-    np.testing.assert_allclose(out.data_, want["out"], **TOL)
+    np.testing.assert_allclose(out.array, want["out"], **TOL)
     (out * tensor(G)).sum().backward() if red == "none" else out.backward()
-    np.testing.assert_allclose(z.grad.data_, want["gz"], **TOL)
-    np.testing.assert_allclose(t.grad.data_, want["gt"], **TOL)
+    np.testing.assert_allclose(z.grad.array, want["gz"], **TOL)
+    np.testing.assert_allclose(t.grad.array, want["gt"], **TOL)
 
 
 def test_extreme_logits_are_stable():
@@ -135,9 +135,9 @@ def test_extreme_logits_are_stable():
     z = tensor(X, requires_grad=True)
     out = BCE(z, tensor(XT), reduction="none")
     out.sum().backward()
-    assert np.isfinite(out.data_).all()
-    np.testing.assert_allclose(out.data_, want["out"], **TOL)
-    np.testing.assert_allclose(z.grad.data_, want["gz"], **TOL)
+    assert np.isfinite(out.array).all()
+    np.testing.assert_allclose(out.array, want["out"], **TOL)
+    np.testing.assert_allclose(z.grad.array, want["gz"], **TOL)
 
 
 def test_double_backward():
@@ -145,8 +145,8 @@ def test_double_backward():
     loss = BCE(z, tensor([0.0, 1.0, 1.0]))
     g, = grad(loss, z, create_graph=True)
     h, = grad(g.sum(), z)
-    np.testing.assert_allclose(g.data_, RECORDED["double"]["g"], **TOL)
-    np.testing.assert_allclose(h.data_, RECORDED["double"]["h"], **TOL)
+    np.testing.assert_allclose(g.array, RECORDED["double"]["g"], **TOL)
+    np.testing.assert_allclose(h.array, RECORDED["double"]["h"], **TOL)
 
 
 def test_node_edges():
@@ -169,9 +169,9 @@ def test_torch_namespace_is_the_aten_op():
     PyTorch's binding, reduces nothing unless told (torch 2.13 returns the 3 values)."""
     op = values.TORCH.members["binary_cross_entropy_with_logits"]
     z, t = tensor([-1.0, 0.5, 2.0]), tensor([0.0, 1.0, 1.0])
-    assert op(z, t).data_.shape == (3,)
-    np.testing.assert_allclose(op(z, t, None, None, 1).data_, 0.3047555609137673, rtol=1e-15)
-    np.testing.assert_allclose(op(z, t, reduction=2).data_, 0.9142666827413019, rtol=1e-15)
+    assert op(z, t).array.shape == (3,)
+    np.testing.assert_allclose(op(z, t, None, None, 1).array, 0.3047555609137673, rtol=1e-15)
+    np.testing.assert_allclose(op(z, t, reduction=2).array, 0.9142666827413019, rtol=1e-15)
     with pytest.raises(errors.TorchTypeError, match="argument 'reduction' must be int, not str"):
         op(z, t, reduction="sum")
 
@@ -200,14 +200,14 @@ def test_errors(call, exc, text):
 
 def test_empty_mean_is_nan_and_legacy_args_warn():
     out = BCE(tensor([]), tensor([]))
-    assert np.isnan(out.data_)
+    assert np.isnan(out.array)
     seen = []
     prev = errors.set_warning_sink(lambda *a: seen.append(a))
     try:
         out = BCE(tensor([-1.0, 0.5, 2.0]), tensor([0.0, 1.0, 1.0]), size_average=False)
     finally:
         errors.set_warning_sink(prev)
-    np.testing.assert_allclose(out.data_, 0.9142666827413019, rtol=1e-15)
+    np.testing.assert_allclose(out.array, 0.9142666827413019, rtol=1e-15)
     assert any("please use reduction='sum' instead" in str(a) for a in seen)
 
 
@@ -232,6 +232,6 @@ def test_against_live_torch():
         do = BCE(dz, dt, weight=None if w is None else tensor(w.tolist()), reduction=red,
                  pos_weight=None if pw is None else tensor(pw.tolist()))
         do.backward(None if gout is None else tensor(gout.tolist()))
-        np.testing.assert_allclose(do.data_, to.detach().numpy(), rtol=1e-13, atol=1e-15)
-        np.testing.assert_allclose(dz.grad.data_, tz.grad.numpy(), rtol=1e-13, atol=1e-15)
-        np.testing.assert_allclose(dt.grad.data_, tt.grad.numpy(), rtol=1e-13, atol=1e-15)
+        np.testing.assert_allclose(do.array, to.detach().numpy(), rtol=1e-13, atol=1e-15)
+        np.testing.assert_allclose(dz.grad.array, tz.grad.numpy(), rtol=1e-13, atol=1e-15)
+        np.testing.assert_allclose(dt.grad.array, tt.grad.numpy(), rtol=1e-13, atol=1e-15)

@@ -87,7 +87,7 @@ def unary_matches(key):
     name, dtype = key.split("/")
     want = np.frombuffer(base64.b64decode(DATA["unary"][key]), dtype="<" + np.dtype(dtype).str[1:])
     fn = unary_fn(name)
-    got = np.array([fn(Tensor(np.asarray(x))).data_ for x in C.unary_inputs(name, dtype)], dtype=dtype)
+    got = np.array([fn(Tensor(np.asarray(x))).array for x in C.unary_inputs(name, dtype)], dtype=dtype)
     same = got.view(want.dtype.str.replace("f", "u")) == want.view(want.dtype.str.replace("f", "u"))
     return int(same.sum()), len(want)
 
@@ -103,7 +103,7 @@ def reduce_results(dtype):
                 x, dim = C.reduce_case(i, dtype)
                 for op in C.REDUCTIONS_FULL if dim is None else C.REDUCTIONS_DIM:
                     src = C.prod_input(x) if op == "prod" else x
-                    out.setdefault(op, []).append(C.digest(np.asarray(reduce_fn(op, Tensor(src), dim).data_)))
+                    out.setdefault(op, []).append(C.digest(np.asarray(reduce_fn(op, Tensor(src), dim).array)))
     finally:
         cascade_sum.THREADS = threads
     return out

@@ -505,7 +505,7 @@ def _leaves(arrays):
 
 def _forward(r, arrays):
     with no_grad():
-        return r.fn(*[Tensor(np.array(a)) for a in arrays]).data_
+        return r.fn(*[Tensor(np.array(a)) for a in arrays]).array
 
 
 def _square(t):
@@ -521,7 +521,7 @@ def _first_order(r, arrays, u, head=None):
     if not out.requires_grad:
         return [np.zeros_like(a) for a in arrays]
     gs = grad(out, xs, grad_outputs=Tensor(u), allow_unused=True)
-    return [np.zeros_like(a) if g is None else g.data_ for a, g in zip(arrays, gs)]
+    return [np.zeros_like(a) if g is None else g.array for a, g in zip(arrays, gs)]
 
 
 def _central_diff(f, arrays, eps):
@@ -549,21 +549,21 @@ def test_op(r: Row, shapes):
     out = r.fn(*xs)
     if r.ref is not None:
         want = np.asarray(r.ref(*arrays), dtype=np.float64)
-        assert out.data_.shape == want.shape
-        np.testing.assert_allclose(out.data_, want, rtol=r.fwd_rtol, atol=r.fwd_rtol)
-    assert out.data_.dtype == np.float64
+        assert out.array.shape == want.shape
+        np.testing.assert_allclose(out.array, want, rtol=r.fwd_rtol, atol=r.fwd_rtol)
+    assert out.array.dtype == np.float64
 
     # first order: backward() with a random upstream gradient, and grad()
-    u = rng.standard_normal(out.data_.shape)
+    u = rng.standard_normal(out.array.shape)
     fd = _central_diff(lambda arrs: float(np.sum(_forward(r, arrs) * u)), arrays, 1e-6)
     out.backward(Tensor(u))
     for x, d in zip(xs, fd):
-        got = np.zeros_like(d) if x.grad is None else x.grad.data_
+        got = np.zeros_like(d) if x.grad is None else x.grad.array
         assert got.shape == d.shape
         np.testing.assert_allclose(got, d, rtol=r.rtol, atol=r.rtol)
     by_grad = _first_order(r, arrays, u)
     for x, g in zip(xs, by_grad):
-        want = np.zeros_like(g) if x.grad is None else x.grad.data_
+        want = np.zeros_like(g) if x.grad is None else x.grad.array
         np.testing.assert_allclose(g, want, rtol=1e-14, atol=1e-14)
 
     # second order, of f and of f*f (the square makes even linear ops' backward formulas
@@ -589,7 +589,7 @@ def _check_second_order(r, arrays, u, rng, head):
     if total is None:
         hs = [np.zeros_like(a) for a in arrays]
     else:
-        hs = [np.zeros_like(a) if h is None else h.data_
+        hs = [np.zeros_like(a) if h is None else h.array
               for a, h in zip(arrays, grad(total, xs, allow_unused=True))]
     fd2 = _central_diff(
         lambda arrs: float(sum(np.sum(g * v) for g, v in zip(_first_order(r, arrs, u, head), vs))),
@@ -638,11 +638,11 @@ def test_broadcast_gradients_reduce_to_operand_shapes(shapes, swap):
     a, b = rng.standard_normal(sa), rng.standard_normal(sb)
     ta, tb = Tensor(a, True), Tensor(b, True)
     out = ta * tb
-    u = rng.standard_normal(out.data_.shape)
+    u = rng.standard_normal(out.array.shape)
     out.backward(Tensor(u))
 
-    np.testing.assert_allclose(ta.grad.data_, _reduce_to(u * b, sa), rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(tb.grad.data_, _reduce_to(u * a, sb), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(ta.grad.array, _reduce_to(u * b, sa), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(tb.grad.array, _reduce_to(u * a, sb), rtol=1e-12, atol=1e-12)
 
 
 @settings(max_examples=25, deadline=None)
@@ -658,8 +658,8 @@ def test_matmul_any_ranks(ra, rb, n, m, p, batch, ga):
     a, b = rng.standard_normal(sa), rng.standard_normal(sb)
     ta, tb = Tensor(a, ga), Tensor(b, True)
     out = F["matmul"](ta, tb)
-    np.testing.assert_allclose(out.data_, np.matmul(a, b), rtol=1e-12, atol=1e-12)
-    u = rng.standard_normal(out.data_.shape)
+    np.testing.assert_allclose(out.array, np.matmul(a, b), rtol=1e-12, atol=1e-12)
+    u = rng.standard_normal(out.array.shape)
     out.backward(Tensor(u))
     # closed form through numpy, with 1-D operands promoted as matmul does
     a2 = a[None, :] if ra == 1 else a
@@ -669,9 +669,9 @@ def test_matmul_any_ranks(ra, rb, n, m, p, batch, ga):
     db = np.matmul(np.swapaxes(a2, -1, -2), u2)
 
     if ga:
-        np.testing.assert_allclose(ta.grad.data_, _reduce_to(da, a2.shape).reshape(sa),
+        np.testing.assert_allclose(ta.grad.array, _reduce_to(da, a2.shape).reshape(sa),
                                    rtol=1e-10, atol=1e-10)
-    np.testing.assert_allclose(tb.grad.data_, _reduce_to(db, b2.shape).reshape(sb),
+    np.testing.assert_allclose(tb.grad.array, _reduce_to(db, b2.shape).reshape(sb),
                                rtol=1e-10, atol=1e-10)
 
 
@@ -689,10 +689,10 @@ def test_reductions_over_random_dims(shape, data, keepdim, op):
     out = F[op](t, tuple(dims), keepdim=keepdim)
     ref = {"sum": np.sum, "mean": np.mean, "amax": np.max,
            "logsumexp": lambda x, axis, keepdims: np.log(np.sum(np.exp(x), axis=axis, keepdims=keepdims))}[op]
-    np.testing.assert_allclose(out.data_, ref(a, axis=tuple(dims), keepdims=keepdim), rtol=1e-12)
+    np.testing.assert_allclose(out.array, ref(a, axis=tuple(dims), keepdims=keepdim), rtol=1e-12)
     F["sum"](out).backward()
-    assert t.grad.data_.shape == a.shape
+    assert t.grad.array.shape == a.shape
     count = int(np.prod([shape[d] for d in dims]))
     expect = {"sum": a.size, "mean": a.size / count, "amax": a.size / count,
               "logsumexp": a.size / count}[op]
-    np.testing.assert_allclose(t.grad.data_.sum(), expect, rtol=1e-12)
+    np.testing.assert_allclose(t.grad.array.sum(), expect, rtol=1e-12)

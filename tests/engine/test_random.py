@@ -57,7 +57,7 @@ def test_streams_match_recorded_pytorch(st):
     assert R.default_generator.initial_seed() == int(st["initial_seed"])
     for call, want in zip(st["calls"], st["results"]):
         got = run_call(*call)
-        arr = got.data_
+        arr = got.array
         assert list(arr.shape) == want["shape"], call
         expect_np = np.float32 if want["dtype"] == "float32" and call[2] != "default" else np.float64
         assert arr.dtype == expect_np, call
@@ -75,8 +75,8 @@ def test_default_dtype_randn_values_print_as_torch():
     # torch.manual_seed(0); torch.randn(5, 3)[0] == [1.5410, -0.2934, -2.1788]
     K.manual_seed(0)
     w = K.randn(5, 3)
-    assert w.data_.dtype == np.float64
-    assert w.data_[0].tolist() == [1.5409960746765137, -0.293428897857666, -2.1787893772125244]
+    assert w.array.dtype == np.float64
+    assert w.array[0].tolist() == [1.5409960746765137, -0.293428897857666, -2.1787893772125244]
 
 
 def test_mt19937_matches_the_cxx_standard():
@@ -116,9 +116,9 @@ def test_random64_and_uniforms():
 
 def test_normal_cache_survives_calls_and_manual_seed_clears_it():
     K.manual_seed(11)
-    a = K.randn(1, dtype=dtypes.float64).data_.tolist()     # draws a pair, caches sin
+    a = K.randn(1, dtype=dtypes.float64).array.tolist()     # draws a pair, caches sin
     assert R.default_generator.next_double_normal is not None
-    b = K.randn(1, dtype=dtypes.float64).data_.tolist()     # the cached one
+    b = K.randn(1, dtype=dtypes.float64).array.tolist()     # the cached one
     assert R.default_generator.next_double_normal is None
     g = R.Generator(11)
     u1, u2 = g.uniform(2, np.float64).tolist()
@@ -127,7 +127,7 @@ def test_normal_cache_survives_calls_and_manual_seed_clears_it():
     K.randn(3)
     K.manual_seed(11)
     assert R.default_generator.next_double_normal is None
-    assert K.randn(1, dtype=dtypes.float64).data_.tolist() == a
+    assert K.randn(1, dtype=dtypes.float64).array.tolist() == a
 
 
 def test_fma_is_correctly_rounded():
@@ -159,7 +159,7 @@ def test_integer_dtypes_refuse_like_pytorch():
 def test_requires_grad_leaf():
     K.manual_seed(0)
     w = K.randn(5, 3, requires_grad=True)
-    assert w.requires_grad_flag and w.is_leaf
+    assert w.needs_grad and w.is_leaf
 
 
 # --- differential, against live torch -------------------------------------------------
@@ -191,6 +191,6 @@ def test_differential_against_torch(seed):
             want = getattr(torch, fn)(shape, **kw)
             got = getattr(K, fn)(shape, dtype=dt)
         w = want.contiguous().numpy().reshape(-1)
-        g = torch_bits(got.data_, str(want.dtype).replace("torch.", ""))
+        g = torch_bits(got.array, str(want.dtype).replace("torch.", ""))
         assert g.dtype == w.dtype and (g.view(np.uint8) == w.view(np.uint8)).all(), \
             (seed, step, fn, shape, dt, w[:4], g[:4])

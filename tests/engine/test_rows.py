@@ -147,7 +147,7 @@ def test_text_gives_the_engines_gradient(row, record):
     ns = snippet_namespace()
     exec(record["setup"], ns)
     leaves = [ns[n] for n in _leaf_inputs(record, row)]
-    if not all(t.data_.dtype == np.float64 for t in leaves):
+    if not all(t.array.dtype == np.float64 for t in leaves):
         pytest.skip("float32 inputs (the texts are checked in float64)")
     fn = rows.OPS.get(row.name)
     if fn is None:  # a row of an op written by hand: the record's own expression
@@ -157,7 +157,7 @@ def test_text_gives_the_engines_gradient(row, record):
         if row.inputs == ("exponent",):  # pow(Scalar, Tensor): the number is its first arg
             defaults = [2.0]
         out = fn(*leaves, *defaults)
-    g = Tensor(np.ones_like(out.data_)) if out.data_.ndim == 0 else upstream_gradient(out, record["group"])
+    g = Tensor(np.ones_like(out.array)) if out.array.ndim == 0 else upstream_gradient(out, record["group"])
     engine = grad(out, leaves, grad_outputs=g, allow_unused=True)
     env = {**dict(zip(row.inputs, leaves)), "result": out.detach(), "grad": g,
            **{a: d for a, d in row.args}}
@@ -165,10 +165,10 @@ def test_text_gives_the_engines_gradient(row, record):
         env["self"] = 2.0
     for name, leaf, want, d in zip(row.inputs, leaves, engine, row.grads):
         got = _evaluate(d.text, env)
-        got = np.asarray(got.data_ if isinstance(got, Tensor) else got, dtype=np.float64)
+        got = np.asarray(got.array if isinstance(got, Tensor) else got, dtype=np.float64)
         if row.elementwise:
-            got = _sum_to(np.broadcast_to(got * g.data_, out.data_.shape), leaf.data_.shape)
-        want = np.zeros(leaf.data_.shape) if want is None else want.data_
+            got = _sum_to(np.broadcast_to(got * g.array, out.array.shape), leaf.array.shape)
+        want = np.zeros(leaf.array.shape) if want is None else want.array
         np.testing.assert_allclose(np.broadcast_to(got, want.shape), want, rtol=1e-10, atol=1e-12,
                                    err_msg=f"d/d{name}: {d.text}")
         if fn is None or row.args:

@@ -13,7 +13,7 @@ def T(v):
 
 
 def vals(t):
-    return t.data_.tolist()
+    return t.array.tolist()
 
 
 def _ones(*shape, dtype=None):
@@ -106,15 +106,15 @@ def test_number_to_a_tensor_power_saves_the_exponent_and_the_result():
 def test_products_save_an_operand_only_for_the_other_ones_gradient(fn, shapes):
     # PyTorch saves mat2 for self's gradient and self for mat2's: with only one side
     # requiring grad, an in-place change of that side is no version error
-    a = T(FUNCTIONS["ones"](*shapes[0]).data_.tolist())
+    a = T(FUNCTIONS["ones"](*shapes[0]).array.tolist())
     h = a * 1
     r = FUNCTIONS[fn](h, _ones(*shapes[1]))
     h *= 0.5
     r.sum().backward()
-    assert a.grad.data_.sum() == {"mm": 8.0, "dot": 2.0, "mv": 4.0, "bmm": 8.0}[fn]
-    b = T(FUNCTIONS["ones"](*shapes[1]).data_.tolist())
+    assert a.grad.array.sum() == {"mm": 8.0, "dot": 2.0, "mv": 4.0, "bmm": 8.0}[fn]
+    b = T(FUNCTIONS["ones"](*shapes[1]).array.tolist())
     k = b * 1
     r = FUNCTIONS[fn](_ones(*shapes[0]), k)
     k *= 0.5
     r.sum().backward()
-    assert b.grad.data_.sum() == {"mm": 8.0, "dot": 2.0, "mv": 4.0, "bmm": 8.0}[fn]
+    assert b.grad.array.sum() == {"mm": 8.0, "dot": 2.0, "mv": 4.0, "bmm": 8.0}[fn]

@@ -39,7 +39,7 @@ def grads_of(fn, values, g, shape, create_graph=False):
     leaves = [tensor(np.full(shape, v), requires_grad=True) for v in values]
     out = fn(*leaves)
     out.backward(tensor(np.full(shape, g)), create_graph=create_graph)
-    return out, [None if t.grad is None else t.grad.data_.reshape(shape) for t in leaves]
+    return out, [None if t.grad is None else t.grad.array.reshape(shape) for t in leaves]
 
 
 def check(fn, values, g=1.0, array_path=True):
@@ -51,11 +51,11 @@ def check(fn, values, g=1.0, array_path=True):
     assert lane.grad_fn.name() == ref.grad_fn.name()
     assert [n is None for n in lane.grad_fn.next_nodes] == [n is None for n in ref.grad_fn.next_nodes]
     if array_path:
-        assert same(lane.data_, ref.data_.reshape(())), (values, lane.data_, ref.data_)
+        assert same(lane.array, ref.array.reshape(())), (values, lane.array, ref.array)
         for a, b in zip(lane_grads, ref_grads):
             assert same(a, b.reshape(())), (values, g, a, b)
     graph, graph_grads = grads_of(fn, values, g, (), create_graph=True)
-    assert same(lane.data_, graph.data_)
+    assert same(lane.array, graph.array)
     for a, b in zip(lane_grads, graph_grads):
         assert same(a, b), (values, g, a, b)
 
@@ -81,7 +81,7 @@ def test_unary_ops_match_the_ordinary_path_bitwise(name):
                 want = MATH_FORWARD[name](v)
             except (ValueError, ArithmeticError):  # where math raises, numpy's value
                 continue
-            assert same(fn(tensor(v)).data_, want), (name, v)
+            assert same(fn(tensor(v)).array, want), (name, v)
 
 
 # torch 2.13's 0-d results (bits), where numpy's SIMD functions round otherwise
@@ -177,21 +177,21 @@ def test_gradients_leaving_the_lane_become_tensors_of_the_right_kind():
     y = (h.sin() * v).sum() + h ** 2
     y.backward()
     for t in (x, h):
-        assert type(t.grad) is Tensor and t.grad.data_.dtype == np.float64 and t.grad.data_.shape == ()
-    assert same(h.grad.data_, np.cos(1.5) * 3.0 + 2 * 1.5)
-    assert same(x.grad.data_, (np.cos(1.5) * 3.0 + 2 * 1.5) * 3.0)
+        assert type(t.grad) is Tensor and t.grad.array.dtype == np.float64 and t.grad.array.shape == ()
+    assert same(h.grad.array, np.cos(1.5) * 3.0 + 2 * 1.5)
+    assert same(x.grad.array, (np.cos(1.5) * 3.0 + 2 * 1.5) * 3.0)
     from diffcli.engine.autograd import grad
     x2 = tensor(0.5, requires_grad=True)
     g, = grad(x2.exp() * 2.0, [x2])
-    assert type(g) is Tensor and same(g.data_, np.exp(0.5) * 2.0)
+    assert type(g) is Tensor and same(g.array, np.exp(0.5) * 2.0)
 
 
 def test_float32_and_integer_tensors_stay_off_the_lane():
     a = Tensor(np.array(1.5, dtype=np.float32))
-    assert (a * 2.0).data_.dtype == np.float32
-    assert (Tensor(np.array(3)) * 2).data_.dtype == np.int64
-    assert (Tensor(np.array(3)) / 2).data_.dtype == np.float64
-    assert (tensor(1.0) * True).data_.dtype == np.float64
+    assert (a * 2.0).array.dtype == np.float32
+    assert (Tensor(np.array(3)) * 2).array.dtype == np.int64
+    assert (Tensor(np.array(3)) / 2).array.dtype == np.float64
+    assert (tensor(1.0) * True).array.dtype == np.float64
 
 
 def test_graph_freezes_for_the_collector_are_undone_by_backward():
@@ -203,7 +203,7 @@ def test_graph_freezes_for_the_collector_are_undone_by_backward():
     assert gc.get_freeze_count() > 0  # the graph's objects were moved out of the collector's scans
     y.backward()
     assert gc.get_freeze_count() == 0
-    assert same(x.grad.data_, 1.0)
+    assert same(x.grad.array, 1.0)
 
 
 def test_a_chain_runs_in_order_without_the_ready_queue():
@@ -214,4 +214,4 @@ def test_a_chain_runs_in_order_without_the_ready_queue():
     y = a + b
     y.backward()
     hv = math.sin(0.5) * 2.0
-    assert same(x.grad.data_, (math.exp(hv) + 2 * hv) * 2.0 * math.cos(0.5))
+    assert same(x.grad.array, (math.exp(hv) + 2 * hv) * 2.0 * math.cos(0.5))

@@ -83,7 +83,7 @@ def C(v, dtype=None):
 
 
 def vals(t):
-    return None if t is None else t.data_.tolist()
+    return None if t is None else t.array.tolist()
 
 
 def graph(t):
@@ -225,7 +225,7 @@ def test_scalar_and_one_element_outputs_need_no_gradient():
     for v in (2.0, [2.0], [[2.0]]):
         x = T(v)
         (x * 3).backward()
-        assert np.all(x.grad.data_ == 3.0) and x.grad.shape == x.shape
+        assert np.all(x.grad.array == 3.0) and x.grad.shape == x.shape
 
 
 @pytest.mark.parametrize("out_shape, grad_shape", [((3,), (2,)), ((2,), (1, 2)), ((2,), ()),
@@ -257,7 +257,7 @@ def test_gradient_python_types(gradient, text):
 def test_gradient_as_weights_and_several_roots():
     x = T([1.0, 2.0, 3.0])
     (x * x).backward(tensor([1.0, 0.1, 0.01]))
-    assert np.allclose(x.grad.data_, [2.0, 0.4, 0.06])
+    assert np.allclose(x.grad.array, [2.0, 0.4, 0.06])
     x2 = T([1.0, 2.0, 3.0])
     backward([x2 * 2, (x2 * x2).sum()], [tensor([1.0, 1.0, 1.0]), tensor(10.0)])
     assert vals(x2.grad) == [22.0, 42.0, 62.0]
@@ -311,7 +311,7 @@ def test_retain_graph_allows_more_backward_calls():
     y.backward(retain_graph=True)
     y.backward(retain_graph=True)
     y.backward()
-    assert np.allclose(a.grad.data_, 3 * b.data_ * np.exp(a.data_ * b.data_))
+    assert np.allclose(a.grad.array, 3 * b.array * np.exp(a.array * b.array))
     with raises(BACKWARD_TWICE):
         y.backward()
     with raises(BACKWARD_TWICE):
@@ -393,8 +393,8 @@ def test_second_order_through_backward_on_grad():
     x = T([0.5, 1.0])
     (g,) = grad((x.sin() * x).sum(), x, create_graph=True)
     g.sum().backward()
-    want = 2 * np.cos(x.data_) - x.data_ * np.sin(x.data_)
-    assert np.allclose(x.grad.data_, want, rtol=1e-14)
+    want = 2 * np.cos(x.array) - x.array * np.sin(x.array)
+    assert np.allclose(x.grad.array, want, rtol=1e-14)
 
 
 # --- torch.autograd.grad ----------------------------------------------------------------------
@@ -439,9 +439,9 @@ def test_grad_on_non_leaf_inputs_captures_without_running_their_node():
     h = x.exp()
     y = (h * h).sum()
     (gh,) = grad(y, h)
-    assert np.allclose(gh.data_, 2 * np.exp([1.0, 2.0]))
+    assert np.allclose(gh.array, 2 * np.exp([1.0, 2.0]))
     h.sum().backward()  # ExpBackward0 did not run, so its saved result is still there
-    assert np.allclose(x.grad.data_, np.exp([1.0, 2.0]))
+    assert np.allclose(x.grad.array, np.exp([1.0, 2.0]))
     x2 = T([1.0, 2.0])
     h2 = x2 * 2
     gx, gh2 = grad((h2 ** 2).sum(), [x2, h2])
@@ -521,7 +521,7 @@ def test_grad_modes_as_decorators():
 def test_detach_shares_data_and_version_counter():
     x = T([1.0, 2.0])
     d = x.detach()
-    assert d.data_ is x.data_ or np.shares_memory(d.data_, x.data_)
+    assert d.array is x.array or np.shares_memory(d.array, x.array)
     assert (d.requires_grad, d.is_leaf, d.grad_fn) == (False, True, None)
     d.add_(1)
     assert vals(x) == [2.0, 3.0] and x._version[0] == d._version[0] == 1
@@ -533,7 +533,7 @@ def test_data_shares_storage_but_not_the_version_counter():
     y.data.mul_(2)
     assert y._version[0] == 0
     y.sum().backward()  # no version error: autograd did not see the change
-    assert np.allclose(x.grad.data_, 2 * np.exp([1.0, 2.0]))
+    assert np.allclose(x.grad.array, 2 * np.exp([1.0, 2.0]))
     assert not x.data.requires_grad and x.data.is_leaf
 
 

@@ -15,7 +15,7 @@ def T(v):
 
 
 def vals(t):
-    return t.data_.tolist()
+    return t.array.tolist()
 
 
 def _ones(*shape, dtype=None):

@@ -13,7 +13,7 @@ def T(v):
 
 
 def vals(t):
-    return t.data_.tolist()
+    return t.array.tolist()
 
 
 @pytest.mark.parametrize("value", [[1.0, 2.0], 3.0])

@@ -35,7 +35,7 @@ ADDR_RE = re.compile(r"0x[0-9a-fA-F]+")
 REWRITES = [
     (r"\._version\b", "._version[0]",
      "the engine keeps the version counter as a shared one-element list"),
-    (r"\.data_ptr\(\)", ".data_.__array_interface__['data'][0]",
+    (r"\.data_ptr\(\)", ".array.__array_interface__['data'][0]",
      "no data_ptr(); the numpy buffer address is the same notion"),
 ]
 

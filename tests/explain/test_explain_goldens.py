@@ -64,7 +64,7 @@ def explain_case(case):
             gt = None
             if case["grad_tensors"] is not None:
                 gt = Tensor(
-                    np.asarray(json.loads(case["grad_tensors"]), dtype=run.env[case["of"]].data_.dtype)
+                    np.asarray(json.loads(case["grad_tensors"]), dtype=run.env[case["of"]].array.dtype)
                 )
             session.run_backward(run, case["of"], gt)
 
@@ -140,7 +140,7 @@ def _evaluate(text, env):
     interp = Interpreter(write=lambda s: None)
     interp.env.update(env)
     out = interp.run(parse(f"d = {text}\n")).env["d"]
-    return np.asarray(out.data_ if isinstance(out, Tensor) else out, dtype=np.float64)
+    return np.asarray(out.array if isinstance(out, Tensor) else out, dtype=np.float64)
 
 
 def _formula_cases():

@@ -130,7 +130,7 @@ def test_an_explicit_default_dtype_overrides_the_flavours_but_draws_its_random_n
     wide, _ = _run(text, default_dtype=np.dtype(np.float64))
     assert (plain.env["r"].dtype.name, wide.env["r"].dtype.name, wide.env["t"].dtype.name) == \
         ("float32", "float64", "float64")
-    assert wide.env["r"].data_.tolist() == plain.env["r"].data_.astype(np.float64).tolist()
+    assert wide.env["r"].array.tolist() == plain.env["r"].array.astype(np.float64).tolist()
 
 
 def test_set_default_dtype_refuses_what_torch_refuses():
@@ -157,7 +157,7 @@ def test_float32_scalars_do_not_take_the_float64_scalar_lane():
     x = np.float32(0.1)
     want = (x * np.float32(3) + x / np.float32(7) - np.float32(0.2)) ** np.float32(2) \
         - np.exp(x) * np.sin(x)
-    assert y.data_.dtype == np.float32 and y.item() == float(want)
+    assert y.array.dtype == np.float32 and y.item() == float(want)
 
 
 # --- the command line ---------------------------------------------------------------------------

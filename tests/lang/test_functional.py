@@ -26,7 +26,7 @@ RECORDED = json.loads((GOLDENS / "functional.json").read_text())["cases"]
 
 
 def _info(t):
-    return list(t.shape), t.dtype.name, t.requires_grad, t.data_.reshape(-1).tolist()
+    return list(t.shape), t.dtype.name, t.requires_grad, t.array.reshape(-1).tolist()
 
 
 def run(text):

@@ -150,11 +150,11 @@ def _tensor_diffs(name, ours, theirs, tol):
     want_dtype = str(theirs.dtype).replace("torch.", "")
     if ours.dtype.name != want_dtype:
         out.append(f"{name}.dtype: {ours.dtype.name} vs {want_dtype}")
-    if tuple(ours.data_.shape) != tuple(theirs.shape):
-        return out + [f"{name}.shape: {tuple(ours.data_.shape)} vs {tuple(theirs.shape)}"]
-    if not _close(ours.data_, theirs.detach().to(torch.float64).numpy(force=True), tol):
-        out.append(f"{name} value: {ours.data_.tolist()} vs {theirs.tolist()}")
-    for attr, a, b in (("requires_grad", ours.requires_grad_flag, theirs.requires_grad),
+    if tuple(ours.array.shape) != tuple(theirs.shape):
+        return out + [f"{name}.shape: {tuple(ours.array.shape)} vs {tuple(theirs.shape)}"]
+    if not _close(ours.array, theirs.detach().to(torch.float64).numpy(force=True), tol):
+        out.append(f"{name} value: {ours.array.tolist()} vs {theirs.tolist()}")
+    for attr, a, b in (("requires_grad", ours.needs_grad, theirs.requires_grad),
                        ("is_leaf", ours.grad_fn is None, theirs.is_leaf),
                        ("grad_fn", None if ours.grad_fn is None else ours.grad_fn.name(),
                         _torch_fn_name(theirs.grad_fn))):
@@ -163,7 +163,7 @@ def _tensor_diffs(name, ours, theirs, tol):
     if theirs.is_leaf or theirs.retains_grad:
         g_ours, g_theirs = ours._grad, theirs.grad
         if (g_ours is None) != (g_theirs is None):
-            out.append(f"{name}.grad: {None if g_ours is None else g_ours.data_.tolist()} vs "
+            out.append(f"{name}.grad: {None if g_ours is None else g_ours.array.tolist()} vs "
                        f"{None if g_theirs is None else g_theirs.tolist()}")
         elif g_ours is not None:
             out += _tensor_diffs(f"{name}.grad", g_ours, g_theirs, tol)
@@ -425,7 +425,7 @@ class FD:
         self.source = parse_source(Source(prog.forward_script, "<forward>"))
         self.options = Options()
         base = execute_with(self.source, self.options, {}, lambda s: None)
-        self.pinned = {n: base.env[n].data_.copy() for n in prog.pinned if isinstance(base.env.get(n), Tensor)}
+        self.pinned = {n: base.env[n].array.copy() for n in prog.pinned if isinstance(base.env.get(n), Tensor)}
         self.leaf_index = base.result.leaf_index
         self.x0 = {lf.name: np.asarray(lf.values, dtype=np.float64) for lf in prog.leaves}
         self.runs = 0
@@ -436,7 +436,7 @@ class FD:
         return execute_with(self.source, self.options, overrides, lambda s: None, self.leaf_index)
 
     def F(self, x):
-        out = self.run(x).env[self.prog.target].data_.astype(np.float64)
+        out = self.run(x).env[self.prog.target].array.astype(np.float64)
         g = np.ones_like(out) if self.prog.gradient is None else np.asarray(self.prog.gradient)
         return float(np.sum(g * out))
 
@@ -449,7 +449,7 @@ class FD:
         leaves = [run.env[lf.name] for lf in self.prog.leaves]
         res = autograd.grad([out], leaves, [g] if g is not None else None, allow_unused=True,
                             create_graph=create_graph)
-        return {lf.name: (None if r is None else r.data_.copy()) for lf, r in zip(self.prog.leaves, res)}
+        return {lf.name: (None if r is None else r.array.copy()) for lf, r in zip(self.prog.leaves, res)}
 
     def S(self, x, terms):
         """The second-order plans' scalar: sum of c * sum(g) or c * sum(g * g) over dF/dleaf."""
@@ -532,7 +532,7 @@ def check_against_finite_differences(prog):
         num, smooth, f0 = first[lf.name]
         leaf = ours.env[lf.name]
         c = 0 if inputs is not None and lf.name not in inputs else coef
-        got = None if leaf._grad is None else leaf._grad.data_
+        got = None if leaf._grad is None else leaf._grad.array
         if partial and got is not None and np.allclose(got, (c + 1) * num, rtol=1e-4, atol=1e-5):
             c += 1
         expected = c * num
@@ -548,14 +548,14 @@ def check_against_finite_differences(prog):
         if name in ours.env:        # (assigned before any error)
             got = ours.env[name]
             num, smooth, f0 = first[leaf_name]
-            _fd_compare(name, None if got is None else got.data_, num, smooth, f0)
+            _fd_compare(name, None if got is None else got.array, num, smooth, f0)
     if ours.error is None:
         second = prog.fd["second"]
         if second_ran and second["how"] == "grad":
             for lf in prog.leaves:
                 got = ours.env.get(f"h{lf.name}")
                 hs, hsmooth, s0 = fd.gradient_of(lambda x: fd.S(x, second["terms"]), lf.name, h=1e-4)
-                _fd_compare(f"h{lf.name}", None if got is None else got.data_, hs, hsmooth, s0, tol=1e-4)
+                _fd_compare(f"h{lf.name}", None if got is None else got.array, hs, hsmooth, s0, tol=1e-4)
     return fd.runs
 
 

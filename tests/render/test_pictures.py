@@ -200,7 +200,7 @@ def test_the_default_table_fits_an_80_column_terminal(path, sets, monkeypatch):
     assert max(len(line) for line in text.splitlines()) <= 80
     words = set(text.split())
     for n in nodes:
-        for word in show.value(n.tensor.data_, rows=True).split():
+        for word in show.value(n.tensor.array, rows=True).split():
             assert word in words, (word, text)
 
 

@@ -220,7 +220,7 @@ def test_nested_product_of_sums_prints():
     assert out.stdout.startswith("p =") and "\ndp/da =" in out.stdout
     sym, _ = formulas(nested_product(40), sets={"a": 0.25, "b": -0.5, "c": 0.75})
     for _, leaf, f in sym.leaves:
-        assert R.evaluate(f.text, sym.values) == pytest.approx(float(leaf._grad.data_), rel=1e-9)
+        assert R.evaluate(f.text, sym.values) == pytest.approx(float(leaf._grad.array), rel=1e-9)
 
 
 def test_shared_subexpressions_print_with_temporaries():
@@ -228,4 +228,4 @@ def test_shared_subexpressions_print_with_temporaries():
     sym, _ = formulas(text, sets={"x": 0.3})
     _, leaf, f = sym.leaves[0]
     assert f.text.startswith("t1 = ") and len(f.text) < 100_000
-    assert R.evaluate(f.text, sym.values) == pytest.approx(float(leaf._grad.data_), rel=1e-9)
+    assert R.evaluate(f.text, sym.values) == pytest.approx(float(leaf._grad.array), rel=1e-9)

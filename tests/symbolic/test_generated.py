@@ -22,7 +22,7 @@ def assert_formulas_match(sym):
             continue
         mine = R.evaluate(f.text, sym.values)
         g = leaf._grad
-        engine = 0.0 if g is None else float(g.data_.reshape(-1)[0])
+        engine = 0.0 if g is None else float(g.array.reshape(-1)[0])
         if not (math.isfinite(mine) and math.isfinite(engine)):
             continue
         assert abs(mine - engine) <= 1e-9 * max(abs(mine), abs(engine)) + 1e-12, (name, f.text, mine, engine)

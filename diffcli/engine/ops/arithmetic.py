@@ -158,11 +158,11 @@ def _pow_float(x, e):
 def _pow_scalar_kernel(a, e):
     if isinstance(e, bool):
         e = int(e)
-    da = a.data_.dtype
+    da = a.array.dtype
     rd = da if da.kind == "f" and e.__class__ in (float, int) else promotion.result_type(a, e)
     if da.kind in "iub" and isinstance(e, int) and e < 0:
         raise errors.TorchRuntimeError("Integers to negative integer powers are not allowed.")
-    return np.power(a.data_.astype(rd, copy=False), np.asarray(e, dtype=rd))
+    return np.power(a.array.astype(rd, copy=False), np.asarray(e, dtype=rd))
 
 
 rows.helpers(tensor={}, floats={"pow": _pow_float})
@@ -190,7 +190,7 @@ def _log_number(c):
 
 def _pow_base_kernel(a, c):
     rd = promotion.result_type(c, a)
-    return power(np.asarray(c, dtype=rd), a.data_.astype(rd, copy=False))
+    return power(np.asarray(c, dtype=rd), a.array.astype(rd, copy=False))
 
 
 rows.helpers(tensor={"log_number": _log_number})
@@ -232,7 +232,7 @@ del where  # (the formulas' `where` is TENSOR_NS's)
 def _masked_fill_zero(t, mask):
     """t.masked_fill(mask, 0) (MaskedFillBackward0, whose gradient is the same op on the
     incoming gradient), for atan2's backward formula."""
-    out = np.where(mask, np.zeros((), dtype=t.data_.dtype), t.data_)
+    out = np.where(mask, np.zeros((), dtype=t.array.dtype), t.array)
     return record("MaskedFillBackward0", out, (t,), lambda g: (_masked_fill_zero(g, mask),))
 
 
@@ -241,7 +241,7 @@ def atan2_backward(g, p, q, needs):
     infinities (the origin) set to 0 in place (MaskedFillBackward0). Under create_graph the
     reciprocal's derivative there is -0 * inf = nan, as in PyTorch."""
     recip = rows.TENSOR_NS["reciprocal"](p * p + q * q)
-    recip = _masked_fill_zero(recip, np.isinf(recip.data_))
+    recip = _masked_fill_zero(recip, np.isinf(recip.array))
     return (g * q * recip if needs[0] else None), (g * -p * recip if needs[1] else None)
 
 
@@ -250,9 +250,9 @@ def tie_split_backward(g, p, q, better):
     where = rows.TENSOR_NS["where"]
     tie = p == q
     half = g / 2
-    wins = better(p.data_, q.data_) == p.data_
-    ga = where(tie, half, where(Tensor(wins & (p.data_ != q.data_)), g, 0.0))
-    gb = where(tie, half, where(Tensor(~wins & (p.data_ != q.data_)), g, 0.0))
+    wins = better(p.array, q.array) == p.array
+    ga = where(tie, half, where(Tensor(wins & (p.array != q.array)), g, 0.0))
+    gb = where(tie, half, where(Tensor(~wins & (p.array != q.array)), g, 0.0))
     return ga, gb
 
 
@@ -329,7 +329,7 @@ def _divide_like(a, b, kernel, fn):
     x, y, rd = operands(a, b)
     if rd.kind == "b":
         raise errors.not_implemented(kernel, rd)
-    errors.broadcast_shapes(x.data_.shape, y.data_.shape)
+    errors.broadcast_shapes(x.array.shape, y.array.shape)
     _int_zero_check(rd, y)
     out = np.asarray(fn(data(x, rd), data(y, rd)), dtype=rd)
     return x, y, out

@@ -66,7 +66,7 @@ def _setitem_kind(shape, key, nkey):
 
 def _strip_leading_ones(v: Tensor) -> Tensor:
     """PyTorch's `value.view(slicePrefix1sSize(value.sizes()))` (ViewBackward0)."""
-    shape = v.data_.shape
+    shape = v.array.shape
     i = 0
     while i < len(shape) and shape[i] == 1:
         i += 1
@@ -77,12 +77,12 @@ def _copy_source(v: Tensor, shape):
     """PyTorch's copy_to(dst, src): (source, fill). The same shape is copied as it is, a
     0-d value fills; anything else is viewed without its leading 1s and expanded to the
     destination's shape, with expand's errors."""
-    if v.data_.shape == shape:
+    if v.array.shape == shape:
         return v, False
-    if v.data_.ndim == 0:
+    if v.array.ndim == 0:
         return v, True
     src = _strip_leading_ones(v)
-    if src.data_.shape != shape:
+    if src.array.shape != shape:
         src = S.expand(src, *shape)
     return src, False
 
@@ -99,7 +99,7 @@ def _value_tensor(value, dtype) -> Tensor:
 
 def _zeros_like(g: Tensor) -> Tensor:
     """PyTorch's zeros_like(grad) in a formula: a constant (it never requires grad)."""
-    return Tensor(np.zeros_like(g.data_))
+    return Tensor(np.zeros_like(g.array))
 
 
 def setitem(a, key, value):
@@ -118,39 +118,39 @@ def setitem(a, key, value):
     and IndexPutBackward0 keep the region as a saved tensor, so, as in PyTorch, a second
     backward through them without retain_graph raises."""
     a = as_tensor(a)
-    dtype = a.data_.dtype
+    dtype = a.array.dtype
     v = _value_tensor(value, dtype)
     if key is False:  # PyTorch does nothing
         return a
     nkey = _normalize_key(key)
-    advanced, view = _setitem_kind(a.data_.shape, key, nkey)
+    advanced, view = _setitem_kind(a.array.shape, key, nkey)
     try:
-        region = a.data_[nkey]
+        region = a.array[nkey]
     except IndexError as e:
         raise errors.TorchIndexError(str(e).replace("axis", "dimension")) from None
     if advanced:
         check_inplace(a, view=view)
-        if v.data_.dtype != dtype:
+        if v.array.dtype != dtype:
             raise errors.TorchRuntimeError(
                 "Index put requires the source and destination dtypes match, got "
                 f"{errors.dtype_scalar_name(dtype)} for the destination and "
-                f"{errors.dtype_scalar_name(v.data_.dtype)} for the source.")
-        src = _strip_leading_ones(v) if v.data_.ndim and v.data_.shape[0] == 1 else v
+                f"{errors.dtype_scalar_name(v.array.dtype)} for the source.")
+        src = _strip_leading_ones(v) if v.array.ndim and v.array.shape[0] == 1 else v
         fill = False
         try:
-            np.broadcast_to(src.data_, region.shape)
+            np.broadcast_to(src.array, region.shape)
         except ValueError:
             raise errors.TorchRuntimeError(
-                f"shape mismatch: value tensor of shape [{', '.join(map(str, src.data_.shape))}] "
+                f"shape mismatch: value tensor of shape [{', '.join(map(str, src.array.shape))}] "
                 f"cannot be broadcast to indexing result of shape [{', '.join(map(str, region.shape))}]"
             ) from None
     else:
         src, fill = _copy_source(v, region.shape)
         check_inplace(a, view=view)
-    new = a.data_.copy()
-    new[nkey] = src.data_.astype(dtype, copy=False)
-    old = Tensor(a.data_)  # the history before the write: a's grad_fn or accumulator
-    old.grad_fn, old.requires_grad_flag = a.grad_fn, a.requires_grad_flag
+    new = a.array.copy()
+    new[nkey] = src.array.astype(dtype, copy=False)
+    old = Tensor(a.array)  # the history before the write: a's grad_fn or accumulator
+    old.grad_fn, old.needs_grad = a.grad_fn, a.needs_grad
     old._accumulator = a._accumulator
     inputs = (old, src)
     if dtype.kind != "f":  # an integer or bool tensor records no history
@@ -160,11 +160,11 @@ def setitem(a, key, value):
         res = record(name, new, inputs,
                      lambda g: (_zeros_like(g), tsum(g) if fill else g))
     else:
-        mask = np.zeros(a.data_.shape, dtype=bool)
+        mask = np.zeros(a.array.shape, dtype=bool)
         mask[nkey] = True
 
         def backward(g, m):
-            zero = Tensor(np.zeros((), dtype=g.data_.dtype))
+            zero = Tensor(np.zeros((), dtype=g.array.dtype))
             gv = getitem(g, key)
             return where(m, zero, g), tsum(gv) if fill else gv
         name = "IndexPutBackward0" if advanced and not view else "CopySlices"

@@ -14,12 +14,12 @@ from .rows import expose
 def to_dtype(a, dtype):
     a = as_tensor(a)
     d = dtypes.to_np(dtype)
-    if a.data_.dtype == d:
+    if a.array.dtype == d:
         return a
-    out = a.data_.astype(d)
+    out = a.array.astype(d)
     if d.kind != "f":
         return Tensor(out)
-    src = a.data_.dtype
+    src = a.array.dtype
     return _TO.record(out, (a,), lambda g: (to_dtype(g, src),))
 
 
@@ -58,11 +58,11 @@ def detach(a):
 
 def copy_backwards(g: Tensor) -> Tensor:
     """What AccumulateGrad stores on first create_graph backward: CopyBackwards(None, g)."""
-    return record("CopyBackwards", np.array(g.data_, copy=True), (None, g), lambda gg: (None, gg))
+    return record("CopyBackwards", np.array(g.array, copy=True), (None, g), lambda gg: (None, gg))
 
 
 def type_as(a, other):
-    return to_dtype(a, other.data_.dtype)
+    return to_dtype(a, other.array.dtype)
 
 
 # the row: ToCopyBackward0 (the gradient goes back to the input's dtype)

@@ -30,7 +30,7 @@ def _leaf(arr, requires_grad, ctor=True):
     if requires_grad:
         if arr.dtype.kind != "f":
             raise errors.TorchRuntimeError(errors.INT_REQUIRES_GRAD_CTOR)
-        t.requires_grad_flag = True
+        t.needs_grad = True
     return t
 
 
@@ -76,7 +76,7 @@ def _infer_dtype(v) -> np.dtype:
     if isinstance(v, (int, np.integer)):
         return np.dtype(np.int64)
     if isinstance(v, Tensor):
-        return v.data_.dtype
+        return v.array.dtype
     if isinstance(v, str):
         raise errors.TorchTypeError(f"new(): invalid data type '{type(v).__name__}'")
     if isinstance(v, (list, tuple)):
@@ -130,8 +130,8 @@ def _store(values, sizes, dtype) -> np.ndarray:
             return
         if isinstance(obj, (list, tuple, str)):
             items = obj
-        elif isinstance(obj, Tensor) and obj.data_.ndim:
-            items = [Tensor(row, obj.requires_grad_flag) for row in obj.data_]
+        elif isinstance(obj, Tensor) and obj.array.ndim:
+            items = [Tensor(row, obj.needs_grad) for row in obj.array]
         else:
             raise errors.TorchTypeError("not a sequence")
         if len(items) != sizes[dim]:
@@ -155,7 +155,7 @@ def _scalar(obj, dtype):
     if isinstance(obj, (float, np.floating)):
         return bool(obj) if dtype.kind == "b" else int(obj)
     if isinstance(obj, Tensor):
-        if obj.data_.size != 1 or obj.data_.dtype.kind not in "biu":
+        if obj.array.size != 1 or obj.array.dtype.kind not in "biu":
             raise errors.TorchTypeError(
                 "only integer tensors of a single element can be converted to an index")
         obj = int(obj)
@@ -172,7 +172,7 @@ def tensor(data, dtype=None, requires_grad=False):
     if isinstance(data, Tensor):
         errors.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
                "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
-        arr = np.array(data.data_, dtype=dtypes.to_np(dtype) or data.data_.dtype, copy=True)
+        arr = np.array(data.array, dtype=dtypes.to_np(dtype) or data.array.dtype, copy=True)
     elif isinstance(data, np.ndarray):
         arr = dtypes.canonical(np.array(data, dtype=dtypes.to_np(dtype), copy=True))
     else:
@@ -190,7 +190,7 @@ def Tensor_(*args, requires_grad=False):
     if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)):
         v = args[0]
         if isinstance(v, Tensor):
-            arr = v.data_.astype(dtypes.default_float())
+            arr = v.array.astype(dtypes.default_float())
         else:
             arr = _to_array(v, dtypes.default_float(), _compute_sizes(v))
     elif len(args) == 1 and isinstance(args[0], float):
@@ -326,8 +326,8 @@ def _like(fill):
     """A *_like constructor: `fill(shape, dtype)` makes a C-ordered array, which is laid
     out (its values in memory order) with the dims of `a` in a's memory order."""
     def op(a, dtype=None, requires_grad=False):
-        d = dtypes.to_np(dtype) or a.data_.dtype
-        x = a.data_
+        d = dtypes.to_np(dtype) or a.array.dtype
+        x = a.array
         order = _dense_order(x) if x.ndim > 1 else list(range(x.ndim))
         out = fill(tuple(x.shape[i] for i in order), d)
         if order != sorted(order):
@@ -342,11 +342,11 @@ ones_like = _like(lambda s, d: np.ones(s, dtype=d))
 
 def _random_like(kind, kernel):
     def op(a, dtype=None, requires_grad=False):
-        draw, out = _random_dtypes(dtype, like=a.data_.dtype)
+        draw, out = _random_dtypes(dtype, like=a.array.dtype)
         if out.kind != "f":
             raise errors.not_implemented(kernel, out)
         t = _like(lambda s, d: np.empty(s, dtype=d))(a, out, requires_grad)  # empty_like
-        _random_fill(t.data_, draw, kind, kernel)
+        _random_fill(t.array, draw, kind, kernel)
         return t
     return op
 
@@ -356,5 +356,5 @@ randn_like = _random_like("normal", "normal_kernel_cpu")
 
 
 def full_like(a, fill_value, dtype=None, requires_grad=False):
-    d = dtypes.to_np(dtype) or a.data_.dtype
+    d = dtypes.to_np(dtype) or a.array.dtype
     return _like(lambda s, dt: np.full(s, fill_value, dtype=dt))(a, d, requires_grad)

@@ -13,7 +13,7 @@ from .reductions import _axes, _dims
 def _bool_reduce(np_fn):
     def op(a, dim=None, keepdim=False):
         a = as_tensor(a)
-        x = a.data_
+        x = a.array
         if dim is None:
             out = np.asarray(np_fn(x))
             if keepdim:
@@ -32,7 +32,7 @@ all = _bool_reduce(np.all)
 def _arg_extreme(name, is_max):
     def op(a, dim=None, keepdim=False):
         a = as_tensor(a)
-        x = a.data_
+        x = a.array
         if x.dtype == np.bool_:
             raise errors.TorchRuntimeError(f"{name}(): does not support bool input")
         if dim is None:
@@ -66,7 +66,7 @@ def equal(a, b, _method=False):
     """torch.equal: a Python bool, True when the shapes and the values (after promotion)
     are the same; nan equals nothing."""
     _tensor_args("equal", a, b, _method)
-    x, y = a.data_, b.data_
+    x, y = a.array, b.array
     if x.shape != y.shape:
         return False
     rd = dtypes.promote(x.dtype, y.dtype)
@@ -78,7 +78,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False, _method=False):
     tensors compare in the default float dtype. |a - b| <= atol + |rtol * b| where finite,
     or a == b (or both nan, with equal_nan)."""
     _tensor_args("allclose", a, b, _method)
-    x, y = a.data_, b.data_
+    x, y = a.array, b.array
     if x.dtype != y.dtype:
         raise errors.TorchRuntimeError(
             f"{errors.dtype_scalar_name(x.dtype)} did not match {errors.dtype_scalar_name(y.dtype)}")

@@ -25,10 +25,10 @@ from .rows import NUMPY, RESULT, Row
 def operands(a, b):
     """Both operands as Tensors in the promoted dtype, plus the result dtype."""
     if type(a) is Tensor:  # fast paths: same dtypes, or a float tensor and a Python number
-        da = a.data_.dtype
+        da = a.array.dtype
         tb = type(b)
         if tb is Tensor:
-            if b.data_.dtype is da:
+            if b.array.dtype is da:
                 return a, b, da
         elif (tb is float or tb is int) and da.kind == "f":
             return a, Tensor(np.array(b, da)), da
@@ -42,7 +42,7 @@ def operands(a, b):
 
 
 def data(t, rd):
-    d = t.data_
+    d = t.array
     return d if rd is None or d.dtype == rd else d.astype(rd)
 
 
@@ -50,7 +50,7 @@ def broadcast_check(fn, x, y, rd, *args):
     try:
         return fn(data(x, rd), data(y, rd), *args)
     except ValueError:
-        raise errors.broadcast_error(x.data_.shape, y.data_.shape) from None
+        raise errors.broadcast_error(x.array.shape, y.array.shape) from None
 
 
 def tensor_args(fname, a, b, method):
@@ -103,11 +103,11 @@ def unary(row: Row):
     def ordinary_path(a, args=defaults):
         a = as_tensor(a)
         if no_kernel:
-            check_kernel(row.no_kernel, a.data_.dtype)
+            check_kernel(row.no_kernel, a.array.dtype)
         if kernel is not None:
             out = kernel(a, *args)
         else:
-            x = a.data_
+            x = a.array
             if x.dtype.kind != "f" and not keep:
                 x = x.astype(dtypes.default_float())
             out = forward(x)  # numpy errors are ignored engine-wide (engine/__init__.py)
@@ -135,7 +135,7 @@ def unary(row: Row):
         def op(a):
             nonlocal lane_backward, fast
             if a.__class__ is Tensor:
-                x = a.data_
+                x = a.array
                 if x.dtype is F64 and not x.ndim:  # the scalar lane
                     xf = float(x)
                     v = fwd(xf) if fwd is not None else None
@@ -224,7 +224,7 @@ def binary(row: Row, number="edge"):
         if b.__class__ is not Tensor:  # a Python number: an input without an edge
             bw = back.get("n") or prepare("n")
             return record(grad_fn, out, (x, None), bw, savers["n"](x, CONST), (b, *args))
-        k = x.requires_grad_flag | y.requires_grad_flag << 1
+        k = x.needs_grad | y.needs_grad << 1
         bw = back.get(k) or prepare(k)
         return record(grad_fn, out, (x, y), bw, savers[k](x, y), args)
 

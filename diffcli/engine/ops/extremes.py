@@ -20,7 +20,7 @@ from .shape import reshape, unsqueeze
 
 def _extreme(a, dim, keepdim, is_max):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     kind = "Max" if is_max else "Min"
     if dim is None:
         if x.size == 0:
@@ -30,9 +30,9 @@ def _extreme(a, dim, keepdim, is_max):
         out = np.asarray(x.max() if is_max else x.min())
 
         def backward(g, p, r):
-            mask = (p.data_ == r.data_)
-            if np.isnan(r.data_).any():
-                mask = np.isnan(p.data_)
+            mask = (p.array == r.array)
+            if np.isnan(r.array).any():
+                mask = np.isnan(p.array)
             count = int(mask.sum())
             return (where(Tensor(mask), g / count, 0.0),)
         return _EXTREMES[kind.lower()][0].record(out, (a,), backward, (a, OUT))
@@ -58,7 +58,7 @@ def _extreme(a, dim, keepdim, is_max):
         # after a backward, and an in-place op on them fails the backward
         if not shape:
             return (g,)
-        ii = i.data_ if keepdim else np.expand_dims(i.data_, d)
+        ii = i.array if keepdim else np.expand_dims(i.array, d)
         return (scatter_to(g if keepdim else _unsq(g, d), shape, d, ii),)
     values = _EXTREMES[kind.lower()][1].record(vals, (a,), backward, (indices,))
     return ReturnTypes(values, indices, kind.lower())
@@ -71,8 +71,8 @@ def _unsq(g, d):
 
 
 def max(a, dim=None, keepdim=False, other=None):
-    if isinstance(dim, Tensor) and dim.data_.ndim >= 0 and isinstance(a, Tensor) and other is None \
-            and (dim.data_.dtype.kind == "f" or dim.data_.ndim > 0):
+    if isinstance(dim, Tensor) and dim.array.ndim >= 0 and isinstance(a, Tensor) and other is None \
+            and (dim.array.dtype.kind == "f" or dim.array.ndim > 0):
         return maximum(a, dim)
     if other is not None:
         return maximum(a, other)
@@ -81,7 +81,7 @@ def max(a, dim=None, keepdim=False, other=None):
 
 def min(a, dim=None, keepdim=False, other=None):
     if isinstance(dim, Tensor) and isinstance(a, Tensor) and other is None \
-            and (dim.data_.dtype.kind == "f" or dim.data_.ndim > 0):
+            and (dim.array.dtype.kind == "f" or dim.array.ndim > 0):
         return minimum(a, dim)
     if other is not None:
         return minimum(a, other)
@@ -90,7 +90,7 @@ def min(a, dim=None, keepdim=False, other=None):
 
 def amax(a, dim=(), keepdim=False):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     dims = _dims(dim, x.ndim) if dim not in ((), None) else tuple(range(x.ndim))
     if x.size == 0:
         if dim in ((), None):
@@ -108,16 +108,16 @@ def amax(a, dim=(), keepdim=False):
     def backward(g, p, r):
         # PyTorch's scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(
         # result) == self, dims): (grad / mask.sum(dims, keepdim=True)) * mask
-        gg, rd = g, r.data_
+        gg, rd = g, r.array
         if not keepdim:
             target = tuple(1 if i in dims else n for i, n in enumerate(shape)) if shape else (1,) * len(dims)
             gg = reshape(g, target)
             rd = rd.reshape(target)
-        mask = p.data_ == rd
+        mask = p.array == rd
         count = np.sum(mask, axis=tuple(dims) if dims and mask.ndim else None, keepdims=True)
-        dt = g.data_.dtype
+        dt = g.array.dtype
         out = gg / Tensor(np.asarray(count, dtype=dt)) * Tensor(mask.astype(dt))
-        if out.data_.shape != shape:  # a 0-d input reduced over dim 0: the engine sums
+        if out.array.shape != shape:  # a 0-d input reduced over dim 0: the engine sums
             out = sum(out)
         return (out,)
     return _AMAX.record(out, (a,), backward, (a, OUT))

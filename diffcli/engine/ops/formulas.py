@@ -16,46 +16,46 @@ from . import rows
 
 def add_scalar(t: Tensor, c) -> Tensor:
     """Tensor + Scalar: AddBackward1, one input."""
-    out = (t.data_ + c).astype(t.data_.dtype, copy=False)
+    out = (t.array + c).astype(t.array.dtype, copy=False)
     return record("AddBackward1", out, (t,), _identity)
 
 
 def sub_scalar(t: Tensor, c) -> Tensor:
     """Tensor - Scalar: SubBackward1, one input."""
-    out = (t.data_ - c).astype(t.data_.dtype, copy=False)
+    out = (t.array - c).astype(t.array.dtype, copy=False)
     return record("SubBackward1", out, (t,), _identity)
 
 
 def rsub_scalar(c, t: Tensor) -> Tensor:
     """Scalar - Tensor (ATen fills a tensor with the scalar and subtracts in place):
     SubBackward0, its first input a constant."""
-    out = (c - t.data_).astype(t.data_.dtype, copy=False)
+    out = (c - t.array).astype(t.array.dtype, copy=False)
     return record("SubBackward0", out, (None, t), _rsub_backward)
 
 
 def mul_scalar(t: Tensor, c) -> Tensor:
     """Tensor * Scalar: MulBackward1, one input."""
-    out = t.data_ * c
-    return record("MulBackward1", out.astype(t.data_.dtype, copy=False), (t,), _mul_scalar_backward,
+    out = t.array * c
+    return record("MulBackward1", out.astype(t.array.dtype, copy=False), (t,), _mul_scalar_backward,
                   (), (c,))
 
 
 def div_scalar(t: Tensor, n) -> Tensor:
     """Tensor / Scalar (mean's / numel): DivBackward1, one input."""
-    out = (t.data_ / n if n else t.data_ / np.float64(0.0)).astype(t.data_.dtype, copy=False)
+    out = (t.array / n if n else t.array / np.float64(0.0)).astype(t.array.dtype, copy=False)
     return record("DivBackward1", out, (t,), _div_scalar_backward, (), (n,))
 
 
 def rdiv_scalar(c, t: Tensor) -> Tensor:
     """Scalar / Tensor: DivBackward0, its first input a constant."""
-    out = (c / t.data_).astype(t.data_.dtype, copy=False)
+    out = (c / t.array).astype(t.array.dtype, copy=False)
     return record("DivBackward0", out, (None, t), _rdiv_backward, (t,), (c,))
 
 
 def zeros_like(t: Tensor) -> Tensor:
     """zeros_like(grad) in a formula: a constant, so it never requires grad (floor, sign...:
     +0. everywhere and no grad_fn even under create_graph, as in PyTorch)."""
-    return Tensor(np.zeros_like(t.data_))
+    return Tensor(np.zeros_like(t.array))
 
 
 def _identity(g):

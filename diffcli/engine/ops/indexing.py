@@ -19,8 +19,8 @@ def scatter_to(g: Tensor, shape, dim, idx) -> Tensor:
         out = np.zeros(shape, dtype=gd.dtype)
         np.put_along_axis(out, idx, gd, axis=dim)
         return out
-    return record("ScatterBackward0", fwd(g.data_), (g,),
-                  lambda gg: (record("GatherBackward0", np.take_along_axis(gg.data_, idx, axis=dim), (gg,),
+    return record("ScatterBackward0", fwd(g.array), (g,),
+                  lambda gg: (record("GatherBackward0", np.take_along_axis(gg.array, idx, axis=dim), (gg,),
                                      lambda g3: (scatter_to(g3, shape, dim, idx),)),))
 
 
@@ -31,7 +31,7 @@ def _index_put_backward(shape, key):
             out = np.zeros(shape, dtype=gd.dtype)
             np.add.at(out, key, gd)
             return out
-        return (_INDEX_PUT.record(put(g.data_), (g,), _index_read_backward(key)),)
+        return (_INDEX_PUT.record(put(g.array), (g,), _index_read_backward(key)),)
     return backward
 
 
@@ -40,14 +40,14 @@ def _index_read_backward(key):
     gradient of an indexed tensor is differentiable again: third order, forward mode by the
     double-backward trick)."""
     def backward(gg):
-        return (record("IndexBackward0", np.array(gg.data_[key], copy=True), (gg,),
-                       _index_put_backward(gg.data_.shape, key)),)
+        return (record("IndexBackward0", np.array(gg.array[key], copy=True), (gg,),
+                       _index_put_backward(gg.array.shape, key)),)
     return backward
 
 
 def select(a, dim, index):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     if x.ndim == 0:
         raise errors.TorchIndexError("select() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, x.ndim)
@@ -67,7 +67,7 @@ def unbind(a, dim=0):
     them (one output each); here each view has its own node of that name, with the same
     next_functions and gradients."""
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     if x.ndim == 0:
         raise errors.TorchTypeError("iteration over a 0-d tensor")
     d = _wrap_dim(dim, x.ndim)
@@ -83,7 +83,7 @@ def unbind(a, dim=0):
 
 
 def narrow(a, dim, start, length):
-    x = a.data_
+    x = a.array
     key = (slice(None),) * dim + (slice(start, start + length),)
     return S._view_of(_SLICE.record(x[key], (a,), _index_put_backward(x.shape, key)), a)
 
@@ -94,10 +94,10 @@ def _normalize_key(key):
     out = []
     for k in key:
         if isinstance(k, Tensor):
-            if k.data_.dtype.kind == "f":
+            if k.array.dtype.kind == "f":
                 raise errors.TorchIndexError(
                     "tensors used as indices must be long, int, byte or bool tensors")
-            out.append(k.data_ if k.data_.ndim else int(k.data_))
+            out.append(k.array if k.array.ndim else int(k.array))
         elif isinstance(k, list):
             arr = np.asarray(k)
             if arr.dtype.kind == "f":
@@ -118,7 +118,7 @@ def _normalize_key(key):
 def _check_zero_dim(key):
     """A lone int or slice on a 0-d tensor: PyTorch's select/slice errors."""
     if isinstance(key, (int, Tensor)) and not isinstance(key, bool) and (
-            not isinstance(key, Tensor) or key.data_.ndim == 0):
+            not isinstance(key, Tensor) or key.array.ndim == 0):
         raise errors.TorchIndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
@@ -158,9 +158,9 @@ def getitem(a, key):
     leaves the tensor unchanged (`x[...]`, `x[:, :]`) gives an alias."""
     a = as_tensor(a)
     lone_slice = isinstance(key, slice)
-    if not isinstance(key, tuple) and a.data_.ndim == 0:
+    if not isinstance(key, tuple) and a.array.ndim == 0:
         _check_zero_dim(key)
-    key, positions = _expand_ellipsis(_normalize_key(key), a.data_.ndim)
+    key, positions = _expand_ellipsis(_normalize_key(key), a.array.ndim)
     out = a
     dim = 0
     advanced = []  # (dim, index array) applied last
@@ -173,7 +173,7 @@ def getitem(a, key):
             advanced.append((dim, np.asarray([k])))
             dim += 1
         elif isinstance(k, int):
-            size = out.data_.shape[dim]
+            size = out.array.shape[dim]
             if not -size <= k < size:
                 raise errors.TorchIndexError(
                     f"index {k} is out of bounds for dimension {pos} with size {size}")
@@ -185,8 +185,8 @@ def getitem(a, key):
             if k.step is not None and k.step <= 0:
                 raise errors.TorchValueError("step must be greater than zero")
             # ATen skips a slice of a tuple key when it is literally [0:>=size:1]
-            if lone_slice or not _whole_slice(k, out.data_.shape[dim]):
-                x = out.data_
+            if lone_slice or not _whole_slice(k, out.array.shape[dim]):
+                x = out.array
                 sk = (slice(None),) * dim + (k,)
                 out = S._view_of(_SLICE.record(x[sk], (out,),
                                         _index_put_backward(x.shape, sk)), out)
@@ -194,13 +194,13 @@ def getitem(a, key):
     if advanced:
         return _advanced(out, advanced)
     if out is a:
-        out = S._view_of(_ALIAS.record(a.data_[...], (a,), lambda g: (g,)), a)
+        out = S._view_of(_ALIAS.record(a.array[...], (a,), lambda g: (g,)), a)
     return out
 
 
 def _advanced(a, indices):
     """One IndexBackward0 for the list/tensor/mask indices, at their dims."""
-    x = a.data_
+    x = a.array
     key, dim = [], 0
     for d, k in indices:
         key += [slice(None)] * (d - dim) + [k]

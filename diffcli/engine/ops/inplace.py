@@ -22,26 +22,26 @@ def check_inplace(a: Tensor, view: bool = False) -> None:
     if a._no_grad_view:
         raise errors.TorchRuntimeError(errors.NO_GRAD_VIEW_INPLACE)
     base = a._base
-    if base is not None and base.requires_grad_flag and base.grad_fn is None:
+    if base is not None and base.needs_grad and base.grad_fn is None:
         raise errors.TorchRuntimeError(errors.VIEW_LEAF_INPLACE)
-    if a.grad_fn is None and a.requires_grad_flag:
+    if a.grad_fn is None and a.needs_grad:
         raise errors.TorchRuntimeError(errors.VIEW_LEAF_INPLACE if view else errors.LEAF_INPLACE)
 
 
 def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
     """Write `res` into `a`'s storage and take over its history."""
-    data = res.data_
-    if data.dtype != a.data_.dtype:
-        if dtypes.category(data.dtype) > dtypes.category(a.data_.dtype):
+    data = res.array
+    if data.dtype != a.array.dtype:
+        if dtypes.category(data.dtype) > dtypes.category(a.array.dtype):
             raise errors.TorchRuntimeError(
                 f"result type {errors.dtype_scalar_name(data.dtype)} can't be cast to the desired "
-                f"output type {errors.dtype_scalar_name(a.data_.dtype)}")
-        data = data.astype(a.data_.dtype)
-    if data.shape != a.data_.shape:
+                f"output type {errors.dtype_scalar_name(a.array.dtype)}")
+        data = data.astype(a.array.dtype)
+    if data.shape != a.array.shape:
         raise errors.TorchRuntimeError(
-            f"output with shape [{', '.join(map(str, a.data_.shape))}] doesn't match the broadcast "
+            f"output with shape [{', '.join(map(str, a.array.shape))}] doesn't match the broadcast "
             f"shape [{', '.join(map(str, data.shape))}]")
-    if not a.data_.flags.writeable:
+    if not a.array.flags.writeable:
         raise errors.TorchRuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
@@ -50,10 +50,10 @@ def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
     if node is not None and node.saved and any(t is a for t in node.saved):
         # The op saved `a` itself as an input, whose value is about to be overwritten:
         # keep the original (PyTorch's `original_self = self.clone()` for in-place ops).
-        original = Tensor(a.data_.copy())
-        original.grad_fn, original.requires_grad_flag = a.grad_fn, a.requires_grad_flag
+        original = Tensor(a.array.copy())
+        original.grad_fn, original.needs_grad = a.grad_fn, a.needs_grad
         original._accumulator = a._accumulator
-    a.data_[...] = data
+    a.array[...] = data
     a._version[0] += 1
     if node is not None:
         if node.saved:
@@ -65,13 +65,13 @@ def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
             versions = list(node.saved_versions)
             for i, t in enumerate(saved):
                 if i in node.saved_outputs:
-                    t.data_, t._version = a.data_, a._version
+                    t.array, t._version = a.array, a._version
                     versions[i] = a._version[0]
                 elif t is a and original is not None:
                     saved[i], versions[i], original = original, 0, None
             node.saved, node.saved_versions = tuple(saved), tuple(versions)
         a.grad_fn = node
-        a.requires_grad_flag = True
+        a.needs_grad = True
         _propagate_to_base(a)
         _refresh_views(a._base if a._base is not None else a)
         if a.retains_grad and a.grad_fn is node:  # (a view was re-hung by _refresh_views)
@@ -104,15 +104,15 @@ def _region(view: np.ndarray, base: np.ndarray) -> np.ndarray:
 
 def _gather(g: Tensor, idx: np.ndarray) -> Tensor:
     """g (base-shaped) at the view's elements (differentiable)."""
-    shape = g.data_.shape
-    return record("IndexBackward0", g.data_.reshape(-1)[idx], (g,),
+    shape = g.array.shape
+    return record("IndexBackward0", g.array.reshape(-1)[idx], (g,),
                   lambda gg: (_scatter(gg, idx, shape),))
 
 
 def _scatter(gv: Tensor, idx: np.ndarray, shape) -> Tensor:
     """Zeros of the base's shape with gv at the view's elements (differentiable)."""
-    out = np.zeros(int(np.prod(shape)), dtype=gv.data_.dtype)
-    np.add.at(out, idx.reshape(-1), gv.data_.reshape(-1))
+    out = np.zeros(int(np.prod(shape)), dtype=gv.array.dtype)
+    np.add.at(out, idx.reshape(-1), gv.array.reshape(-1))
     return record("IndexPutBackward0", out.reshape(shape), (gv,), lambda gg: (_gather(gg, idx),))
 
 
@@ -125,8 +125,8 @@ class CopySlices(Node):
     __slots__ = ("fn",)
 
     def __init__(self, base: Tensor, fn: Node, idx: np.ndarray):
-        shape = base.data_.shape
-        keep = np.ones(shape, dtype=base.data_.dtype)
+        shape = base.array.shape
+        keep = np.ones(shape, dtype=base.array.dtype)
         keep.reshape(-1)[idx.reshape(-1)] = 0
 
         def backward(g):
@@ -137,7 +137,7 @@ class CopySlices(Node):
                     ) + tuple(grads[1:])
 
         super().__init__("CopySlices", (edge(base),) + tuple(fn.next_nodes[1:]), backward, (),
-                         ((shape, base.data_.dtype),) + tuple(fn.input_meta[1:]))
+                         ((shape, base.array.dtype),) + tuple(fn.input_meta[1:]))
         self.fn = fn
 
     def release(self):
@@ -149,10 +149,10 @@ class CopySlices(Node):
 def _as_strided_node(view: Tensor, base: Tensor) -> Node:
     """A view's grad_fn after its base changed in place: AsStridedBackward0 over the
     base's gradient edge, scattering the view's gradient into the base's shape."""
-    idx = _region(view.data_, base.data_)
-    shape = base.data_.shape
+    idx = _region(view.array, base.array)
+    shape = base.array.shape
     return Node("AsStridedBackward0", (edge(base),), lambda g: (_scatter(g, idx, shape),),
-                (), ((shape, base.data_.dtype),))
+                (), ((shape, base.array.dtype),))
 
 
 def _propagate_to_base(view: Tensor) -> None:
@@ -162,8 +162,8 @@ def _propagate_to_base(view: Tensor) -> None:
     base = view._base
     if base is None or not is_grad_enabled():
         return
-    base.grad_fn = CopySlices(base, view.grad_fn, _region(view.data_, base.data_))
-    base.requires_grad_flag = True
+    base.grad_fn = CopySlices(base, view.grad_fn, _region(view.array, base.array))
+    base.needs_grad = True
     if base.retains_grad:  # retain_grad follows the tensor to its new grad_fn, as in PyTorch
         hang_retained(base.grad_fn, base)
 
@@ -181,10 +181,10 @@ def _refresh_views(base: Tensor) -> None:
             continue
         live.append(ref)
         b = v._base  # (`base` itself, or the tensor a detached alias of `base` shares memory with)
-        if v.grad_fn is None and not b.requires_grad_flag:
+        if v.grad_fn is None and not b.needs_grad:
             continue
         v.grad_fn = _as_strided_node(v, b)
-        v.requires_grad_flag = True
+        v.needs_grad = True
         if v.retains_grad:
             hang_retained(v.grad_fn, v)
     base._views[:] = live  # (in place: detached aliases share the list)
@@ -203,7 +203,7 @@ def _regenerate_views(a: Tensor) -> None:
         if v is None or v.grad_fn is None:
             continue
         b = v._base
-        if b is None or not b.requires_grad_flag:
+        if b is None or not b.needs_grad:
             continue
         v.grad_fn = _as_strided_node(v, b)
         if v.retains_grad:
@@ -221,7 +221,7 @@ def apply(a: Tensor, fn, *args, **kwargs) -> Tensor:
 
 def zero_(a: Tensor) -> Tensor:
     check_inplace(a)
-    res = record("ZeroBackward0", np.zeros_like(a.data_), (a,), lambda g: (Tensor(np.zeros_like(g.data_)),))
+    res = record("ZeroBackward0", np.zeros_like(a.array), (a,), lambda g: (Tensor(np.zeros_like(g.array)),))
     return commit_inplace(a, res)
 
 
@@ -231,16 +231,16 @@ def fill_(a: Tensor, value) -> Tensor:
     check_inplace(a)
 
     def zeros(g):
-        return Tensor(np.zeros_like(g.data_))
+        return Tensor(np.zeros_like(g.array))
     if isinstance(value, Tensor):
-        if value.data_.ndim:
+        if value.array.ndim:
             raise errors.TorchRuntimeError(
                 "fill_ only supports 0-dimension value tensor but got tensor with "
-                f"{value.data_.ndim} dimensions.")
-        res = record("FillBackward3", np.full_like(a.data_, value.data_.item()), (a, value),
+                f"{value.array.ndim} dimensions.")
+        res = record("FillBackward3", np.full_like(a.array, value.array.item()), (a, value),
                      lambda g: (zeros(g), tsum(g)))
     else:
-        res = record("FillBackward2", np.full_like(a.data_, value), (a,), lambda g: (zeros(g),))
+        res = record("FillBackward2", np.full_like(a.array, value), (a,), lambda g: (zeros(g),))
     return commit_inplace(a, res)
 
 

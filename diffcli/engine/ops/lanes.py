@@ -69,7 +69,7 @@ def _binary_lane(row, numbers):
     def lane(a, b):
         if a.__class__ is not Tensor:
             return None
-        d = a.data_
+        d = a.array
         if d.dtype is not F64 or d.ndim:
             return None
         tb = b.__class__
@@ -85,7 +85,7 @@ def _binary_lane(row, numbers):
                                  fn, (x, b, r))
         if tb is not Tensor:
             return None
-        e = b.data_
+        e = b.array
         if e.dtype is not F64 or e.ndim:
             return None
         x = float(d)
@@ -94,8 +94,8 @@ def _binary_lane(row, numbers):
             r = fwd(x, y)
         except (ArithmeticError, ValueError):
             return None
-        if a.requires_grad_flag:
-            if b.requires_grad_flag:
+        if a.needs_grad:
+            if b.needs_grad:
                 bw, s, f = b3, s3, f3
             else:
                 bw, s, f = b1, s1, f1
@@ -119,7 +119,7 @@ def _arg_lane(row):
     def lane(a, b):
         if a.__class__ is not Tensor:
             return None
-        d = a.data_
+        d = a.array
         if d.dtype is not F64 or d.ndim:
             return None
         tb = b.__class__

@@ -40,15 +40,15 @@ def _scale(g: Tensor, shape, reduction, n):
 
 def mse_loss(input, target, reduction="mean"):
     a, t = as_tensor(input), as_tensor(target)
-    if a.data_.shape != t.data_.shape:
+    if a.array.shape != t.array.shape:
         errors.warn(f"Using a target size ({t.shape}) that is different to the input size ({a.shape}). "
                "This will likely lead to incorrect results due to broadcasting. Please ensure "
                "they have the same size.")
-    errors.broadcast_shapes(a.data_.shape, t.data_.shape)
+    errors.broadcast_shapes(a.array.shape, t.array.shape)
     rd = promotion.result_type(a, t)
     if rd.kind != "f":
         raise errors.not_implemented("mse_cpu", rd)
-    diff = a.data_ - t.data_
+    diff = a.array - t.array
     out = _reduce(diff * diff, reduction)
     shape, n = diff.shape, diff.size
 
@@ -64,14 +64,14 @@ _BCE_EPSILON = float(np.float32(1e-12))
 
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     p, t = as_tensor(input), as_tensor(target)
-    if p.data_.shape != t.data_.shape:
+    if p.array.shape != t.array.shape:
         raise errors.TorchValueError(
             f"Using a target size ({t.shape}) that is different to the input size ({p.shape}) is deprecated. "
             "Please ensure they have the same size.")
-    x = p.data_
-    if t.data_.dtype != x.dtype:
+    x = p.array
+    if t.array.dtype != x.dtype:
         raise errors.TorchRuntimeError(
-            f"Found dtype {dtypes.scalar_name(t.data_.dtype)} but expected {dtypes.scalar_name(x.dtype)}")
+            f"Found dtype {dtypes.scalar_name(t.array.dtype)} but expected {dtypes.scalar_name(x.dtype)}")
     if x.dtype.kind != "f":
         raise errors.not_implemented("binary_cross_entropy", x.dtype)
     if ((x < 0) | (x > 1)).any():
@@ -79,9 +79,9 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     with np.errstate(divide="ignore"):
         logp = np.maximum(np.log(x), -100.0)
         log1mp = np.maximum(np.log1p(-x), -100.0)
-    loss = -(t.data_ * logp + (1 - t.data_) * log1mp)
+    loss = -(t.array * logp + (1 - t.array) * log1mp)
     if weight is not None:
-        loss = loss * as_tensor(weight).data_
+        loss = loss * as_tensor(weight).array
     out = _reduce(loss, reduction)
     shape, n = x.shape, x.size
 
@@ -152,22 +152,22 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     a, t = as_tensor(input), as_tensor(target)
     if reduction not in ("mean", "sum", "none"):
         raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")
-    x = a.data_
-    _nll_layout(x, t.data_)  # the shape and dtype checks
+    x = a.array
+    _nll_layout(x, t.array)  # the shape and dtype checks
     if x.ndim <= 2:
         return _nll(a, t, weight, ignore_index, reduction, "NllLossBackward0")
     if x.ndim == 4:
         return _nll(a, t, weight, ignore_index, reduction, "NllLoss2DBackward0")
     n, c = x.shape[:2]
     a4 = S.view(S.contiguous(a), n, c, 1, -1)
-    t3 = Tensor(np.ascontiguousarray(t.data_).reshape(n, 1, -1))
+    t3 = Tensor(np.ascontiguousarray(t.array).reshape(n, 1, -1))
     out = _nll(a4, t3, weight, ignore_index, reduction, "NllLoss2DBackward0")
-    return S.view(out, *t.data_.shape) if reduction == "none" else out
+    return S.view(out, *t.array.shape) if reduction == "none" else out
 
 
 def _nll(a, t, weight, ignore_index, reduction, name):
-    x = a.data_
-    tgt = t.data_
+    x = a.array
+    tgt = t.array
     xx, tt = _nll_layout(x, tgt)
     c = xx.shape[1]
     valid = tt != ignore_index
@@ -176,7 +176,7 @@ def _nll(a, t, weight, ignore_index, reduction, name):
         raise errors.TorchIndexError(f"Target {int(tt[bad][0])} is out of bounds.")
     safe = np.where(valid, tt, 0)
     # per-sample weight: the class weight of its target, 0 where ignored
-    w = valid.astype(x.dtype) if weight is None else as_tensor(weight).data_[safe] * valid
+    w = valid.astype(x.dtype) if weight is None else as_tensor(weight).array[safe] * valid
     rows = np.arange(xx.shape[0])
     picked = -xx[rows, safe] * w
     total = w.sum()
@@ -210,40 +210,40 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     """PyTorch's composition: log_softmax, then nll_loss (class indices) or a weighted sum
     (class probabilities); label smoothing adds the smoothing term as PyTorch builds it."""
     a, t = as_tensor(input), as_tensor(target)
-    dim = 0 if a.data_.ndim == 1 else 1
-    n_classes = a.data_.shape[dim]
+    dim = 0 if a.array.ndim == 1 else 1
+    n_classes = a.array.shape[dim]
     w = None if weight is None else as_tensor(weight)
-    if w is not None and a.data_.ndim > 1:
-        w = view(w, *[n_classes if i == dim else 1 for i in range(a.data_.ndim)])
+    if w is not None and a.array.ndim > 1:
+        w = view(w, *[n_classes if i == dim else 1 for i in range(a.array.ndim)])
     ls = log_softmax(a, dim)
-    if a.data_.shape == t.data_.shape:  # PyTorch reads same-shaped targets as probabilities
-        if t.data_.dtype.kind != "f":
+    if a.array.shape == t.array.shape:  # PyTorch reads same-shaped targets as probabilities
+        if t.array.dtype.kind != "f":
             raise errors.TorchRuntimeError(
                 "Expected floating point type for target with class probabilities, got "
-                f"{errors.dtype_scalar_name(t.data_.dtype)}")
+                f"{errors.dtype_scalar_name(t.array.dtype)}")
         if ignore_index >= 0:
             raise errors.TorchRuntimeError("ignore_index is not supported for floating point target")
         if label_smoothing > 0:
-            t = Tensor(t.data_ * (1 - label_smoothing) + label_smoothing / n_classes)
+            t = Tensor(t.array * (1 - label_smoothing) + label_smoothing / n_classes)
         prod = ls * t if w is None else ls * t * w
         if reduction == "none":
             return -tsum(prod, dim)
         loss = -tsum(prod)
         if reduction == "sum":
             return loss
-        return _div1(loss, a.data_.size // n_classes)
+        return _div1(loss, a.array.size // n_classes)
     nll = nll_loss(ls, t, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing <= 0:
         return nll
-    ignored = t.data_ == ignore_index
+    ignored = t.array == ignore_index
     smooth = -tsum(ls if w is None else ls * w, dim)
-    smooth = _MASKED_FILL.record(np.where(ignored, 0.0, smooth.data_).astype(smooth.data_.dtype),
+    smooth = _MASKED_FILL.record(np.where(ignored, 0.0, smooth.array).astype(smooth.array.dtype),
                     (smooth,), lambda g: (where_zero(ignored, g),))
     if reduction == "mean":
         if weight is None:
             total = Tensor(np.asarray((~ignored).sum()))
         else:
-            total = Tensor(np.asarray(as_tensor(weight).data_[t.data_[~ignored]].sum()))
+            total = Tensor(np.asarray(as_tensor(weight).array[t.array[~ignored]].sum()))
         ret = tsum(smooth) / total
     elif reduction == "sum":
         ret = tsum(smooth)
@@ -259,7 +259,7 @@ def where_zero(mask, g: Tensor) -> Tensor:
 
 def _div1(x, n):
     """`Tensor / int` inside an ATen composite: DivBackward1, one input."""
-    return record("DivBackward1", np.asarray(x.data_ / n), (x,), lambda g: (g / n,))
+    return record("DivBackward1", np.asarray(x.array / n), (x,), lambda g: (g / n,))
 
 
 # --- binary_cross_entropy_with_logits ---------------------------------------------------
@@ -296,7 +296,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     a, t = as_tensor(input), as_tensor(target)
-    if a.data_.shape != t.data_.shape:
+    if a.array.shape != t.array.shape:
         raise errors.TorchValueError(
             f"Target size ({t.shape}) must be the same as input size ({a.shape})")
     if reduction not in ("mean", "sum", "none"):
@@ -321,11 +321,11 @@ def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
     w = None if weight is None else as_tensor(weight)
     pw = None if pos_weight is None else as_tensor(pos_weight)
     for name, v in (("weight", w), ("pos_weight", pw)):
-        if v is not None and v.requires_grad_flag:
+        if v is not None and v.needs_grad:
             raise errors.TorchRuntimeError(
                 "The function 'binary_cross_entropy_with_logits' is not differentiable with "
                 f"respect to argument '{name}'. This input cannot have requires_grad True.")
-    x, y = a.data_, t.data_
+    x, y = a.array, t.array
     if y.dtype == np.bool_:   # 1 - target
         raise errors.TorchRuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
@@ -353,14 +353,14 @@ def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
     with np.errstate(over="ignore"):
         ls = _log_sigmoid_np(x)
         if pw is not None:
-            ls = ls * into((pw.data_ - 1) * y + 1)
+            ls = ls * into((pw.array - 1) * y + 1)
         loss = (1 - y) * x - ls
         if w is not None:
-            loss = loss * into(w.data_)
+            loss = loss * into(w.array)
     with np.errstate(invalid="ignore"):
         out = _reduce(np.asarray(loss, dtype=y.dtype), reduction)
     n = x.size
-    target_grad = t.requires_grad_flag
+    target_grad = t.needs_grad
 
     def backward(g, xx, tt):
         if pw is not None:

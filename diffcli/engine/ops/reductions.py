@@ -47,7 +47,7 @@ def _expand_back(g: Tensor, shape, dims, keepdim):
         g = reshape(g, kept)
     elif dims is None and len(shape):
         g = reshape(g, (1,) * len(shape))
-    return expand(g, *shape) if g.data_.shape != tuple(shape) else g
+    return expand(g, *shape) if g.array.shape != tuple(shape) else g
 
 
 def _sum_backward(g: Tensor, shape, dims, keepdim) -> Tensor:
@@ -62,13 +62,13 @@ def _sum_backward(g: Tensor, shape, dims, keepdim) -> Tensor:
 def _div_scalar(t: Tensor, n) -> Tensor:
     """Tensor / Scalar inside a PyTorch formula (mean's / numel): DivBackward1, one input."""
     with np.errstate(all="ignore"):
-        out = (t.data_ / n if n else t.data_ / np.float64(0.0)).astype(t.data_.dtype, copy=False)
+        out = (t.array / n if n else t.array / np.float64(0.0)).astype(t.array.dtype, copy=False)
     return record("DivBackward1", out, (t,), lambda g: (_div_scalar(g, n),))
 
 
 def sum(a, dim=None, keepdim=False, dtype=None):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     if x.dtype.kind in "bi" and dtype is None:
         x = x.astype(np.int64)
     if dtype is not None:
@@ -76,17 +76,17 @@ def sum(a, dim=None, keepdim=False, dtype=None):
     dims = _dims(dim, x.ndim)
     if dims is None:
         out = aten_sum(x) if x.dtype.kind == "f" else np.asarray(x.sum(), dtype=x.dtype)  # (int32: not int64)
-        shape = a.data_.shape
+        shape = a.array.shape
         return _SUM.record(out, (a,), lambda g: (_sum_backward(g, shape, None, False),))
     out = (aten_sum(x, dims, keepdim) if x.dtype.kind == "f" and x.ndim else
            np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype))
-    shape = a.data_.shape
+    shape = a.array.shape
     return _SUM_DIM.record(out, (a,), lambda g: (_sum_backward(g, shape, dims, keepdim),))
 
 
 def mean(a, dim=None, keepdim=False, dtype=None):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     if dtype is not None:
         x = x.astype(dtypes.to_np(dtype))
     if x.dtype.kind != "f":
@@ -94,7 +94,7 @@ def mean(a, dim=None, keepdim=False, dtype=None):
             "mean(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {errors.dtype_scalar_name(x.dtype)}")
     dims = _dims(dim, x.ndim)
-    shape = a.data_.shape
+    shape = a.array.shape
     with np.errstate(all="ignore"):
         if dims is None:
             out = aten_mean(x) if x.size else np.asarray(np.nan, dtype=x.dtype)
@@ -111,7 +111,7 @@ def mean(a, dim=None, keepdim=False, dtype=None):
 
 def prod(a, dim=None, keepdim=False, dtype=None):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     if x.dtype.kind in "bi":
         x = x.astype(np.int64)
     if dim is None:
@@ -136,7 +136,7 @@ def _prod_backward(g: Tensor, p: Tensor, r: Tensor, axis, keepdim) -> Tensor:
     zero, else the product of the others by exclusive cumulative products
     (prod_safe_zeros_backward), over the flattened input (then ViewBackward0) for the
     full product."""
-    x = p.data_
+    x = p.array
     if not x.ndim:
         return g
     if axis is None:
@@ -157,15 +157,15 @@ def _prod_backward(g: Tensor, p: Tensor, r: Tensor, axis, keepdim) -> Tensor:
 def _prod_safe_zeros_backward(g: Tensor, inp: Tensor, dim: int) -> Tensor:
     """PyTorch's prod_safe_zeros_backward: g times, for each element, the product of the
     elements before it (cumprod of [1, inp[:-1]]) times that of those after it."""
-    shape = inp.data_.shape
+    shape = inp.array.shape
     n = shape[dim]
-    if inp.data_.size == 0:
+    if inp.array.size == 0:
         return expand(g, *shape)
     if n == 1:
         return g
     ones_size = list(shape)
     ones_size[dim] = 1
-    ones = Tensor(np.ones(ones_size, dtype=g.data_.dtype))
+    ones = Tensor(np.ones(ones_size, dtype=g.array.dtype))
     exclusive_normal = _cumprod(cat([ones, narrow(inp, dim, 0, n - 1)], dim), dim)
     narrow_reverse = flip(narrow(inp, dim, 1, n - 1), dim)
     exclusive_reverse = flip(_cumprod(cat([ones, narrow_reverse], dim), dim), dim)
@@ -175,7 +175,7 @@ def _prod_safe_zeros_backward(g: Tensor, inp: Tensor, dim: int) -> Tensor:
 def _cumprod(a: Tensor, dim: int) -> Tensor:
     """cumprod along `dim` (CumprodBackward0, saving the input and the result), for
     prod's backward formula."""
-    return _CUMPROD.record(np.cumprod(a.data_, axis=dim), (a,),
+    return _CUMPROD.record(np.cumprod(a.array, axis=dim), (a,),
                   lambda g, p, r: (_cumprod_backward(g, p, dim, r),), (a, OUT))
 
 
@@ -183,7 +183,7 @@ def _cumprod_backward(g: Tensor, inp: Tensor, dim: int, out: Tensor) -> Tensor:
     """PyTorch's cumprod_backward: with no zero in the input, reversed_cumsum(out * g) /
     input; else for each k the sum over j >= k of g_j times the product of inp[:j+1]
     without inp[k] (PyTorch's O(n^2) formula, the one it differentiates)."""
-    x = inp.data_
+    x = inp.array
     if x.size <= 1 or x.shape[dim] == 1:
         return g
     if not (x == 0).any():
@@ -192,7 +192,7 @@ def _cumprod_backward(g: Tensor, inp: Tensor, dim: int, out: Tensor) -> Tensor:
     n = x.shape[dim]
     ones_size = list(x.shape)
     ones_size[dim] = 1
-    ones = Tensor(np.ones(ones_size, dtype=g.data_.dtype))
+    ones = Tensor(np.ones(ones_size, dtype=g.array.dtype))
     grad_input = None
     for k in range(n):
         if k == 0:
@@ -202,7 +202,7 @@ def _cumprod_backward(g: Tensor, inp: Tensor, dim: int, out: Tensor) -> Tensor:
         else:
             until_k = prod(narrow(inp, dim, 0, k), dim, keepdim=True)
             from_k1 = _cumprod(narrow(inp, dim, k + 1, n - k - 1), dim)
-            omitted = cat([until_k, expand(until_k, *from_k1.data_.shape) * from_k1], dim)
+            omitted = cat([until_k, expand(until_k, *from_k1.array.shape) * from_k1], dim)
         grad_slice = unsqueeze(sum(narrow(g, dim, k, n - k) * omitted, dim), dim)
         grad_input = grad_slice if k == 0 else cat([grad_input, grad_slice], dim)
     return grad_input
@@ -230,14 +230,14 @@ class ReturnTypes(tuple):
 
 def cumsum(a, dim, dtype=None):
     a = as_tensor(a)
-    x = a.data_ if dtype is None else a.data_.astype(dtypes.to_np(dtype))
+    x = a.array if dtype is None else a.array.astype(dtypes.to_np(dtype))
     d = _wrap_dim(int(dim), x.ndim)
     out = aten_cumsum(x, d) if x.ndim else x.copy()
     if out.dtype.kind in "bi":
         out = out.astype(np.int64)
 
     def backward(g):
-        if not g.data_.ndim:
+        if not g.array.ndim:
             return (g,)
         return (flip(cumsum(flip(g, d), d), d),)
     return _CUMSUM.record(out, (a,), backward)
@@ -247,18 +247,18 @@ def cumsum(a, dim, dtype=None):
 def sum_to_shape(g: Tensor, shape) -> Tensor:
     """Undo broadcasting: sum `g` down to `shape` (differentiable, so it records under
     create_graph). The only place in the engine that reduces broadcast gradients."""
-    if g.data_.shape == shape:
+    if g.array.shape == shape:
         return g
     if not shape:  # PyTorch's sum_to: a 0-dim target is the full sum (SumBackward0)
         return sum(g)
-    lead = g.data_.ndim - len(shape)
+    lead = g.array.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(
-        i + lead for i, s in enumerate(shape) if s == 1 and g.data_.shape[i + lead] != 1)
+        i + lead for i, s in enumerate(shape) if s == 1 and g.array.shape[i + lead] != 1)
     if dims:
         g = sum(g, dims, keepdim=True)
-    if g.data_.shape != tuple(shape):
+    if g.array.shape != tuple(shape):
         g = reshape(g, tuple(shape))
-    assert g.data_.shape == tuple(shape), (g.data_.shape, shape)
+    assert g.array.shape == tuple(shape), (g.array.shape, shape)
     return g
 
 

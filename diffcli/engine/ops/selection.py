@@ -43,21 +43,21 @@ def logical_or(a, b):
 
 
 def logical_not(a):
-    return Tensor(np.logical_not(as_tensor(a).data_))
+    return Tensor(np.logical_not(as_tensor(a).array))
 
 
 def where(cond, a, b):
     cond = as_tensor(cond)
-    if cond.data_.dtype != np.bool_:
+    if cond.array.dtype != np.bool_:
         raise errors.TorchRuntimeError(
             f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{errors.dtype_scalar_name(cond.data_.dtype) if cond.data_.dtype.kind != 'f' else 'Double'}")
+            f"{errors.dtype_scalar_name(cond.array.dtype) if cond.array.dtype.kind != 'f' else 'Double'}")
     x, y, rd = operands(a, b)
-    errors.broadcast_shapes(cond.data_.shape, x.data_.shape, y.data_.shape)
-    out = np.where(cond.data_, data(x, rd), data(y, rd))
+    errors.broadcast_shapes(cond.array.shape, x.array.shape, y.array.shape)
+    out = np.where(cond.array, data(x, rd), data(y, rd))
 
     def backward(g, c):
-        zero = Tensor(np.zeros((), dtype=g.data_.dtype))
+        zero = Tensor(np.zeros((), dtype=g.array.dtype))
         return where(c, g, zero), where(c, zero, g)
 
     # PyTorch saves the condition (so a second backward without retain_graph raises)
@@ -72,19 +72,19 @@ def clamp(a, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = as_tensor(min) if min is not None else None
         hi = as_tensor(max) if max is not None else None
-        errors.broadcast_shapes(*(t.data_.shape for t in (a, lo, hi) if t is not None))
-        out = a.data_
+        errors.broadcast_shapes(*(t.array.shape for t in (a, lo, hi) if t is not None))
+        out = a.array
         if lo is not None:
-            out = np.maximum(out, lo.data_)
+            out = np.maximum(out, lo.array)
         if hi is not None:
-            out = np.minimum(out, hi.data_)
+            out = np.minimum(out, hi.array)
 
         def backward(g, p, *bounds):
             # PyTorch's clamp_backward_min_max: the input where it lies within the bounds,
             # min where the input is below it (and min < max), max where above (or max < min)
-            lo_d = None if lo is None else lo.data_
-            hi_d = None if hi is None else hi.data_
-            x = p.data_
+            lo_d = None if lo is None else lo.array
+            hi_d = None if hi is None else hi.array
+            x = p.array
             if lo_d is not None and hi_d is not None:
                 m_self = (x >= lo_d) & (x <= hi_d)
                 m_lo = (x < lo_d) & (lo_d < hi_d)
@@ -93,13 +93,13 @@ def clamp(a, min=None, max=None):
                 m_self, m_lo, m_hi = x >= lo_d, x < lo_d, None
             else:
                 m_self, m_lo, m_hi = x <= hi_d, None, x > hi_d
-            pick = lambda m, t: None if m is None or not t.requires_grad_flag else where(Tensor(m), g, 0.0)
+            pick = lambda m, t: None if m is None or not t.needs_grad else where(Tensor(m), g, 0.0)
             return (pick(m_self, a), None if lo is None else pick(m_lo, lo),
                     None if hi is None else pick(m_hi, hi))
         saved = tuple(t for t in (a, lo, hi) if t is not None)
         return _CLAMP.record(out, (a, lo, hi), backward, saved)
     rd = promotion.result_type(a, *(v for v in (min, max) if v is not None))
-    out = a.data_.astype(rd, copy=False)
+    out = a.array.astype(rd, copy=False)
     if min is not None:
         out = np.maximum(out, min)
     if max is not None:
@@ -107,11 +107,11 @@ def clamp(a, min=None, max=None):
     out = np.asarray(out, dtype=rd)
 
     def backward(g, p):
-        m = np.ones(p.data_.shape, dtype=bool)
+        m = np.ones(p.array.shape, dtype=bool)
         if min is not None:
-            m &= p.data_ >= min
+            m &= p.array >= min
         if max is not None:
-            m &= p.data_ <= max
+            m &= p.array <= max
         return (where(Tensor(m), g, 0.0),)
     return _CLAMP_SCALAR.record(out, (a,), backward, (a,))
 
@@ -119,19 +119,19 @@ def clamp(a, min=None, max=None):
 def clamp_min(a, m):
     a = as_tensor(a)
     if isinstance(m, Tensor):
-        errors.broadcast_shapes(a.data_.shape, m.data_.shape)
-    out = np.maximum(a.data_, m)
+        errors.broadcast_shapes(a.array.shape, m.array.shape)
+    out = np.maximum(a.array, m)
     return _CLAMP_MIN.record(out, (a,),
-                  lambda g, p: (where(Tensor(p.data_ >= m), g, 0.0),), (a,))
+                  lambda g, p: (where(Tensor(p.array >= m), g, 0.0),), (a,))
 
 
 def clamp_max(a, m):
     a = as_tensor(a)
     if isinstance(m, Tensor):
-        errors.broadcast_shapes(a.data_.shape, m.data_.shape)
-    out = np.minimum(a.data_, m)
+        errors.broadcast_shapes(a.array.shape, m.array.shape)
+    out = np.minimum(a.array, m)
     return _CLAMP_MAX.record(out, (a,),
-                  lambda g, p: (where(Tensor(p.data_ <= m), g, 0.0),), (a,))
+                  lambda g, p: (where(Tensor(p.array <= m), g, 0.0),), (a,))
 
 
 def _text_row(name, grad_fn, inputs, texts, saves=(), args=(), kink=None):

@@ -19,11 +19,11 @@ from .rows import expose, ops
 def _view_of(out: Tensor, base: Tensor) -> Tensor:
     out._version = base._version
     out._base = base._base if base._base is not None else base
-    if base.requires_grad_flag and out.grad_fn is None and not is_grad_enabled():
+    if base.needs_grad and out.grad_fn is None and not is_grad_enabled():
         # PyTorch: made under no_grad, the view still requires grad (a leaf without an
         # edge into the graph: nothing flows back through it), and in-place ops on it in
         # grad mode are refused
-        out.requires_grad_flag = True
+        out.needs_grad = True
         out._no_grad_view = True
     return out
 
@@ -77,8 +77,8 @@ def _reshaped_view(x: np.ndarray, shape):
 
 def view(a, *shape):
     a = as_tensor(a)
-    shape = _infer(_shape_arg(shape), a.data_.size)
-    x = a.data_
+    shape = _infer(_shape_arg(shape), a.array.size)
+    x = a.array
     out = x.reshape(shape) if _contiguous(x) else _reshaped_view(x, shape)
     if out is None:
         raise errors.TorchRuntimeError(
@@ -92,8 +92,8 @@ def reshape(a, *shape):
     """A view when the strides allow one (ViewBackward0 for a contiguous input,
     ReshapeAliasBackward0 otherwise), else a copy: UnsafeViewBackward0 over a clone."""
     a = as_tensor(a)
-    shape = _infer(_shape_arg(shape), a.data_.size)
-    x = a.data_
+    shape = _infer(_shape_arg(shape), a.array.size)
+    x = a.array
     src = x.shape
     if _contiguous(x):
         return _view_of(_VIEW.record(x.reshape(shape), (a,), lambda g: (reshape(g, src),)), a)
@@ -105,13 +105,13 @@ def reshape(a, *shape):
 
 
 def _unsafe_view(a, shape):
-    src = a.data_.shape
-    return _UNSAFE_VIEW.record(a.data_.reshape(shape), (a,), lambda g: (reshape(g, src),))
+    src = a.array.shape
+    return _UNSAFE_VIEW.record(a.array.reshape(shape), (a,), lambda g: (reshape(g, src),))
 
 
 def flatten(a, start_dim=0, end_dim=-1):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     if x.ndim == 0:
         return reshape(a, 1)
     s = _wrap_dim(start_dim, x.ndim)
@@ -128,7 +128,7 @@ def flatten(a, start_dim=0, end_dim=-1):
 
 def squeeze(a, dim=None):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     src = x.shape
     if dim is None:
         out, row = x.reshape(tuple(s for s in src if s != 1)), _SQUEEZE
@@ -144,7 +144,7 @@ def squeeze(a, dim=None):
 
 def unsqueeze(a, dim):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     d = _wrap_dim(dim, x.ndim + 1)
     out = np.expand_dims(x, d)
     return _view_of(_UNSQUEEZE.record(out, (a,), lambda g: (squeeze(g, d),)), a)
@@ -152,7 +152,7 @@ def unsqueeze(a, dim):
 
 def transpose(a, dim0, dim1):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     d0, d1 = _wrap_dim(dim0, x.ndim), _wrap_dim(dim1, x.ndim)
     out = np.swapaxes(x, d0, d1) if x.ndim else x.view()
     return _view_of(_TRANSPOSE.record(out, (a,), lambda g: (transpose(g, d0, d1),)), a)
@@ -160,7 +160,7 @@ def transpose(a, dim0, dim1):
 
 def t(a):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     if x.ndim > 2:
         raise errors.TorchRuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
     out = x.T
@@ -169,7 +169,7 @@ def t(a):
 
 def permute(a, *dims):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     dims = _shape_arg(dims)
     if len(dims) != x.ndim:
         raise errors.TorchRuntimeError(
@@ -186,7 +186,7 @@ def permute(a, *dims):
 
 def expand(a, *sizes):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     sizes = _shape_arg(sizes)
     if len(sizes) < x.ndim:
         raise errors.TorchRuntimeError(
@@ -214,33 +214,33 @@ def expand(a, *sizes):
 
 
 def expand_as(a, other):
-    return expand(a, *other.data_.shape)
+    return expand(a, *other.array.shape)
 
 
 def clone(a, memory_format=None):
     a = as_tensor(a)
-    return _CLONE.record(np.array(a.data_, copy=True), (a,), lambda g: (g,))
+    return _CLONE.record(np.array(a.array, copy=True), (a,), lambda g: (g,))
 
 
 def contiguous(a):
     """The tensor itself when already contiguous, else a row-major copy (CloneBackward0)."""
     a = as_tensor(a)
-    if a.data_.flags.c_contiguous:
+    if a.array.flags.c_contiguous:
         return a
-    return _CLONE.record(np.array(a.data_, order="C", copy=True), (a,), lambda g: (g,))
+    return _CLONE.record(np.array(a.array, order="C", copy=True), (a,), lambda g: (g,))
 
 
 def flip(a, *dims):
     a = as_tensor(a)
-    dims = tuple(_wrap_dim(d, a.data_.ndim) for d in _shape_arg(dims))
-    out = np.flip(a.data_, dims).copy() if a.data_.ndim else a.data_.copy()
+    dims = tuple(_wrap_dim(d, a.array.ndim) for d in _shape_arg(dims))
+    out = np.flip(a.array, dims).copy() if a.array.ndim else a.array.copy()
     return _FLIP.record(out, (a,), lambda g: (flip(g, *dims),))
 
 
 def repeat(a, *sizes):
     a = as_tensor(a)
     sizes = _shape_arg(sizes)
-    x = a.data_
+    x = a.array
     if len(sizes) < x.ndim:
         raise errors.TorchRuntimeError(
             "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
@@ -269,24 +269,24 @@ def cat(tensors, dim=0):
     ts = _seq(tensors)
     if not ts:
         raise errors.TorchRuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    ref = next((t for t in ts if t.data_.ndim), ts[0])
-    if ref.data_.ndim == 0:
+    ref = next((t for t in ts if t.array.ndim), ts[0])
+    if ref.array.ndim == 0:
         raise errors.TorchRuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
-    d = _wrap_dim(dim, ref.data_.ndim)
+    d = _wrap_dim(dim, ref.array.ndim)
     for i, t in enumerate(ts):
-        if t.data_.ndim == 0:
+        if t.array.ndim == 0:
             raise errors.TorchRuntimeError(
                 f"zero-dimensional tensor (at position {i}) cannot be concatenated")
-        if t.data_.ndim != ref.data_.ndim:
+        if t.array.ndim != ref.array.ndim:
             raise errors.TorchRuntimeError(
-                f"Tensors must have same number of dimensions: got {ref.data_.ndim} and {t.data_.ndim}")
-        for k in range(ref.data_.ndim):
-            if k != d and t.data_.shape[k] != ref.data_.shape[k]:
+                f"Tensors must have same number of dimensions: got {ref.array.ndim} and {t.array.ndim}")
+        for k in range(ref.array.ndim):
+            if k != d and t.array.shape[k] != ref.array.shape[k]:
                 raise errors.TorchRuntimeError(
                     f"Sizes of tensors must match except in dimension {d}. Expected size "
-                    f"{ref.data_.shape[k]} but got size {t.data_.shape[k]} for tensor number {i} in the list.")
-    out = np.concatenate([t.data_ for t in ts], axis=d)
-    bounds = np.cumsum([0] + [t.data_.shape[d] for t in ts])
+                    f"{ref.array.shape[k]} but got size {t.array.shape[k]} for tensor number {i} in the list.")
+    out = np.concatenate([t.array for t in ts], axis=d)
+    bounds = np.cumsum([0] + [t.array.shape[d] for t in ts])
 
     def backward(g):
         return tuple(ops.narrow(g, d, int(bounds[i]), int(bounds[i + 1] - bounds[i])) for i in range(len(ts)))
@@ -298,13 +298,13 @@ def stack(tensors, dim=0):
     if not ts:
         raise errors.TorchRuntimeError("stack expects a non-empty TensorList")
     for i, t in enumerate(ts):
-        if t.data_.shape != ts[0].data_.shape:
+        if t.array.shape != ts[0].array.shape:
             raise errors.TorchRuntimeError(
                 f"stack expects each tensor to be equal size, but got "
-                f"[{', '.join(map(str, ts[0].data_.shape))}] at entry 0 and "
-                f"[{', '.join(map(str, t.data_.shape))}] at entry {i}")
-    d = _wrap_dim(dim, ts[0].data_.ndim + 1)
-    out = np.stack([t.data_ for t in ts], axis=d)
+                f"[{', '.join(map(str, ts[0].array.shape))}] at entry 0 and "
+                f"[{', '.join(map(str, t.array.shape))}] at entry {i}")
+    d = _wrap_dim(dim, ts[0].array.ndim + 1)
+    out = np.stack([t.array for t in ts], axis=d)
 
     def backward(g):
         return tuple(ops.select(g, d, i) for i in range(len(ts)))
@@ -314,7 +314,7 @@ def stack(tensors, dim=0):
 def T(a):
     """`Tensor.T`: all dims reversed (PermuteBackward0); deprecated, with a warning,
     unless 2-D."""
-    ndim = a.data_.ndim
+    ndim = a.array.ndim
     if ndim == 0:
         errors.warn_once(errors.T_ON_0D_WARNING)
     elif ndim != 2:
@@ -326,7 +326,7 @@ def mT(a):
     """`Tensor.mT`: the last two dims swapped (TransposeBackward0); a 0-D tensor is
     returned as it is, with a deprecation warning, and a 1-D tensor refused, as PyTorch
     does."""
-    ndim = a.data_.ndim
+    ndim = a.array.ndim
     if ndim == 0:
         errors.warn_once(errors.MT_ON_0D_WARNING)
         return a
@@ -337,11 +337,11 @@ def mT(a):
 
 
 def view_as(a, other):
-    return view(a, *other.data_.shape)
+    return view(a, *other.array.shape)
 
 
 def reshape_as(a, other):
-    return reshape(a, *other.data_.shape)
+    return reshape(a, *other.array.shape)
 
 
 # --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an

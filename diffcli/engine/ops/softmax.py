@@ -19,7 +19,7 @@ def softmax(a, dim=None, dtype=None):
     a = as_tensor(a)
     if dtype is not None:
         a = to_dtype(a, dtype)
-    d = _softmax_dim(dim, a.data_.ndim)
+    d = _softmax_dim(dim, a.array.ndim)
     x = _softmax_input(a, d, "softmax")
     if x.size == 0:
         return _SOFTMAX.record(x.copy(), (a,), lambda g, y: (g * y,), (OUT,))
@@ -39,7 +39,7 @@ def _softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
     """PyTorch's _softmax_backward_data(grad, output) (SoftmaxBackwardDataBackward0,
     saving both): y (g - sum(g y)). Its derivatives: this op again in the gradient,
     softmax_double_backward in the output."""
-    gd, yd = g.data_, y.data_
+    gd, yd = g.array, y.array
     with np.errstate(all="ignore"):
         out = yd * (gd - (np.sum(gd * yd, axis=d, keepdims=True) if yd.ndim else gd * yd))
 
@@ -54,7 +54,7 @@ def log_softmax(a, dim=None, dtype=None):
     a = as_tensor(a)
     if dtype is not None:
         a = to_dtype(a, dtype)
-    d = _softmax_dim(dim, a.data_.ndim, "log_softmax")
+    d = _softmax_dim(dim, a.array.ndim, "log_softmax")
     x = _softmax_input(a, d, "log_softmax")
     if x.size == 0:
         return _LOG_SOFTMAX.record(x.copy(), (a,), lambda g, y: (g * 1,), (OUT,))
@@ -72,7 +72,7 @@ def log_softmax(a, dim=None, dtype=None):
 def _log_softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
     """PyTorch's _log_softmax_backward_data(grad, output) (LogSoftmaxBackwardDataBackward0,
     saving both): g - exp(y) sum(g), with PyTorch's formulas for its derivatives."""
-    gd, yd = g.data_, y.data_
+    gd, yd = g.array, y.array
     with np.errstate(all="ignore"):
         out = gd - np.exp(yd) * (np.sum(gd, axis=d, keepdims=True) if yd.ndim else gd)
 
@@ -86,7 +86,7 @@ def _softmax_input(a: Tensor, d: int, name: str) -> np.ndarray:
     """The data softmax/log_softmax work on: PyTorch has no integer or bool kernel (its
     "lastdim" kernel serves the last dim and 0-d tensors); an empty tensor is returned as
     it is, without a kernel."""
-    x = a.data_
+    x = a.array
     if x.dtype.kind != "f" and x.size:
         last = x.ndim == 0 or d == x.ndim - 1
         raise errors.not_implemented(f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl",

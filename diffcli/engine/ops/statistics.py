@@ -38,7 +38,7 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
     if isinstance(dim, bool):
         unbiased, dim = dim, None
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     if x.dtype.kind != "f":
         raise errors.TorchRuntimeError("std and var only support floating point and complex dtypes")
     c = _correction(unbiased, correction)
@@ -86,7 +86,7 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
 
 def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
     a = as_tensor(a)
-    x = a.data_
+    x = a.array
     if x.dtype.kind != "f":
         raise errors.TorchRuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
@@ -123,10 +123,10 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
         if p == 2:
             return (gb * where(rb == 0, 0.0, q / rb),)
         if p in (float("inf"), float("-inf")):
-            qa = np.abs(q.data_)
-            mask = (qa == rb.data_) | np.isnan(qa)
-            count = Tensor(mask.sum(axis=axes, keepdims=True).astype(q.data_.dtype))
-            return (sign(q) * ((gb / count) * Tensor(mask.astype(q.data_.dtype))),)
+            qa = np.abs(q.array)
+            mask = (qa == rb.array) | np.isnan(qa)
+            count = Tensor(mask.sum(axis=axes, keepdims=True).astype(q.array.dtype))
+            return (sign(q) * ((gb / count) * Tensor(mask.astype(q.array.dtype))),)
         if p < 1:
             scaled = sign(q) * where(q == 0, 0.0, tabs(q) ** (p - 1))
             return (scaled * gb * rb ** (1 - p),)
@@ -137,7 +137,7 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
 
 def logsumexp(a, dim, keepdim=False):
     a = as_tensor(a)
-    x = a.data_.astype(dtypes.default_float()) if a.data_.dtype.kind != "f" else a.data_
+    x = a.array.astype(dtypes.default_float()) if a.array.dtype.kind != "f" else a.array
     dims = _dims(dim, x.ndim)
     axes = _axes(dims, x.ndim)
     with np.errstate(all="ignore"):

@@ -195,7 +195,7 @@ trunc = _row("trunc", "TruncBackward0", np.trunc, _zero, "0", kink=JUMP_TRUNC, k
 # --- rows with arguments (F.gelu(x, approximate=...), round(x, decimals=...)) ----------------
 
 def _gelu_kernel(a, approximate):
-    x = a.data_
+    x = a.array
     if not x.ndim and x.dtype == Z.F32 and approximate == "none":
         return Z.gelu_f32(x[()])
     out = B.gelu(x) if approximate == "none" else B.gelu_tanh(x)
@@ -203,7 +203,7 @@ def _gelu_kernel(a, approximate):
 
 
 def _softplus_kernel(a, beta, threshold):
-    x = a.data_
+    x = a.array
     if not x.ndim and x.dtype in (Z.F32, Z.F64):
         return (Z.softplus_f32 if x.dtype == Z.F32 else Z.softplus_f64)(x[()], beta, threshold)
     bx = x * beta
@@ -212,14 +212,14 @@ def _softplus_kernel(a, beta, threshold):
 
 
 def _elu_kernel(a, alpha):
-    x = a.data_
+    x = a.array
     if not x.ndim and x.dtype in (Z.F32, Z.F64):
         return (Z.elu_f32 if x.dtype == Z.F32 else Z.elu_f64)(x[()], alpha)
     return np.where(x > 0, x, alpha * np.expm1(x)).astype(x.dtype)
 
 
 def _leaky_relu_kernel(a, negative_slope):
-    x = a.data_
+    x = a.array
     return np.where(x > 0, x, x * negative_slope).astype(x.dtype)
 
 
@@ -249,9 +249,9 @@ leaky_relu = _row("leaky_relu", "LeakyReluBackward0", None,
 
 
 def _round_decimals_kernel(a, decimals):
-    if a.data_.dtype.kind != "f":
-        raise errors.not_implemented("round_vml_cpu" if decimals == 0 else "round_cpu", a.data_.dtype)
-    return np.round(a.data_, decimals)
+    if a.array.dtype.kind != "f":
+        raise errors.not_implemented("round_vml_cpu" if decimals == 0 else "round_cpu", a.array.dtype)
+    return np.round(a.array, decimals)
 
 
 round_ = _row("round", "RoundBackward0", np.round, _zero, "0", kink=JUMP_HALVES, keeps_dtype=True,

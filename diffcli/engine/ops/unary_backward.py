@@ -49,7 +49,7 @@ def gelu_backward(g: Tensor, x: Tensor, approximate: str = "none") -> Tensor:
     """PyTorch's gelu_backward(grad, self) (GeluBackwardBackward0, saving both): g times
     gelu's derivative, computed as PyTorch's kernel does. Its derivatives: this op again
     in g, gelu_double_backward in x."""
-    gd, xd = g.data_, x.data_
+    gd, xd = g.array, x.array
     if approximate == "tanh":
         x_sq = xd * xd
         t = np.tanh(SQRT_2_PI * (xd + GELU_KAPPA * (x_sq * xd)))
@@ -91,7 +91,7 @@ def threshold_backward(g: Tensor, y: Tensor, threshold: float = 0.0) -> Tensor:
     """PyTorch's threshold_backward(grad, self, threshold): g where y > threshold, else 0.
     Recorded (ThresholdBackwardBackward0, saving y) so that relu's gradient requires grad
     under create_graph as PyTorch's does: d/dg is this op again, d/dy is zero."""
-    out = np.where(y.data_ > threshold, g.data_, 0).astype(g.data_.dtype)
+    out = np.where(y.array > threshold, g.array, 0).astype(g.array.dtype)
     return record("ThresholdBackwardBackward0", out, (g, y),
                   lambda gg, s: (threshold_backward(gg, s, threshold), zeros_like(gg)), (y,))
 
@@ -104,15 +104,15 @@ def softplus_backward(g: Tensor, x: Tensor, beta: float, threshold: float) -> Te
     """PyTorch's softplus_backward (SoftplusBackwardBackward0, saving g and x): g where
     beta x > threshold, else g sigmoid(beta x). Its derivative in x is PyTorch's
     softplus_double_backward, zero from the threshold on (the threshold included)."""
-    bx = x.data_ * beta
+    bx = x.array * beta
     z = np.exp(bx)
-    out = np.where(bx > threshold, g.data_, g.data_ * z / (z + 1)).astype(g.data_.dtype)
+    out = np.where(bx > threshold, g.array, g.array * z / (z + 1)).astype(g.array.dtype)
 
     def backward(gg, go, s):
         # PyTorch's softplus_double_backward(gg * go, x): sigmoid_backward(gg * go,
         # sigmoid(beta x)) * (beta x < threshold) * beta
         bx = mul_scalar(s, beta)
-        below = Tensor((bx.data_ < threshold).astype(gg.data_.dtype))
+        below = Tensor((bx.array < threshold).astype(gg.array.dtype))
         return (softplus_backward(gg, s, beta, threshold),
                 mul_scalar(sigmoid_backward(gg * go, _ops["sigmoid"](bx)) * below, beta))
     return record("SoftplusBackwardBackward0", out, (g, x), backward, (g, x))
@@ -122,12 +122,12 @@ def elu_backward(g: Tensor, x: Tensor, alpha: float) -> Tensor:
     """PyTorch's elu_backward for an input (EluBackwardBackward0, saving g and x): g where
     x > 0, else g alpha exp(x). Its derivative in x is PyTorch's elu_double_backward,
     which is zero from x = 0 on (0 included)."""
-    gd = g.data_
-    out = np.where(x.data_ > 0, gd, gd * alpha * np.exp(x.data_)).astype(gd.dtype)
+    gd = g.array
+    out = np.where(x.array > 0, gd, gd * alpha * np.exp(x.array)).astype(gd.dtype)
 
     def backward(gg, go, s):
         # PyTorch's elu_double_backward: elu_backward(gg * go * input_scale, x) * (x < 0)
-        negative = Tensor((s.data_ < 0).astype(gg.data_.dtype))
+        negative = Tensor((s.array < 0).astype(gg.array.dtype))
         return elu_backward(gg, s, alpha), elu_backward(mul_scalar(gg * go, 1.0), s, alpha) * negative
     return record("EluBackwardBackward0", out, (g, x), backward, (g, x))
 
@@ -135,8 +135,8 @@ def elu_backward(g: Tensor, x: Tensor, alpha: float) -> Tensor:
 def leaky_relu_backward(g: Tensor, x: Tensor, negative_slope: float) -> Tensor:
     """PyTorch's leaky_relu_backward (LeakyReluBackwardBackward0, saving x): g where
     x > 0, else g * negative_slope; d/dg is this op again, d/dx is zero."""
-    gd = g.data_
-    out = np.where(x.data_ > 0, gd, gd * negative_slope).astype(gd.dtype)
+    gd = g.array
+    out = np.where(x.array > 0, gd, gd * negative_slope).astype(gd.dtype)
     return record("LeakyReluBackwardBackward0", out, (g, x),
                   lambda gg, s: (leaky_relu_backward(gg, s, negative_slope), zeros_like(gg)), (x,))
 
@@ -155,7 +155,7 @@ def _tanh_backward_value(g, y):
 def tanh_backward(g: Tensor, y: Tensor) -> Tensor:
     """PyTorch's tanh_backward(grad, output) (TanhBackwardBackward0, saving both):
     g * (1 - y^2). Its derivatives: d/dg is this op again, d/dy is -2 y g."""
-    out = _tanh_backward_value(g.data_, y.data_)
+    out = _tanh_backward_value(g.array, y.array)
 
     def backward(gg, go, s):
         return tanh_backward(gg, s), gg * (mul_scalar(s, -2.0) * go)
@@ -169,7 +169,7 @@ def _sigmoid_backward_value(g, y):
 def sigmoid_backward(g: Tensor, y: Tensor) -> Tensor:
     """PyTorch's sigmoid_backward(grad, output) (SigmoidBackwardBackward0, saving both):
     g (1 - y) y, in that order. Its derivatives: d/dg is this op again, d/dy is g (1 - 2 y)."""
-    out = _sigmoid_backward_value(g.data_, y.data_)
+    out = _sigmoid_backward_value(g.array, y.array)
 
     def backward(gg, go, s):
         return sigmoid_backward(gg, s), gg * go * add_scalar(mul_scalar(s, -2.0), 1.0)
@@ -182,7 +182,7 @@ def sinc_backward(g: Tensor, x: Tensor) -> Tensor:
     self_pi = mul_scalar(x, math.pi)
     self_squared_pi = mul_scalar(x * x, math.pi)
     out = g * ((self_pi * _ops["cos"](self_pi) - _ops["sin"](self_pi)) / self_squared_pi)
-    return _ops["where"](self_squared_pi == 0.0, Tensor(np.zeros((), dtype=g.data_.dtype)), out)
+    return _ops["where"](self_squared_pi == 0.0, Tensor(np.zeros((), dtype=g.array.dtype)), out)
 
 
 rows.helpers(
