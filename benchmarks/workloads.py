@@ -1,5 +1,6 @@
 """The workloads, each as `{contender: callable}`; every callable does the whole job once
 and returns nothing. Sizes come from `Sizes` so the smoke test can run them tiny."""
+
 from __future__ import annotations
 
 import subprocess
@@ -20,13 +21,14 @@ class Sizes:
         self.mat = 50 if quick else 1000
         self.depth = 5_000 if quick else 1_000_000
         self.parse = 500 if quick else 100_000
-        self.render = (200, 400) if quick else (10_000, 20_000)     # graph nodes, two sizes
-        self.batch = 20 if quick else 500                            # scripts of one batch run
+        self.render = (200, 400) if quick else (10_000, 20_000)  # graph nodes, two sizes
+        self.batch = 20 if quick else 500  # scripts of one batch run
 
 
 def have_torch() -> bool:
     try:
         import torch  # noqa: F401
+
         return True
     except ImportError:
         return False
@@ -34,15 +36,17 @@ def have_torch() -> bool:
 
 # --- 2. scalar chain --------------------------------------------------------------
 
+
 def _chain_engine(n):
     from diffcli.engine import sin, tensor
+
     x = tensor(0.5, requires_grad=True)
     y = x
     for _ in range(n // 5):
         y = y + 0.1
         y = y * 0.999
         y = sin(y)
-        y = y ** 2
+        y = y**2
         y = y / 1.001
     y.backward()
     return x.grad
@@ -50,13 +54,14 @@ def _chain_engine(n):
 
 def _chain_torch(n):
     import torch
+
     x = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
     y = x
     for _ in range(n // 5):
         y = y + 0.1
         y = y * 0.999
         y = torch.sin(y)
-        y = y ** 2
+        y = y**2
         y = y / 1.001
     y.backward()
     return x.grad
@@ -71,8 +76,10 @@ def scalar_chain(n):
 
 # --- 4. tensors -----------------------------------------------------------------
 
+
 def _elementwise_engine(x0):
     from diffcli.engine import sin, tanh, tensor
+
     x = tensor(x0, requires_grad=True)
     y = x
     for _ in range(5):
@@ -84,6 +91,7 @@ def _elementwise_engine(x0):
 
 def _elementwise_torch(x0):
     import torch
+
     x = torch.tensor(x0, requires_grad=True)
     y = x
     for _ in range(5):
@@ -122,6 +130,7 @@ def elementwise(n):
 
 def _mlp_engine(a, b, c, d):
     from diffcli.engine import tanh, tensor
+
     A = tensor(a, requires_grad=True)
     B = tensor(b, requires_grad=True)
     C = tensor(c, requires_grad=True)
@@ -132,6 +141,7 @@ def _mlp_engine(a, b, c, d):
 
 def _mlp_torch(a, b, c, d):
     import torch
+
     A = torch.tensor(a, requires_grad=True)
     B = torch.tensor(b, requires_grad=True)
     C = torch.tensor(c, requires_grad=True)
@@ -165,11 +175,13 @@ def matmuls(n):
 
 # --- 1, 3, 5. whole processes -------------------------------------------------------
 
+
 def _proc(args, stdin=None):
     def go():
         r = subprocess.run(args, input=stdin, capture_output=True, text=True, cwd=ROOT)
         if r.returncode != 0:
             raise RuntimeError(f"{args[:3]} failed: {r.stderr[-500:]}")
+
     return go
 
 
@@ -184,8 +196,25 @@ import json; print(json.dumps({k: v.grad.item() for k, v in dict(a=a, b=b, w=w).
 
 
 def cold_start():
-    out = {"diffcli": _proc([sys.executable, "-m", "diffcli", "grad", "samples/card.txt", "--set", "a=1",
-                             "--set", "b=2", "--set", "w=0.5", "--format", "json"])}
+    out = {
+        "diffcli": _proc(
+            [
+                sys.executable,
+                "-m",
+                "diffcli",
+                "grad",
+                "samples/card.txt",
+                "--set",
+                "a=1",
+                "--set",
+                "b=2",
+                "--set",
+                "w=0.5",
+                "--format",
+                "json",
+            ]
+        )
+    }
     if have_torch():
         out["torch"] = _proc([sys.executable, "-c", TORCH_SEED2])
     return out
@@ -206,14 +235,23 @@ def batch(n, command="grad"):
     def separate():
         for go in singles:
             go()
+
     return {"diffcli": one, "separate processes": separate}
 
 
 def script_text(n, torch_flavour=False):
-    lines = ["import torch", "x0 = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)"] if torch_flavour \
+    lines = (
+        ["import torch", "x0 = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)"]
+        if torch_flavour
         else ["x0 = 0.5"]
-    ops = ["x{i} = x{j} + 0.1", "x{i} = x{j} * 0.999", "x{i} = torch.sin(x{j})" if torch_flavour else "x{i} = sin(x{j})",
-           "x{i} = x{j} ** 2", "x{i} = x{j} / 1.001"]
+    )
+    ops = [
+        "x{i} = x{j} + 0.1",
+        "x{i} = x{j} * 0.999",
+        "x{i} = torch.sin(x{j})" if torch_flavour else "x{i} = sin(x{j})",
+        "x{i} = x{j} ** 2",
+        "x{i} = x{j} / 1.001",
+    ]
     for i in range(1, n):
         lines.append(ops[i % 5].format(i=i, j=i - 1))
     if torch_flavour:
@@ -225,8 +263,23 @@ def script_end_to_end(n):
     tmp = Path(tempfile.mkdtemp(prefix="diffcli-bench-"))
     (tmp / "chain.txt").write_text(script_text(n))
     (tmp / "chain.py").write_text(script_text(n, True))
-    out = {"diffcli": _proc([sys.executable, "-m", "diffcli", "grad", str(tmp / "chain.txt"),
-                             "--format", "json", "--wrt", "x0", "--max-statements", str(10 * n)])}
+    out = {
+        "diffcli": _proc(
+            [
+                sys.executable,
+                "-m",
+                "diffcli",
+                "grad",
+                str(tmp / "chain.txt"),
+                "--format",
+                "json",
+                "--wrt",
+                "x0",
+                "--max-statements",
+                str(10 * n),
+            ]
+        )
+    }
     if have_torch():
         out["torch"] = _proc([sys.executable, str(tmp / "chain.py")])
     return out
@@ -253,10 +306,12 @@ def depth_run(n):
 
 # --- 6. parsing ---------------------------------------------------------------------
 
+
 def parsing(n):
     import ast
 
     from diffcli.lang.parse import parse
+
     text = script_text(n)
     py = text.replace("^", "**")
     return {"diffcli": lambda: parse(text), "ast.parse": lambda: ast.parse(py)}
@@ -265,9 +320,13 @@ def parsing(n):
 # --- 7. rendering graphs: every format linear in the graph's size -------------------
 
 RENDER_SHAPES = {
-    "chain": lambda n: f"x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range({n}):\n    y = y * 1.01\n",
+    "chain": lambda n: (
+        f"x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range({n}):\n    y = y * 1.01\n"
+    ),
     "wide sum": lambda n: "a = tensor(1.0, requires_grad=True)\np = " + " + ".join(["a"] * n) + "\n",
-    "doubling": lambda n: f"x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range({n}):\n    y = y + y\n",
+    "doubling": lambda n: (
+        f"x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range({n}):\n    y = y + y\n"
+    ),
 }
 RENDER_FORMATS = ("table", "json", "dot", "mermaid", "tree")
 
@@ -279,8 +338,10 @@ def render_graph(shape, fmt, n):
     from diffcli import session
     from diffcli.render import jsonout, table, text
     from diffcli.source import Source
-    run = session.execute(Source(RENDER_SHAPES[shape](n), "<bench>"), session.Options(trace=True),
-                          write=lambda s: None)
+
+    run = session.execute(
+        Source(RENDER_SHAPES[shape](n), "<bench>"), session.Options(trace=True), write=lambda s: None
+    )
 
     def go():
         nodes = session.build_graph(run)
@@ -290,6 +351,7 @@ def render_graph(shape, fmt, n):
             jsonout.graph_json(nodes)
         else:
             getattr(text, "graph_" + fmt)(nodes)
+
     return go
 
 
@@ -297,5 +359,7 @@ def graph_vs_grad(n):
     """The whole `graph` command against `grad` on one n-term sum (each a process)."""
     tmp = Path(tempfile.mkdtemp(prefix="diffcli-bench-"))
     (tmp / "sum.txt").write_text(RENDER_SHAPES["wide sum"](n))
-    return {"diffcli": _proc([sys.executable, "-m", "diffcli", "graph", str(tmp / "sum.txt")]),
-            "grad": _proc([sys.executable, "-m", "diffcli", "grad", str(tmp / "sum.txt")])}
+    return {
+        "diffcli": _proc([sys.executable, "-m", "diffcli", "graph", str(tmp / "sum.txt")]),
+        "grad": _proc([sys.executable, "-m", "diffcli", "grad", str(tmp / "sum.txt")]),
+    }

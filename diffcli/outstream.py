@@ -17,6 +17,7 @@ document (JSON, TSV, DOT...) reaches standard output whole or not at all.
   waiting, diffcli gives up after STALL_SECONDS without progress (says so on standard
   error) and lets the signal end it: a stalled reader cannot make diffcli unkillable.
 """
+
 from __future__ import annotations
 
 import errno
@@ -25,9 +26,10 @@ import signal
 import sys
 import time
 
-DEFERRED = tuple(s for s in (getattr(signal, n, None) for n in ("SIGINT", "SIGTERM", "SIGHUP"))
-                 if s is not None)
-CHUNK = 4096              # <= PIPE_BUF: a pipe that polls writable takes it without blocking
+DEFERRED = tuple(
+    s for s in (getattr(signal, n, None) for n in ("SIGINT", "SIGTERM", "SIGHUP")) if s is not None
+)
+CHUNK = 4096  # <= PIPE_BUF: a pipe that polls writable takes it without blocking
 STALL_SECONDS = 10.0
 
 
@@ -54,7 +56,7 @@ class _GuardedStdout:
             return method(*args)
         except StdoutError:
             raise
-        except (OSError, ValueError) as e:      # ValueError: "I/O operation on closed file"
+        except (OSError, ValueError) as e:  # ValueError: "I/O operation on closed file"
             code = getattr(e, "errno", None) or errno.EBADF
             raise StdoutError(code, getattr(e, "strerror", None) or os.strerror(code)) from None
 
@@ -140,13 +142,13 @@ def guard_std_streams():
         if not _is_open(fd):
             try:
                 got = os.open(os.devnull, os.O_RDWR)
-                if got != fd:                  # (lower descriptors are open, so got == fd)
+                if got != fd:  # (lower descriptors are open, so got == fd)
                     os.dup2(got, fd)
                     os.close(got)
             except OSError:
                 pass
             if fd == 0:
-                sys.stdin = None               # reading it stays an error (source.py)
+                sys.stdin = None  # reading it stays an error (source.py)
             elif fd == 1:
                 sys.stdout = _ClosedStdout()
             else:
@@ -194,16 +196,17 @@ def write_document(text: str) -> None:
         try:
             for s in DEFERRED:
                 previous[s] = signal.signal(s, lambda signum, frame: caught.append(signum))
-        except ValueError:                     # not the main thread: no handlers to set
+        except ValueError:  # not the main thread: no handlers to set
             _restore(previous)
             fd = None
-    if fd is None:                             # not the process's descriptor 1 (tests, ...)
+    if fd is None:  # not the process's descriptor 1 (tests, ...)
         out.write(text)
         out.flush()
         return
     try:
-        data = text.encode(getattr(out, "encoding", None) or "utf-8",
-                           getattr(out, "errors", None) or "strict")
+        data = text.encode(
+            getattr(out, "encoding", None) or "utf-8", getattr(out, "errors", None) or "strict"
+        )
         out.flush()
         _write_all(fd, data, caught, CHUNK if _is_stream(fd) else 1 << 20)
     finally:
@@ -220,6 +223,7 @@ def _restore(previous):
 def _is_stream(fd):
     """A pipe, socket or terminal (where a write can block), not a regular file."""
     import stat
+
     try:
         return not stat.S_ISREG(os.fstat(fd).st_mode)
     except OSError:
@@ -228,6 +232,7 @@ def _is_stream(fd):
 
 def _write_all(fd, data, caught, chunk):
     import select
+
     view = memoryview(data)
     poller = select.poll()
     poller.register(fd, select.POLLOUT)
@@ -238,8 +243,10 @@ def _write_all(fd, data, caught, chunk):
                 now = time.monotonic()
                 stalled_since = stalled_since or now
                 if now - stalled_since >= STALL_SECONDS:
-                    sys.stderr.write("error: interrupted while writing the output; the reader "
-                                     "stopped reading, so the output is incomplete\n")
+                    sys.stderr.write(
+                        "error: interrupted while writing the output; the reader "
+                        "stopped reading, so the output is incomplete\n"
+                    )
                     sys.stderr.flush()
                     return
             continue

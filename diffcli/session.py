@@ -1,6 +1,7 @@
 """The commands' work, free of any CLI library: run a script, run the backward pass the
 user asked for, build the graph, compare with finite differences. Results are plain
 objects that `render/` turns into tables, JSON, DOT, Mermaid or text."""
+
 from __future__ import annotations
 
 import sys
@@ -24,8 +25,7 @@ class Options:
     backward that the command adds afterwards can run through it again. `default_dtype`
     (a numpy float dtype, or None for the flavour's) overrides the script's default dtype."""
 
-    def __init__(self, sets=None, wrt=(), limits=None, trace=False, retain_graphs=False,
-                 default_dtype=None):
+    def __init__(self, sets=None, wrt=(), limits=None, trace=False, retain_graphs=False, default_dtype=None):
         self.sets = sets or {}
         self.wrt = tuple(wrt)
         self.limits = limits or Limits()
@@ -42,6 +42,7 @@ class Warning_:
 def parse_source(source, limits=None):
     """Parse the script of `source`, within the caps of `limits` (an interpreter Limits)."""
     from .lang.parse import ParseLimits, ScriptSyntaxError, parse
+
     limits = limits or Limits()
     caps = ParseLimits(limits.max_script_size * (1 << 20), limits.max_statements, limits.max_memory)
     try:
@@ -53,12 +54,17 @@ def parse_source(source, limits=None):
 def parse_literal(text: str, what: str):
     """A --set or --grad-tensors literal: a number or a (nested) list of numbers."""
     from .lang.parse import ScriptSyntaxError, parse
+
     try:
         script = parse(text)
     except ScriptSyntaxError:
         script = None
-    if script is None or len(script.body) != 1 or not isinstance(script.body[0], ast.ExprStmt) \
-            or not is_literal(script.body[0].value):
+    if (
+        script is None
+        or len(script.body) != 1
+        or not isinstance(script.body[0], ast.ExprStmt)
+        or not is_literal(script.body[0].value)
+    ):
         raise ValueError(f"{what}: expected a number or a list literal such as 2.5 or [1, 2], got {text!r}")
     return literal_value(script.body[0].value)
 
@@ -75,7 +81,7 @@ class Run:
     def __init__(self, result, warnings, limits=None):
         self.result = result
         self.warnings = warnings
-        self.limits = limits or Limits()   # the command's: what --repeat and backward count against
+        self.limits = limits or Limits()  # the command's: what --repeat and backward count against
 
     @property
     def env(self):
@@ -95,12 +101,16 @@ class Run:
         v = self.result.env.get(name)
         if not isinstance(v, Tensor):
             from .lang.values import type_name
+
             missing = v is None and name not in self.result.env
             what = "not defined" if missing else f"a {type_name(v)}, not a tensor"
             if explicit:
                 raise ScriptError("NameError" if missing else "TypeError", f"--of {name}: '{name}' is {what}")
-            raise ScriptError("TypeError", f"the last assigned name '{name}' is {what}, so there is "
-                              "nothing to differentiate (give --of NAME)")
+            raise ScriptError(
+                "TypeError",
+                f"the last assigned name '{name}' is {what}, so there is "
+                "nothing to differentiate (give --of NAME)",
+            )
         return v
 
 
@@ -115,16 +125,23 @@ def execute(source, options: Options, write=None, on_warning=None, make_trace=No
         warnings.append(w)
         if on_warning is not None:
             on_warning(w)
-    interp = Interpreter(sets=options.sets, write=write or sys.stdout.write, warn=warn,
-                         limits=options.limits, wrt=options.wrt, trace=options.trace,
-                         default_dtype=options.default_dtype)
+
+    interp = Interpreter(
+        sets=options.sets,
+        write=write or sys.stdout.write,
+        warn=warn,
+        limits=options.limits,
+        wrt=options.wrt,
+        trace=options.trace,
+        default_dtype=options.default_dtype,
+    )
     interp.retain_graphs = options.retain_graphs
     if make_trace is not None:
         interp.trace = make_trace(interp)
     try:
         result = interp.run(script)
     finally:
-        if not interp.engine_callbacks:   # (hooks and custom Functions call back into it later)
+        if not interp.engine_callbacks:  # (hooks and custom Functions call back into it later)
             interp.close()
     dtypes.use_defaults(result.defaults)
     return Run(result, warnings, options.limits)
@@ -137,8 +154,17 @@ def _engine_call(fn, line=0):
         raise ScriptError(e.type_name, e.message, line, 0) from None
 
 
-def run_backward(run: Run, target_name, grad_tensors=None, retain_graph=False,
-                 create_graph=False, repeat=1, on_warning=None, explicit=True, grad_tensors_text=None):
+def run_backward(
+    run: Run,
+    target_name,
+    grad_tensors=None,
+    retain_graph=False,
+    create_graph=False,
+    repeat=1,
+    on_warning=None,
+    explicit=True,
+    grad_tensors_text=None,
+):
     """`TARGET.backward(...)` as `diffcli grad` calls it, `repeat` times. An error keeps
     PyTorch's wording; when a command-line choice caused it, its `note` names the option."""
     target = run.tensor(target_name, explicit)
@@ -146,14 +172,20 @@ def run_backward(run: Run, target_name, grad_tensors=None, retain_graph=False,
     if grad_tensors is not None:
         gt = grad_tensors
     prev = engine_errors.set_warning_sink(
-        (lambda c, m: on_warning(Warning_(c, m, 0))) if on_warning else None)
+        (lambda c, m: on_warning(Warning_(c, m, 0))) if on_warning else None
+    )
     try:
-        with run.limits.watching():        # each pass polls --timeout and --max-memory
+        with run.limits.watching():  # each pass polls --timeout and --max-memory
             for i in range(repeat):
                 try:
-                    _engine_call(lambda: autograd.backward([target], [gt] if gt is not None else None,
-                                                           retain_graph=retain_graph or None,
-                                                           create_graph=create_graph))
+                    _engine_call(
+                        lambda: autograd.backward(
+                            [target],
+                            [gt] if gt is not None else None,
+                            retain_graph=retain_graph or None,
+                            create_graph=create_graph,
+                        )
+                    )
                 except ScriptError as e:
                     e.note = _backward_note(e, i, repeat, run, target_name, grad_tensors_text)
                     raise
@@ -166,11 +198,15 @@ def run_backward(run: Run, target_name, grad_tensors=None, retain_graph=False,
 def _backward_note(err, i, repeat, run, target_name, grad_tensors_text):
     if err.message == engine_errors.BACKWARD_TWICE:
         if i > 0:
-            return (f"--repeat {repeat} calls backward {repeat} times, and the first call freed "
-                    "the graph: add --retain-graph to keep it")
+            return (
+                f"--repeat {repeat} calls backward {repeat} times, and the first call freed "
+                "the graph: add --retain-graph to keep it"
+            )
         if run.result.called_backward:
-            return (f"the script's own backward()/grad() freed the graph before the backward "
-                    f"added for --of {target_name}: add --retain-graph to keep it")
+            return (
+                f"the script's own backward()/grad() freed the graph before the backward "
+                f"added for --of {target_name}: add --retain-graph to keep it"
+            )
         return ""
     if grad_tensors_text is not None:
         return f"the gradient is the value of --grad-tensors {grad_tensors_text}"
@@ -186,17 +222,25 @@ def grad_tensors_value(text, run: Run, options: Options, write=None, on_warning=
     except ValueError:
         pass
     from .lang.parse import ScriptSyntaxError, parse
+
     try:
         script = parse(text, "--grad-tensors")
     except ScriptSyntaxError as e:
         raise ScriptError(e.type_name, f"--grad-tensors: {e.message}", 0, 0) from None
     if len(script.body) != 1 or not isinstance(script.body[0], ast.ExprStmt):
         raise ScriptError("SyntaxError", "--grad-tensors: expected one expression", 0, 0)
+
     def warn(category, message, line):
         if on_warning is not None:
             on_warning(Warning_(category, message, 0))
-    interp = Interpreter(sets=options.sets, limits=options.limits, write=write or (lambda s: None),
-                         warn=warn, flavour=run.result.flavour)
+
+    interp = Interpreter(
+        sets=options.sets,
+        limits=options.limits,
+        write=write or (lambda s: None),
+        warn=warn,
+        flavour=run.result.flavour,
+    )
     interp.env.update(run.env)
     try:
         with engine.no_grad():
@@ -205,20 +249,27 @@ def grad_tensors_value(text, run: Run, options: Options, write=None, on_warning=
         raise ScriptError(e.type_name, f"--grad-tensors: {e.message}", 0, 0) from None
     if not isinstance(v, Tensor):
         from .lang.values import type_name
+
         if not (isinstance(v, (int, float, list)) or v is None):
-            raise ScriptError("TypeError", f"--grad-tensors: expected a tensor, a number or a list, "
-                              f"got {type_name(v)}", 0, 0)
+            raise ScriptError(
+                "TypeError",
+                f"--grad-tensors: expected a tensor, a number or a list, got {type_name(v)}",
+                0,
+                0,
+            )
         if v is None:
             return None
         try:
             v = Tensor(np.asarray(v, dtype=dtypes.default_float()))
         except (TypeError, ValueError):
-            raise ScriptError("TypeError", "--grad-tensors: expected a tensor, a number or a list "
-                              "of numbers", 0, 0) from None
+            raise ScriptError(
+                "TypeError", "--grad-tensors: expected a tensor, a number or a list of numbers", 0, 0
+            ) from None
     return v
 
 
 # --- records (the JSON contract's tensor record, shared by every renderer) -------------
+
 
 def tensor_record(t: Tensor) -> dict:
     g = t._grad
@@ -240,8 +291,8 @@ class GradReport:
     def __init__(self, target_name, target, leaves, retained, wrt=()):
         self.target_name = target_name
         self.target = target
-        self.leaves = leaves          # [(name, Tensor)]
-        self.retained = retained      # [(name, Tensor)]
+        self.leaves = leaves  # [(name, Tensor)]
+        self.retained = retained  # [(name, Tensor)]
         self.wrt = wrt
 
 
@@ -252,12 +303,15 @@ def grad_report(run: Run, target_name, wrt=(), explicit=True) -> GradReport:
         by_name = dict(leaves)
         missing = [n for n in wrt if n not in by_name]
         if missing:
-            raise ScriptError("NameError", f"--wrt {missing[0]}: '{missing[0]}' is not a named leaf tensor of the script")
+            raise ScriptError(
+                "NameError", f"--wrt {missing[0]}: '{missing[0]}' is not a named leaf tensor of the script"
+            )
         leaves = [(n, by_name[n]) for n in wrt]
     return GradReport(target_name, target, leaves, run.result.retained, wrt)
 
 
 # --- graph --------------------------------------------------------------------------
+
 
 class GraphNode:
     """One row of `diffcli graph`: an autograd node (or a leaf/constant input) with the
@@ -276,6 +330,7 @@ class GraphNode:
         if fn is None:
             return "leaf" if self.tensor.needs_grad else "constant"
         import re
+
         return re.sub(r"Backward\d*$|Backwards$", "", fn.name()).lower() or fn.name()
 
 
@@ -283,19 +338,23 @@ def build_graph(run: Run, target_name=None):
     """The autograd graph of the run, one row per node, inputs first: grad_fn nodes
     (with the value their op produced), leaves (AccumulateGrad) and named constants."""
     trace = run.result.trace or []
-    made = {}                                  # node -> (output tensor, inputs, value)
+    made = {}  # node -> (output tensor, inputs, value)
     for out, inputs, node, value in trace:
         if node is not None:
             made[node] = (out, inputs, value)
-    names = {}                                 # id(tensor) -> name; current bindings win
+    names = {}  # id(tensor) -> name; current bindings win
     for name in run.result.order:
         v = run.result.env.get(name)
         if isinstance(v, Tensor):
             names[id(v)] = name
-    named_fn = {v.grad_fn: n for n in run.result.order
-                for v in [run.result.env.get(n)] if isinstance(v, Tensor) and v.grad_fn is not None}
+    named_fn = {
+        v.grad_fn: n
+        for n in run.result.order
+        for v in [run.result.env.get(n)]
+        if isinstance(v, Tensor) and v.grad_fn is not None
+    }
 
-    def key(x):                                # a row is a Node, or a leaf/constant Tensor
+    def key(x):  # a row is a Node, or a leaf/constant Tensor
         if isinstance(x, Tensor):
             if x.grad_fn is not None:
                 return x.grad_fn
@@ -307,13 +366,17 @@ def build_graph(run: Run, target_name=None):
             return []
         kids = [n for n in k.next_nodes if n is not None]
         info = made.get(k)
-        if info is not None:                   # named constant inputs, for the picture
+        if info is not None:  # named constant inputs, for the picture
             for t in info[1]:
                 if isinstance(t, Tensor) and not t.needs_grad and id(t) in names:
                     kids.append(t)
-        for t in getattr(k, "saved", ()):      # a named mask where() saved, not an input
-            if isinstance(t, Tensor) and not t.needs_grad and id(t) in names \
-                    and not any(t is c for c in kids):
+        for t in getattr(k, "saved", ()):  # a named mask where() saved, not an input
+            if (
+                isinstance(t, Tensor)
+                and not t.needs_grad
+                and id(t) in names
+                and not any(t is c for c in kids)
+            ):
                 kids.append(t)
         return kids
 
@@ -324,10 +387,14 @@ def build_graph(run: Run, target_name=None):
         roots += [key(v) for _, v in run.leaves() if v.needs_grad]
         # then every other named value (a constant, a mask; a script of constants only
         # has a graph too): no node uses it, so after the nodes is still inputs first
-        roots += [key(v) for n in run.result.order for v in [run.result.env.get(n)]
-                  if isinstance(v, Tensor) and v.grad_fn is None]
-    order, kids = [], {}                       # kids: each node's children, found once
-    for root in roots:                         # iterative post-order DFS: O(nodes + edges)
+        roots += [
+            key(v)
+            for n in run.result.order
+            for v in [run.result.env.get(n)]
+            if isinstance(v, Tensor) and v.grad_fn is None
+        ]
+    order, kids = [], {}  # kids: each node's children, found once
+    for root in roots:  # iterative post-order DFS: O(nodes + edges)
         if root in kids:
             continue
         kids[root] = children(root)
@@ -363,21 +430,28 @@ def build_graph(run: Run, target_name=None):
 
 # --- re-runs (check's finite differences: diffcli/checks) ----------------------------
 
+
 def execute_with(source, options, overrides, write, leaf_index=None):
     """Re-run the script with some leaves' values replaced (for finite differences): the
     leaf each name is bound to at the end of the base run (`leaf_index`: which of the
     leaves bound to that name it was)."""
     script = source if isinstance(source, ast.Script) else parse_source(source, options.limits)
-    _engine_call(options.limits.poll)      # each run counts against the command's time and memory
-    interp = Interpreter(sets=options.sets, write=write, warn=lambda *a: None,
-                         limits=options.limits, wrt=options.wrt, default_dtype=options.default_dtype)
+    _engine_call(options.limits.poll)  # each run counts against the command's time and memory
+    interp = Interpreter(
+        sets=options.sets,
+        write=write,
+        warn=lambda *a: None,
+        limits=options.limits,
+        wrt=options.wrt,
+        default_dtype=options.default_dtype,
+    )
     leaf_index = leaf_index or {}
     interp.overrides = {n: (leaf_index.get(n, 0), v) for n, v in overrides.items()}
-    interp.retain_graphs = True    # the script's own backward() must not free what check differentiates
+    interp.retain_graphs = True  # the script's own backward() must not free what check differentiates
     try:
         result = interp.run(script)
     finally:
-        if not interp.engine_callbacks:   # (hooks and custom Functions call back into it later)
+        if not interp.engine_callbacks:  # (hooks and custom Functions call back into it later)
             interp.close()
     dtypes.use_defaults(result.defaults)
     return Run(result, [], options.limits)

@@ -6,6 +6,7 @@ Unreadable input (a missing file, a directory, binary data, bad encoding) raises
 position of its first byte past the cap and a `source` to show that line (exit 1, as
 every cap); no more than the cap and one byte is read.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,8 +18,15 @@ MAX_BYTES = 16 * MB  # --max-script-size's default
 
 
 class SourceError(Exception):
-    def __init__(self, message: str, filename: str = "", type_name: str = "",
-                 line: int = 0, column: int = 0, source: Source | None = None):
+    def __init__(
+        self,
+        message: str,
+        filename: str = "",
+        type_name: str = "",
+        line: int = 0,
+        column: int = 0,
+        source: Source | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.filename = filename
@@ -56,11 +64,10 @@ class Source:
         return text[start:] if end < 0 else text[start:end]
 
 
-STREAM_WAIT = 60.0    # seconds a FIFO or device given as SCRIPT may take to deliver it
+STREAM_WAIT = 60.0  # seconds a FIFO or device given as SCRIPT may take to deliver it
 
 
-def load(path: str | None, expr: str | None, max_bytes: int = MAX_BYTES,
-         wait: float | None = None) -> Source:
+def load(path: str | None, expr: str | None, max_bytes: int = MAX_BYTES, wait: float | None = None) -> Source:
     """The script: `expr`, or the file `path` (`-`: standard input), at most `max_bytes`
     long (else a LimitError naming --max-script-size). A path that is not a regular file
     (a FIFO, `<(cmd)`, a character device) is read as a stream for at most `wait` seconds
@@ -88,8 +95,11 @@ def load(path: str | None, expr: str | None, max_bytes: int = MAX_BYTES,
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        raise SourceError(f"{name}:{line}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset "
-                          f"{e.start}); is it a binary file?", name) from None
+        raise SourceError(
+            f"{name}:{line}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset "
+            f"{e.start}); is it a binary file?",
+            name,
+        ) from None
     return Source(text, name)
 
 
@@ -140,6 +150,7 @@ def _read_stream(fd: int, path: str, max_bytes: int, wait: float) -> bytes:
     POLLHUP waits for the writer."""
     import select
     import time
+
     deadline = time.monotonic() + wait
     poller = select.poll()
     poller.register(fd, select.POLLIN | select.POLLPRI)
@@ -150,8 +161,11 @@ def _read_stream(fd: int, path: str, max_bytes: int, wait: float) -> bytes:
             if time.monotonic() < deadline:
                 continue
             what = "nothing was written to it" if not size else "it was not closed"
-            raise SourceError(f"{path}: not a regular file, and {what} within {wait:g} seconds "
-                              "(is anything writing to it?)", path)
+            raise SourceError(
+                f"{path}: not a regular file, and {what} within {wait:g} seconds "
+                "(is anything writing to it?)",
+                path,
+            )
         try:
             chunk = os.read(fd, min(1 << 16, max_bytes + 1 - size))
         except (BlockingIOError, InterruptedError):
@@ -166,6 +180,7 @@ def _read_stream(fd: int, path: str, max_bytes: int, wait: float) -> bytes:
 def _too_large(data: bytes, cap: int, name: str) -> SourceError:
     """The LimitError for `data`, read as far as one byte past `cap`."""
     from .lang.parselimits import too_large_message
+
     end = cap
     while end > 0 and data[end] & 0xC0 == 0x80:  # a UTF-8 continuation byte: back to its start
         end -= 1

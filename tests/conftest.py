@@ -1,4 +1,5 @@
 """Fixtures every test gets. Helpers the tests import are in tests/helpers.py."""
+
 from __future__ import annotations
 
 import pytest

@@ -7,6 +7,7 @@ engine, with `torch` and `F` bound to a stand-in namespace that resolves names t
 the op table (FUNCTIONS), and returns a record with the same keys, so a test compares
 the two dictionaries field by field.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,12 +40,19 @@ class _Namespace:
 
 
 F_NS = _Namespace({})
-TORCH_NS = _Namespace({
-    "float64": dtypes.float64, "double": dtypes.float64, "float32": dtypes.float32,
-    "float": dtypes.float32, "int64": dtypes.int64, "long": dtypes.int64, "bool": dtypes.bool_,
-    "nn": _Namespace({"functional": F_NS}),
-    "autograd": _Namespace({"grad": _autograd.grad, "backward": _autograd.backward}),
-})
+TORCH_NS = _Namespace(
+    {
+        "float64": dtypes.float64,
+        "double": dtypes.float64,
+        "float32": dtypes.float32,
+        "float": dtypes.float32,
+        "int64": dtypes.int64,
+        "long": dtypes.int64,
+        "bool": dtypes.bool_,
+        "nn": _Namespace({"functional": F_NS}),
+        "autograd": _Namespace({"grad": _autograd.grad, "backward": _autograd.backward}),
+    }
+)
 
 
 def _has_float(v):
@@ -75,17 +83,20 @@ def snippet_namespace(default_float=None):
 def values_of(t: Tensor):
     def rec(x):
         return [rec(y) for y in x] if isinstance(x, list) else fnum(x)
+
     return rec(t.array.tolist())
 
 
 def as_array(values) -> np.ndarray:
     """Golden values (nested lists, "nan"/"inf" strings) as a float64 array."""
+
     def rec(x):
         if isinstance(x, list):
             return [rec(y) for y in x]
         if isinstance(x, str):
             return float(x)
         return x
+
     return np.asarray(rec(values), dtype=np.float64)
 
 
@@ -124,12 +135,18 @@ def replay(setup, expr, group, default_float=None) -> dict:
             rec["warnings"] = [str(w.message) for w in caught]
             return rec
         fn = out.grad_fn
-        rec["output"] = {"values": values_of(out), "shape": list(out.shape),
-                         "dtype": repr(out.dtype), "requires_grad": out.requires_grad,
-                         "is_leaf": out.is_leaf, "grad_fn": None if fn is None else fn.name()}
+        rec["output"] = {
+            "values": values_of(out),
+            "shape": list(out.shape),
+            "dtype": repr(out.dtype),
+            "requires_grad": out.requires_grad,
+            "is_leaf": out.is_leaf,
+            "grad_fn": None if fn is None else fn.name(),
+        }
         rec["output_is_input"] = any(out is v for v in leaves.values())
-        rec["next_functions"] = None if fn is None else [
-            [None if f is None else f.name(), i] for f, i in fn.next_functions]
+        rec["next_functions"] = (
+            None if fn is None else [[None if f is None else f.name(), i] for f, i in fn.next_functions]
+        )
         rec["graph"] = graph_text(fn, names)
         rec["upstream_gradient"] = None
         rec["grads"] = None
@@ -141,10 +158,16 @@ def replay(setup, expr, group, default_float=None) -> dict:
                 rec["upstream_gradient"] = values_of(g)
                 out.backward(g)
             rec["grads"] = {
-                k: None if v._grad is None else {"values": values_of(v._grad),
-                                                 "shape": list(v._grad.shape),
-                                                 "dtype": repr(v._grad.dtype)}
-                for k, v in leaves.items() if v.is_leaf and v.requires_grad}
+                k: None
+                if v._grad is None
+                else {
+                    "values": values_of(v._grad),
+                    "shape": list(v._grad.shape),
+                    "dtype": repr(v._grad.dtype),
+                }
+                for k, v in leaves.items()
+                if v.is_leaf and v.requires_grad
+            }
     rec["warnings"] = [str(w.message) for w in caught]
     return rec
 

@@ -141,7 +141,12 @@ GRAD = [
     ),
     opt("--rtol", float, 1e-7, "Relative tolerance of --expect."),
     opt("--atol", float, 0.0, "Absolute tolerance of --expect."),
-    opt("--symbolic", bool, False, "Each gradient as a formula in the script's variables (free ones need no value)."),
+    opt(
+        "--symbolic",
+        bool,
+        False,
+        "Each gradient as a formula in the script's variables (free ones need no value).",
+    ),
     _fmt(GradFormat),
     *REPORT,
     *LIMITS,
@@ -153,9 +158,17 @@ GRAPH = [
     _fmt(GraphFormat),
     opt("--columns", str, None, "Comma-separated table columns (default: id,name,node,inputs,shape,value)."),
     opt("--wide", bool, False, "The table with every column."),
-    opt("--depth", int, None, "Pictures: draw chains of more than N unnamed operators collapsed.", low=1,
-        high=1_000_000),
-    opt("--max-nodes", int, 300, "svg, png, html: refuse to draw more nodes than this.", low=1, high=1_000_000),
+    opt(
+        "--depth",
+        int,
+        None,
+        "Pictures: draw chains of more than N unnamed operators collapsed.",
+        low=1,
+        high=1_000_000,
+    ),
+    opt(
+        "--max-nodes", int, 300, "svg, png, html: refuse to draw more nodes than this.", low=1, high=1_000_000
+    ),
     *REPORT,
     *LIMITS,
 ]
@@ -203,7 +216,9 @@ JACOBIAN = [
 ]
 HESSIAN = [
     *SOURCE,
-    opt("--of", str, None, "The one-element tensor to differentiate twice (default: the last assigned name)."),
+    opt(
+        "--of", str, None, "The one-element tensor to differentiate twice (default: the last assigned name)."
+    ),
     opt("--wrt", str, None, _WRT_ALL),
     _fmt(MatrixFormat),
     *REPORT,

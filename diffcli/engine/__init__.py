@@ -1,8 +1,9 @@
 """diffcli's autograd engine: PyTorch's semantics on numpy.
 
-    from diffcli.engine import tensor, grad, no_grad
-    a = tensor(2.0, requires_grad=True); (a * a).backward(); a.grad  # tensor(4.)
+from diffcli.engine import tensor, grad, no_grad
+a = tensor(2.0, requires_grad=True); (a * a).backward(); a.grad  # tensor(4.)
 """
+
 import numpy as _np
 
 # IEEE semantics as PyTorch: 1/0 is inf, 0/0 nan, with no warnings. Set once here rather
@@ -19,6 +20,19 @@ from .tensor import Size, Tensor  # noqa: E402
 globals().update({k: v for k, v in FUNCTIONS.items() if k not in ("Tensor",)})
 tensor = FUNCTIONS["tensor"]
 
-__all__ = ["Tensor", "Size", "tensor", "grad", "backward", "no_grad", "enable_grad",
-           "set_grad_enabled", "is_grad_enabled", "EngineError", "FUNCTIONS", "METHODS",
-           "INPLACE", "dtypes"]
+__all__ = [
+    "Tensor",
+    "Size",
+    "tensor",
+    "grad",
+    "backward",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "is_grad_enabled",
+    "EngineError",
+    "FUNCTIONS",
+    "METHODS",
+    "INPLACE",
+    "dtypes",
+]

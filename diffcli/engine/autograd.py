@@ -9,6 +9,7 @@ Without create_graph, nodes of the scalar lane (see node.py) run their formula o
 floats: a gradient stays a float from node to node and becomes a Tensor again where it
 leaves the lane (a node without `fast`, a leaf's .grad, retain_grad, grad()'s results).
 """
+
 from __future__ import annotations
 
 import gc
@@ -70,7 +71,8 @@ def _root_grads(tensors, grads, create_graph):
     for i, (t, g) in enumerate(zip(tensors, grads)):
         if not isinstance(t, Tensor):
             raise errors.TorchTypeError(
-                f"tensors argument must be a Tensor or a sequence of Tensors, but got {type(t).__name__}")
+                f"tensors argument must be a Tensor or a sequence of Tensors, but got {type(t).__name__}"
+            )
         if g is None:
             if t.needs_grad and t.array.size != 1:
                 raise errors.TorchRuntimeError(errors.IMPLICIT_SCALAR)
@@ -81,11 +83,11 @@ def _root_grads(tensors, grads, create_graph):
             raise errors.TorchRuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of "
                 f"{errors.shape_text(g.array.shape)} and output[{i}] has a shape of "
-                f"{errors.shape_text(t.array.shape)}.")
+                f"{errors.shape_text(t.array.shape)}."
+            )
         out.append((t, g))
     if len(grads) < len(tensors):  # extra gradients are ignored, as zip() does in PyTorch
-        raise errors.TorchRuntimeError(
-            errors.GRAD_COUNT_MISMATCH.format(n=len(tensors), m=len(grads)))
+        raise errors.TorchRuntimeError(errors.GRAD_COUNT_MISMATCH.format(n=len(tensors), m=len(grads)))
     roots = []
     for i, (t, g) in enumerate(out):
         if not t.needs_grad:
@@ -148,8 +150,7 @@ def _needed(order, deps, targets):
     return need
 
 
-def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restrict=None,
-         collected=None):
+def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restrict=None, collected=None):
     """Execute the graph (Kahn's algorithm: a node runs once all its incoming gradients
     are summed). `capture`: nodes whose incoming gradient is returned (grad()).
     `restrict`: the nodes to execute (None: all). As in PyTorch, a node that is neither
@@ -193,11 +194,14 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
             g = pop_buffer(node, None)
             if poll is not None:
                 polled += 1
-                if not polled & (POLL_EVERY - 1) or (g.__class__ is Tensor and g.array.size >= _POLL_ELEMENTS):
+                if not polled & (POLL_EVERY - 1) or (
+                    g.__class__ is Tensor and g.array.size >= _POLL_ELEMENTS
+                ):
                     poll()
             fast = node.fast
-            if g.__class__ is float and (fast is None or create_graph or node.retained
-                                         or capture is not None):
+            if g.__class__ is float and (
+                fast is None or create_graph or node.retained or capture is not None
+            ):
                 g = Tensor(np.array(g))  # leaving the scalar lane
             has_hooks = hooked and hooked(node)
             if has_hooks:
@@ -294,7 +298,7 @@ def _feeds(node, restrict, capture):
 
 def _fit(gi, meta):
     """A formula's gradient for one input, as a Tensor of that input's shape and dtype."""
-    if meta is None:   # an edge that takes any gradient as it is (custom_function.OutputSlot)
+    if meta is None:  # an edge that takes any gradient as it is (custom_function.OutputSlot)
         return gi
     if gi.__class__ is not Tensor:
         gi = Tensor(np.asarray(gi))
@@ -384,8 +388,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     _run(roots, retain_graph, create_graph, restrict=restrict, collected=collected)
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=None, materialize_grads=False):
+def grad(
+    outputs,
+    inputs,
+    grad_outputs=None,
+    retain_graph=None,
+    create_graph=False,
+    allow_unused=None,
+    materialize_grads=False,
+):
     """torch.autograd.grad: gradients of outputs w.r.t. inputs, leaving .grad alone."""
     outputs = _tensors(outputs)
     inputs = _tensors(inputs)
@@ -399,7 +410,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for t in inputs:
         if not isinstance(t, Tensor):
             raise errors.TorchTypeError(
-                f"grad(): argument 'inputs' must be tuple of Tensors, not {type(t).__name__}")
+                f"grad(): argument 'inputs' must be tuple of Tensors, not {type(t).__name__}"
+            )
         if not t.needs_grad:
             raise errors.TorchRuntimeError(errors.INPUT_NOT_REQUIRING_GRAD)
     targets = [edge(t) for t in inputs]
@@ -408,8 +420,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     # A target node is only captured, not executed, unless another target lies below it.
     restrict = {n for n in order if any(c is not None and c in need for c in n.next_nodes)}
     _root_runs(roots, restrict)
-    captured = _run(roots, retain_graph, create_graph, capture=set(targets), accumulate=False,
-                    restrict=restrict, collected=(order, deps))
+    captured = _run(
+        roots,
+        retain_graph,
+        create_graph,
+        capture=set(targets),
+        accumulate=False,
+        restrict=restrict,
+        collected=(order, deps),
+    )
     result = []
     for i, (t, n) in enumerate(zip(inputs, targets)):
         g = captured.get(n)

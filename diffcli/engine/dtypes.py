@@ -1,6 +1,7 @@
 """The dtypes a script can name (`torch.float32`...): the one table of them, each `DType`
 knowing its names in torch (`torch.float64`), numpy (`float64`), c10 (`Double`, in
 PyTorch's dtype messages) and C (`double`, in others)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -10,11 +11,11 @@ class DType:
     __slots__ = ("name", "np", "is_floating_point", "scalar_name", "c_name")
 
     def __init__(self, name: str, np_dtype, scalar_name: str, c_name: str):
-        self.name = name                    # torch.<name>
+        self.name = name  # torch.<name>
         self.np = np.dtype(np_dtype)
         self.is_floating_point = self.np.kind == "f"
-        self.scalar_name = scalar_name      # c10's ScalarType: 'Double', 'Long'
-        self.c_name = c_name                # the C type: 'double', 'long int'
+        self.scalar_name = scalar_name  # c10's ScalarType: 'Double', 'Long'
+        self.c_name = c_name  # the C type: 'double', 'long int'
 
     def __repr__(self):
         return f"torch.{self.name}"
@@ -25,7 +26,7 @@ float32 = DType("float32", np.float32, "Float", "float")
 int64 = DType("int64", np.int64, "Long", "long int")
 int32 = DType("int32", np.int32, "Int", "int")
 bool_ = DType("bool", np.bool_, "Bool", "bool")
-float16 = DType("float16", np.float16, "Half", "c10::Half")   # `.half()`: as far as printing and arithmetic go
+float16 = DType("float16", np.float16, "Half", "c10::Half")  # `.half()`: as far as printing and arithmetic go
 
 
 # --- the default dtype: a setting of the run ------------------------------------------
@@ -46,8 +47,8 @@ class Defaults:
         return f"Defaults(float={self.float.name}, drawn={self.drawn.name})"
 
 
-MATH = Defaults(np.float64, np.float32)      # the math flavour's (and the engine's own)
-PYTORCH = Defaults(np.float32)               # PyTorch's: float32
+MATH = Defaults(np.float64, np.float32)  # the math flavour's (and the engine's own)
+PYTORCH = Defaults(np.float32)  # PyTorch's: float32
 _defaults = [MATH]
 
 
@@ -101,10 +102,19 @@ def set_default_dtype(d) -> None:
         raise TypeError("only floating-point types are supported as the default type")
     _defaults[0] = Defaults(d.np)
 
+
 BY_NAME = {
-    "float64": float64, "double": float64, "float32": float32, "float": float32,
-    "int64": int64, "long": int64, "int32": int32, "int": int32, "bool": bool_,
-    "float16": float16, "half": float16,
+    "float64": float64,
+    "double": float64,
+    "float32": float32,
+    "float": float32,
+    "int64": int64,
+    "long": int64,
+    "int32": int32,
+    "int": int32,
+    "bool": bool_,
+    "float16": float16,
+    "half": float16,
 }
 _BY_NP = {d.np: d for d in (float64, float32, int64, int32, bool_, float16)}
 

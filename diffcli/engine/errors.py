@@ -2,6 +2,7 @@
 
 The engine raises these and nothing else; the CLI maps them to `TYPE: message` and exit 1.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -74,7 +75,8 @@ NO_GRAD_VIEW_INPLACE = (
     "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
     "your code by moving both the view and the inplace either both inside the no_grad block "
     "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
-    "be tracked).")
+    "be tracked)."
+)
 VIEW_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 INT_REQUIRES_GRAD_CTOR = "Only Tensors of floating point and complex dtype can require gradients"
 INT_REQUIRES_GRAD_METHOD = "only Tensors of floating point dtype can require gradients"
@@ -183,7 +185,7 @@ def dtype_scalar_name(dtype) -> str:
 
 def not_implemented(kernel: str, dtype) -> TorchNotImplementedError:
     """PyTorch's text for a CPU kernel that has no version for `dtype`."""
-    return TorchNotImplementedError(f'"{kernel}" not implemented for \'{dtype_scalar_name(dtype)}\'')
+    return TorchNotImplementedError(f"\"{kernel}\" not implemented for '{dtype_scalar_name(dtype)}'")
 
 
 def node_display_name(name: str) -> str:
@@ -193,8 +195,8 @@ def node_display_name(name: str) -> str:
     if name in CPP_NODES:
         return qualified(name)
     i = name.rfind("Backward")
-    suffix = name[i + len("Backward"):]
-    if i > 0 and (suffix.isdigit() or not suffix):   # (a custom Function's `FBackward`: `F`)
+    suffix = name[i + len("Backward") :]
+    if i > 0 and (suffix.isdigit() or not suffix):  # (a custom Function's `FBackward`: `F`)
         return name[:i] + ("" if suffix in ("0", "") else suffix)
     return name
 
@@ -204,8 +206,9 @@ def version_error(tensor, saved_version: int, producer=None) -> TorchRuntimeErro
     node that saved `tensor` as its own output; for a saved input the tensor's current
     grad_fn is named, and a leaf (no grad_fn) gets no ", which is output ..." part."""
     desc = f"[{torch_type_name(tensor.array.dtype)} [{', '.join(str(s) for s in tensor.shape)}]]"
-    name = producer if producer is not None else (
-        tensor.grad_fn.name() if tensor.grad_fn is not None else None)
+    name = (
+        producer if producer is not None else (tensor.grad_fn.name() if tensor.grad_fn is not None else None)
+    )
     if name is not None:
         desc += f", which is output 0 of {node_display_name(name)},"
     return TorchRuntimeError(

@@ -5,6 +5,7 @@ is on and an input requires grad, the Node that PyTorch would show as its grad_f
 `inputs` lists one entry per next_function, in PyTorch's order: a Tensor, or None for a
 Python scalar operand that PyTorch still lists as `(None, 0)`.
 """
+
 from __future__ import annotations
 
 import weakref
@@ -49,7 +50,7 @@ def record(name, data, inputs, backward, saved=(), fargs=()):
     if TRACE[0] is not None:
         return _traced(out, name, data, inputs, backward, saved, fargs)
     if not _grad_state[0]:
-        if inference.ACTIVE[0]:     # inside torch.inference_mode: an inference tensor
+        if inference.ACTIVE[0]:  # inside torch.inference_mode: an inference tensor
             inference.mark(out)
         return out
     # one pass over the inputs: the edges (next_functions) and each input's shape/dtype
@@ -82,7 +83,7 @@ def record(name, data, inputs, backward, saved=(), fargs=()):
                 break
     out.grad_fn = Node(name, tuple(edges), backward, saved, tuple(meta), outputs, None, fargs)
     out.needs_grad = True
-    if saved_hooks.HOOKS:      # inside torch.autograd.graph.saved_tensors_hooks
+    if saved_hooks.HOOKS:  # inside torch.autograd.graph.saved_tensors_hooks
         saved_hooks.pack(out.grad_fn, out)
     return out
 

@@ -2,6 +2,7 @@
 
 Each is a context manager and, like PyTorch's, also a decorator (`@no_grad()`).
 """
+
 from __future__ import annotations
 
 import functools
@@ -37,6 +38,7 @@ class _GradMode:
                 return fn(*args, **kwargs)
             finally:
                 _state[0] = prev
+
         return wrapper
 
 

@@ -11,6 +11,7 @@ gradgradcheck runs gradcheck on the function that returns the inputs' gradients
 (create_graph=True), with random grad_outputs in [-1, 1) drawn from the default
 generator as `torch.testing.make_tensor` does, when none are given.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -26,9 +27,12 @@ class GradcheckError(errors.TorchRuntimeError):
 
 NOT_DOUBLE = (
     "Input #{i} requires gradient and is not a double precision floating point or complex. This check will "
-    "likely fail if all the inputs are not of double precision floating point or complex. ")
-NO_INPUT = ("gradcheck expects at least one input tensor to require gradient, but none of them have "
-            "requires_grad=True.")
+    "likely fail if all the inputs are not of double precision floating point or complex. "
+)
+NO_INPUT = (
+    "gradcheck expects at least one input tensor to require gradient, but none of them have "
+    "requires_grad=True."
+)
 
 
 def _as_tuple(x):
@@ -101,8 +105,9 @@ def _analytical(inputs, output, nondet_tol):
         for k in range(base.size):
             g = np.zeros_like(base).reshape(-1)
             g[k] = 1.0
-            grads = autograd.grad([output], diff, [Tensor(g.reshape(base.shape))], retain_graph=True,
-                                  allow_unused=True)
+            grads = autograd.grad(
+                [output], diff, [Tensor(g.reshape(base.shape))], retain_graph=True, allow_unused=True
+            )
             for i, gi in enumerate(grads):
                 out[i].append(None if gi is None else np.array(gi.array, copy=True))
         return out
@@ -130,7 +135,8 @@ def _analytical(inputs, output, nondet_tol):
             raise GradcheckError(
                 "Backward is not reentrant, i.e., running backward with same input and grad_output multiple "
                 "times gives different values, although analytical gradient matches numerical gradient."
-                f"The tolerance for nondeterminism was {nondet_tol}.")
+                f"The tolerance for nondeterminism was {nondet_tol}."
+            )
     return jac1
 
 
@@ -143,14 +149,30 @@ def _allclose(a, n, rtol, atol):
 
 
 def _message(a, n, i, j):
-    return (f"Jacobian mismatch for output {i:d} with respect to input {j:d},\n"
-            f"numerical:{Tensor(n)!r}\nanalytical:{Tensor(a)!r}\n")
+    return (
+        f"Jacobian mismatch for output {i:d} with respect to input {j:d},\n"
+        f"numerical:{Tensor(n)!r}\nanalytical:{Tensor(a)!r}\n"
+    )
 
 
-def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exception=True, nondet_tol=0.0,
-              check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
-              check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
-              fast_mode=False, masked=None):
+def gradcheck(
+    func,
+    inputs,
+    *,
+    eps=1e-06,
+    atol=1e-05,
+    rtol=0.001,
+    raise_exception=True,
+    nondet_tol=0.0,
+    check_undefined_grad=True,
+    check_grad_dtypes=False,
+    check_batched_grad=False,
+    check_batched_forward_grad=False,
+    check_forward_ad=False,
+    check_backward_ad=True,
+    fast_mode=False,
+    masked=None,
+):
     """torch.autograd.gradcheck (slow mode; True, or GradcheckError / False)."""
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)
@@ -178,10 +200,25 @@ def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exceptio
     return True
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rtol=0.001,
-                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
-                  check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
-                  check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False, masked=False):
+def gradgradcheck(
+    func,
+    inputs,
+    grad_outputs=None,
+    *,
+    eps=1e-06,
+    atol=1e-05,
+    rtol=0.001,
+    gen_non_contig_grad_outputs=False,
+    raise_exception=True,
+    nondet_tol=0.0,
+    check_undefined_grad=True,
+    check_grad_dtypes=False,
+    check_batched_grad=False,
+    check_fwd_over_rev=False,
+    check_rev_over_rev=True,
+    fast_mode=False,
+    masked=False,
+):
     """torch.autograd.gradgradcheck (slow mode)."""
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
@@ -201,8 +238,15 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rto
         grads = autograd.grad(list(outs), list(diff_args), list(gouts), create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
 
-    return gradcheck(new_func, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception, nondet_tol=nondet_tol)
+    return gradcheck(
+        new_func,
+        inputs + grad_outputs,
+        eps=eps,
+        atol=atol,
+        rtol=rtol,
+        raise_exception=raise_exception,
+        nondet_tol=nondet_tol,
+    )
 
 
 def _make_tensor(x):

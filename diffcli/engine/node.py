@@ -16,6 +16,7 @@ create_graph the engine runs `fast(g, *fargs)` on a float gradient (it returns a
 gradients, or a float: the first input's); the saved tensors are still kept and checked
 (release, versions) exactly as for any node.
 """
+
 from __future__ import annotations
 
 import gc
@@ -52,31 +53,44 @@ def thaw():
 
 
 class Node:
-    __slots__ = ("_name", "next_nodes", "backward_fn", "saved", "saved_versions",
-                 "saved_outputs", "input_meta", "retained", "released", "seq", "fast", "fargs",
-                 "__weakref__")
+    __slots__ = (
+        "_name",
+        "next_nodes",
+        "backward_fn",
+        "saved",
+        "saved_versions",
+        "saved_outputs",
+        "input_meta",
+        "retained",
+        "released",
+        "seq",
+        "fast",
+        "fargs",
+        "__weakref__",
+    )
 
-    def __init__(self, name, next_nodes, backward_fn, saved, input_meta, saved_outputs=(),
-                 fast=None, fargs=()):
-        seq = self.seq = next(_sequence)      # creation order: the engine runs newest first
+    def __init__(
+        self, name, next_nodes, backward_fn, saved, input_meta, saved_outputs=(), fast=None, fargs=()
+    ):
+        seq = self.seq = next(_sequence)  # creation order: the engine runs newest first
         if not seq & _FREEZE_EVERY:
             _freeze()
         self._name = name
-        self.next_nodes = next_nodes          # tuple[Node | None]
-        self.backward_fn = backward_fn        # (grad, *saved) -> tuple of grads per input
-        self.saved = saved                    # tuple[Tensor]
+        self.next_nodes = next_nodes  # tuple[Node | None]
+        self.backward_fn = backward_fn  # (grad, *saved) -> tuple of grads per input
+        self.saved = saved  # tuple[Tensor]
         if not saved:
             self.saved_versions = ()
         elif len(saved) == 1:
             self.saved_versions = (saved[0]._version[0],)
         else:
             self.saved_versions = tuple([t._version[0] for t in saved])
-        self.saved_outputs = saved_outputs    # indices into `saved` holding output shells
-        self.input_meta = input_meta          # tuple[(shape, dtype) | None] per input
-        self.retained = None                  # weakrefs to tensors whose retain_grad() hangs here
+        self.saved_outputs = saved_outputs  # indices into `saved` holding output shells
+        self.input_meta = input_meta  # tuple[(shape, dtype) | None] per input
+        self.retained = None  # weakrefs to tensors whose retain_grad() hangs here
         self.released = False
-        self.fast = fast                      # the scalar lane's formula, on Python floats
-        self.fargs = fargs                    # Python floats both formulas get after `saved`
+        self.fast = fast  # the scalar lane's formula, on Python floats
+        self.fargs = fargs  # Python floats both formulas get after `saved`
 
     def name(self) -> str:
         """The class name, as a tensor's repr and the graph show it (`CopySlices`)."""
@@ -110,9 +124,8 @@ class Node:
         saved = self.saved
         outputs = self.saved_outputs
         if outputs:
-            saved = tuple(self._rebuild_output(t) if i in outputs else t
-                          for i, t in enumerate(saved))
-        if saved_hooks.USED[0]:   # saved_tensors_hooks packed some node's tensors
+            saved = tuple(self._rebuild_output(t) if i in outputs else t for i, t in enumerate(saved))
+        if saved_hooks.USED[0]:  # saved_tensors_hooks packed some node's tensors
             saved = saved_hooks.unpacked(saved)
         return saved + self.fargs if self.fargs else saved
 

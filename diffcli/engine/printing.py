@@ -47,11 +47,11 @@ PRECISION = 4
 THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
-SCI_MODE = None     # torch.set_printoptions(sci_mode=...): None decides per tensor (these five
-                    # are set by diffcli/engine/printoptions.py)
+SCI_MODE = None  # torch.set_printoptions(sci_mode=...): None decides per tensor (these five
+# are set by diffcli/engine/printoptions.py)
 
 _PREFIX = "tensor("
-_ALWAYS_DEFAULT = (np.dtype(np.int64), np.dtype(np.bool_))    # besides the default float
+_ALWAYS_DEFAULT = (np.dtype(np.int64), np.dtype(np.bool_))  # besides the default float
 
 __all__ = ["format_tensor", "format_scalar_item", "format_size", "dtype_name"]
 
@@ -131,10 +131,8 @@ def _summarized_values(data: np.ndarray) -> np.ndarray:
 def _vector_str(data: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) -> str:
     elements_per_line = max(1, math.floor((LINEWIDTH - indent) / (fmt.max_width + 2)))
     values = data.tolist()
-    items = [" ..." if i is None else fmt.format(values[i])
-             for i in _edge_indices(len(values), summarize)]
-    lines = [", ".join(items[i:i + elements_per_line])
-             for i in range(0, len(items), elements_per_line)]
+    items = [" ..." if i is None else fmt.format(values[i]) for i in _edge_indices(len(values), summarize)]
+    lines = [", ".join(items[i : i + elements_per_line]) for i in range(0, len(items), elements_per_line)]
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
@@ -143,8 +141,10 @@ def _tensor_str(data: np.ndarray, indent: int, summarize: bool, fmt: _Formatter)
         return fmt.format(data.item())
     if data.ndim == 1:
         return _vector_str(data, indent, summarize, fmt)
-    slices = ["..." if i is None else _tensor_str(data[i], indent + 1, summarize, fmt)
-              for i in _edge_indices(data.shape[0], summarize)]
+    slices = [
+        "..." if i is None else _tensor_str(data[i], indent + 1, summarize, fmt)
+        for i in _edge_indices(data.shape[0], summarize)
+    ]
     separator = "," + "\n" * (data.ndim - 1) + " " * (indent + 1)
     return "[" + separator.join(slices) + "]"
 

@@ -4,6 +4,7 @@ as PyTorch 2.13 sets them (`torch/_tensor_str.py`): the options of the engine's 
 
 They are run settings like those of `context.py`, kept in `printing`'s globals, which
 only this module writes."""
+
 from __future__ import annotations
 
 import math
@@ -19,9 +20,10 @@ def reset() -> None:
         setattr(printing, name, value)
 
 
-def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
-                     sci_mode=None):
-    if profile in _PROFILES:           # (an unknown profile is ignored, as in PyTorch)
+def set_printoptions(
+    precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
+):
+    if profile in _PROFILES:  # (an unknown profile is ignored, as in PyTorch)
         printing.PRECISION, printing.THRESHOLD, printing.EDGEITEMS, printing.LINEWIDTH = _PROFILES[profile]
     if precision is not None:
         printing.PRECISION = precision
@@ -31,4 +33,4 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
         printing.EDGEITEMS = edgeitems
     if linewidth is not None:
         printing.LINEWIDTH = linewidth
-    printing.SCI_MODE = sci_mode       # (always: set_printoptions() turns sci_mode back to auto)
+    printing.SCI_MODE = sci_mode  # (always: set_printoptions() turns sci_mode back to auto)

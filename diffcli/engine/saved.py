@@ -253,10 +253,14 @@ def _binary_saved(node, kind, index):
     if want_other != saved_is_other:
         return None
     t = _saved_tensor(node, 0)
-    if saved_is_other and node.input_meta[1] is None:       # `a * 2`: a wrapped number
-        value = node.fargs[0] if node.fargs else t.array.item()   # (the row keeps it in fargs)
-        return Tensor(np.array(int(value) if float(value).is_integer() else value,
-                               dtype=np.int64 if float(value).is_integer() else np.float64))
+    if saved_is_other and node.input_meta[1] is None:  # `a * 2`: a wrapped number
+        value = node.fargs[0] if node.fargs else t.array.item()  # (the row keeps it in fargs)
+        return Tensor(
+            np.array(
+                int(value) if float(value).is_integer() else value,
+                dtype=np.int64 if float(value).is_integer() else np.float64,
+            )
+        )
     return t
 
 

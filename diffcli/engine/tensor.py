@@ -5,6 +5,7 @@ State: `data` (ndarray), `requires_grad`, `grad_fn` (None for leaves), `_grad`,
 view was taken from), `retains_grad`. Operations live in `ops/`; operators and methods
 here only forward to them.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -55,8 +56,19 @@ class Size(tuple):
 
 
 class Tensor:
-    __slots__ = ("array", "needs_grad", "grad_fn", "_grad", "_version", "_view_base",
-                 "_views", "retains_grad", "_accumulator", "_no_grad_view", "__weakref__")
+    __slots__ = (
+        "array",
+        "needs_grad",
+        "grad_fn",
+        "_grad",
+        "_version",
+        "_view_base",
+        "_views",
+        "retains_grad",
+        "_accumulator",
+        "_no_grad_view",
+        "__weakref__",
+    )
 
     __array_priority__ = 1000  # make numpy defer to our reflected operators
 
@@ -119,7 +131,8 @@ class Tensor:
             raise errors.TorchRuntimeError(errors.REQUIRES_GRAD_NOT_BOOL)
         if self.grad_fn is not None:  # unlike requires_grad_(True), the attribute refuses
             raise errors.TorchRuntimeError(
-                errors.NONLEAF_REQUIRES_GRAD_FALSE if not value else errors.NONLEAF_REQUIRES_GRAD)
+                errors.NONLEAF_REQUIRES_GRAD_FALSE if not value else errors.NONLEAF_REQUIRES_GRAD
+            )
         if value and self.array.dtype.kind != "f":
             raise errors.TorchRuntimeError(errors.INT_REQUIRES_GRAD_ATTR)
         if value:
@@ -138,13 +151,17 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise errors.TorchTypeError(errors.GRAD_ASSIGN_TYPE.format(t=type(value).__name__))
             if value.array.dtype != self.array.dtype:
-                raise errors.TorchRuntimeError(errors.GRAD_ASSIGN_DTYPE.format(
-                    g=errors.dtype_c_name(value.array.dtype),
-                    t=errors.dtype_scalar_name(self.array.dtype)))
+                raise errors.TorchRuntimeError(
+                    errors.GRAD_ASSIGN_DTYPE.format(
+                        g=errors.dtype_c_name(value.array.dtype), t=errors.dtype_scalar_name(self.array.dtype)
+                    )
+                )
             if value.array.shape != self.array.shape:
-                raise errors.TorchRuntimeError(errors.GRAD_ASSIGN_SIZE.format(
-                    g=", ".join(map(str, value.array.shape)),
-                    t=", ".join(map(str, self.array.shape))))
+                raise errors.TorchRuntimeError(
+                    errors.GRAD_ASSIGN_SIZE.format(
+                        g=", ".join(map(str, value.array.shape)), t=", ".join(map(str, self.array.shape))
+                    )
+                )
         self._grad = value
 
     @property
@@ -176,7 +193,8 @@ class Tensor:
     def item(self):
         if self.array.size != 1:
             raise errors.TorchRuntimeError(
-                f"a Tensor with {self.array.size} elements cannot be converted to Scalar")
+                f"a Tensor with {self.array.size} elements cannot be converted to Scalar"
+            )
         return self.array.reshape(()).item()
 
     def tolist(self):
@@ -247,7 +265,8 @@ class Tensor:
         """`element in t`: PyTorch's `(element == t).any().item()`, for a Tensor or a number."""
         if not isinstance(element, (Tensor, numbers.Number)):
             raise errors.TorchRuntimeError(
-                f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
+                f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
+            )
         return bool((element == self).array.any())
 
     def __len__(self):
@@ -257,8 +276,7 @@ class Tensor:
 
     def __bool__(self):
         if self.array.size != 1:
-            raise errors.TorchRuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous")
+            raise errors.TorchRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.array.reshape(()).item())
 
     def __float__(self):
@@ -280,7 +298,8 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     n = max(ndim, 1)
     if not -n <= dim < n:
         raise errors.TorchIndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
     return dim % n
 
 
@@ -289,4 +308,3 @@ def hang_retained(node, t: Tensor) -> None:
     if node.retained is None:
         node.retained = []
     node.retained.append(weakref.ref(t))
-

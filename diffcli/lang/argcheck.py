@@ -14,6 +14,7 @@ parser gives, word for word:
   torch/csrc/utils/invalid_arguments.cpp does (it counts the `*` as an item, and matches a
   `Number` parameter by its type's name, so no number fits it there).
 """
+
 from __future__ import annotations
 
 from ..engine.dtypes import DType
@@ -23,8 +24,21 @@ from .values import type_name as script_type_name
 
 # the ops whose Tensor parameters also take a Python number (PyTorch's
 # should_allow_numbers_as_tensors, for the names of diffcli's op table)
-NUMBERS_AS_TENSORS = frozenset({"add", "sub", "subtract", "mul", "multiply", "div", "divide",
-                                "true_divide", "floor_divide", "remainder", "rsub"})
+NUMBERS_AS_TENSORS = frozenset(
+    {
+        "add",
+        "sub",
+        "subtract",
+        "mul",
+        "multiply",
+        "div",
+        "divide",
+        "true_divide",
+        "floor_divide",
+        "remainder",
+        "rsub",
+    }
+)
 
 
 class Param:
@@ -80,11 +94,9 @@ def accepts(op, param, value) -> bool:
     if value is None:
         return param.optional
     if t == "Tensor":
-        return isinstance(value, Tensor) or (
-            op in NUMBERS_AS_TENSORS and isinstance(value, (int, float)))
+        return isinstance(value, Tensor) or (op in NUMBERS_AS_TENSORS and isinstance(value, (int, float)))
     if t == "Number":
-        return isinstance(value, (int, float)) or (
-            _scalar_tensor(value, "biuf") and not value.needs_grad)
+        return isinstance(value, (int, float)) or (_scalar_tensor(value, "biuf") and not value.needs_grad)
     if t == "int":
         return (isinstance(value, int) and not isinstance(value, bool)) or _scalar_tensor(value, "iu")
     if t == "float":
@@ -93,14 +105,15 @@ def accepts(op, param, value) -> bool:
         return isinstance(value, bool) or _scalar_tensor(value, "b")
     if t == "tuple of ints":
         return (isinstance(value, int) and not isinstance(value, bool)) or (
-            isinstance(value, (list, tuple, Size)) and all(isinstance(v, int) for v in value))
+            isinstance(value, (list, tuple, Size)) and all(isinstance(v, int) for v in value)
+        )
     if t == "tuple of Tensors":
         return isinstance(value, (list, tuple)) and all(isinstance(v, Tensor) for v in value)
     if t == "torch.dtype":
         return isinstance(value, DType)
     if t == "str":
         return isinstance(value, str)
-    return True                                # a type diffcli does not model: no claim
+    return True  # a type diffcli does not model: no claim
 
 
 def _fits_by_name(t, value) -> bool:
@@ -137,19 +150,20 @@ def _fits(op, params, args, kwargs) -> bool:
     by_name = {p.name: p for p in params}
     if any(k not in by_name for k in kwargs):
         return False
-    given = {p.name for p in positional[:len(args)]}
+    given = {p.name for p in positional[: len(args)]}
     if any(k in given for k in kwargs):
         return False
     if any(not p.optional and p.name not in given and p.name not in kwargs for p in params):
         return False
     return all(accepts(op, p, v) for p, v in zip(positional, args)) and all(
-        accepts(op, by_name[k], v) for k, v in kwargs.items())
+        accepts(op, by_name[k], v) for k, v in kwargs.items()
+    )
 
 
 def _first_misfit(op, params, args, kwargs):
     positional = [p for p in params if not p.keyword_only]
     if len(args) > len(positional):
-        return None                   # PyTorch counts first: `sin() takes 1 positional argument`
+        return None  # PyTorch counts first: `sin() takes 1 positional argument`
     for i, (p, v) in enumerate(zip(positional, args)):
         if not accepts(op, p, v):
             return f"{op}(): argument '{p.name}' (position {i + 1}) must be {p.type}, not {type_name(v)}"
@@ -163,8 +177,9 @@ def _first_misfit(op, params, args, kwargs):
 def _invalid_combination(op, parsed, args, kwargs):
     ordered = sorted(kwargs.items(), key=lambda kv: kv[0] != "out")
     got = [type_name(v) for v in args] + [f"{k}={type_name(v)}" for k, v in ordered]
-    lines = [f"{op}() received an invalid combination of arguments - got ({', '.join(got)}), "
-             "but expected one of:"]
+    lines = [
+        f"{op}() received an invalid combination of arguments - got ({', '.join(got)}), but expected one of:"
+    ]
     n = len(args) + len(kwargs)
     for signature, items, params in parsed:
         lines.append(f" * {signature}")
@@ -179,6 +194,7 @@ def _invalid_combination(op, parsed, args, kwargs):
                 name = type_name(v)
                 fits = k in by_name and _fits_by_name(by_name[k].type, v)
                 marks.append(f"{k}={name}" if fits else f"{k}=!{name}!")
-            lines.append(f"      didn't match because some of the arguments have invalid types: "
-                         f"({', '.join(marks)})")
+            lines.append(
+                f"      didn't match because some of the arguments have invalid types: ({', '.join(marks)})"
+            )
     return "\n".join(lines)

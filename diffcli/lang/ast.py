@@ -22,6 +22,7 @@ Shapes the interpreter should know:
   (keyword-only, after ``*`` or ``*args``) or ``"**"`` (``**kwargs``); a bare ``*`` leaves
   no Param, only the ``"kw"`` kind of those after it.
 """
+
 from __future__ import annotations
 
 from typing import Optional, Union
@@ -37,8 +38,12 @@ class _NodeType(type):
         own = tuple(k for k in ns.get("__annotations__", {}) if k not in _POSITION)
         ns["__slots__"] = own if bases else _POSITION
         cls = super().__new__(mcls, name, bases, ns)
-        cls._fields = tuple(f for b in reversed(cls.__mro__[1:]) for f in getattr(b, "_fields", ())
-                            if f not in own) + own if bases else ()
+        cls._fields = (
+            tuple(f for b in reversed(cls.__mro__[1:]) for f in getattr(b, "_fields", ()) if f not in own)
+            + own
+            if bases
+            else ()
+        )
         return cls
 
 
@@ -54,7 +59,7 @@ class Node(metaclass=_NodeType):
             raise TypeError(f"{type(self).__name__}() takes {len(names)} positional arguments")
         for k, v in zip(names, args):
             setattr(self, k, v)
-        for k in names[len(args):]:
+        for k in names[len(args) :]:
             if k not in kw:
                 raise TypeError(f"{type(self).__name__}() missing argument: '{k}'")
             setattr(self, k, kw.pop(k))
@@ -87,8 +92,10 @@ class Stmt(Node):
 
 # ----------------------------------------------------------------- expressions
 
+
 class Num(Expr):
     """A number literal: ``value`` is an int when ``is_int``, else a float; ``text`` as written."""
+
     value: Union[int, float]
     is_int: bool
     text: str
@@ -96,11 +103,13 @@ class Num(Expr):
 
 class Str(Expr):
     """A string literal (adjacent literals joined), escapes decoded."""
+
     value: str
 
 
 class FormattedValue(Expr):
     """One ``{expr!conversion:spec}`` field of an f-string; ``expr`` is source text."""
+
     expr: str
     conversion: Optional[str]
     spec: Optional[str]
@@ -108,31 +117,37 @@ class FormattedValue(Expr):
 
 class FString(Expr):
     """An f-string: ``parts`` are literal strs and FormattedValue fields, in order."""
+
     parts: list
 
 
 class Const(Expr):
     """``True``, ``False`` or ``None``."""
+
     value: Optional[bool]
 
 
 class Name(Expr):
     """A variable reference, ``id`` being its name."""
+
     id: str
 
 
 class ListLit(Expr):
     """A list display ``[a, b]``."""
+
     items: list[Expr]
 
 
 class TupleLit(Expr):
     """A tuple ``(a, b)``, ``(a,)``, ``()`` or bare ``a, b``; also ``x[i, j]``'s index."""
+
     items: list[Expr]
 
 
 class BinOp(Expr):
     """``left op right`` for ``+ - * / @ // % ** & |``."""
+
     op: str
     left: Expr
     right: Expr
@@ -140,12 +155,14 @@ class BinOp(Expr):
 
 class UnaryOp(Expr):
     """``-operand``, ``+operand`` or ``~operand``."""
+
     op: str
     operand: Expr
 
 
 class Compare(Expr):
     """``left op right`` for ``< <= > >= == != in not in is is not``."""
+
     op: str
     left: Expr
     right: Expr
@@ -153,17 +170,20 @@ class Compare(Expr):
 
 class BoolOp(Expr):
     """``a and b and ...`` or ``a or b or ...`` (``op`` is ``"and"`` or ``"or"``)."""
+
     op: str
     values: list[Expr]
 
 
 class Not(Expr):
     """``not operand``."""
+
     operand: Expr
 
 
 class Call(Expr):
     """``func(*args, **dict(kwargs))``; ``kwargs`` is a list of ``(name, value)`` in source order."""
+
     func: Expr
     args: list[Expr]
     kwargs: list[tuple[str, Expr]]
@@ -176,40 +196,47 @@ class StarCall(Call):
 
 class Starred(Expr):
     """``*value``: unpacked into a call's arguments, a display, or an assignment target."""
+
     value: Expr
 
 
 class Lambda(Expr):
     """``lambda params: body``."""
+
     params: list[Param]
     body: Expr
 
 
 class SetLit(Expr):
     """A set display ``{a, b, *c}``."""
+
     items: list[Expr]
 
 
 class DictLit(Expr):
     """A dict display ``{k: v, **m}``; ``keys[i]`` is None where ``values[i]`` is ``**m``."""
+
     keys: list[Optional[Expr]]
     values: list[Expr]
 
 
 class Attribute(Expr):
     """``obj.name``."""
+
     obj: Expr
     name: str
 
 
 class Subscript(Expr):
     """``obj[index]``; ``index`` is an expression, a ``Slice`` or a ``TupleLit`` of them."""
+
     obj: Expr
     index: Expr
 
 
 class Slice(Expr):
     """``lo:hi:step`` inside brackets; absent parts are ``None``."""
+
     lo: Optional[Expr]
     hi: Optional[Expr]
     step: Optional[Expr]
@@ -221,6 +248,7 @@ class EllipsisLit(Expr):
 
 class IfExp(Expr):
     """``body if test else orelse``."""
+
     test: Expr
     body: Expr
     orelse: Expr
@@ -228,6 +256,7 @@ class IfExp(Expr):
 
 class Comprehension(Node):
     """One ``for target in iter if cond ...`` clause of a comprehension."""
+
     target: Expr
     iter: Expr
     conds: list[Expr]
@@ -235,6 +264,7 @@ class Comprehension(Node):
 
 class ListComp(Expr):
     """``[element for ... in ... if ...]``; nested ``for`` clauses in source order."""
+
     element: Expr
     generators: list[Comprehension]
 
@@ -249,6 +279,7 @@ class SetComp(ListComp):
 
 class DictComp(Expr):
     """``{key: value for ... in ... if ...}``."""
+
     key: Expr
     value: Expr
     generators: list[Comprehension]
@@ -256,14 +287,17 @@ class DictComp(Expr):
 
 # ------------------------------------------------------------------ statements
 
+
 class Assign(Stmt):
     """``t1 = t2 = value``; each target is a Name, Attribute, Subscript or Tuple/ListLit of them."""
+
     targets: list[Expr]
     value: Expr
 
 
 class AugAssign(Stmt):
     """``target op= value`` (in place); ``op`` is the binary operator, e.g. ``+``."""
+
     target: Expr
     op: str
     value: Expr
@@ -271,17 +305,20 @@ class AugAssign(Stmt):
 
 class ExprStmt(Stmt):
     """An expression evaluated for its effect, e.g. ``z.backward()``."""
+
     value: Expr
 
 
 class With(Stmt):
     """``with ctx [as name], ...: body``; ``items`` is a list of ``(ctx, name or None)``."""
+
     items: list[tuple[Expr, Optional[str]]]
     body: list[Stmt]
 
 
 class For(Stmt):
     """``for target in iter: body``."""
+
     target: Expr
     iter: Expr
     body: list[Stmt]
@@ -289,12 +326,14 @@ class For(Stmt):
 
 class While(Stmt):
     """``while test: body``."""
+
     test: Expr
     body: list[Stmt]
 
 
 class If(Stmt):
     """``if test: body else: orelse`` (``orelse`` is empty, or holds one If for ``elif``)."""
+
     test: Expr
     body: list[Stmt]
     orelse: list[Stmt]
@@ -302,6 +341,7 @@ class If(Stmt):
 
 class ExceptHandler(Node):
     """``except [exc_type [as name]]: body``."""
+
     exc_type: Optional[Expr]
     name: Optional[str]
     body: list[Stmt]
@@ -309,6 +349,7 @@ class ExceptHandler(Node):
 
 class Try(Stmt):
     """``try: body`` with handlers, an optional ``else`` and an optional ``finally``."""
+
     body: list[Stmt]
     handlers: list[ExceptHandler]
     orelse: list[Stmt]
@@ -318,6 +359,7 @@ class Try(Stmt):
 class Param(Node):
     """One parameter of a ``def`` or lambda: ``name`` or ``name=default``; ``kind`` says
     which sort (see the module docstring). Annotations are not kept."""
+
     name: str
     default: Optional[Expr]
     kind: str
@@ -325,6 +367,7 @@ class Param(Node):
 
 class FuncDef(Stmt):
     """``def name(params): body``, with the ``@decorator`` expressions above it (outermost first)."""
+
     name: str
     params: list[Param]
     body: list[Stmt]
@@ -334,6 +377,7 @@ class FuncDef(Stmt):
 class ClassDef(Stmt):
     """``class name(bases, **keywords): body`` with its decorators (outermost first);
     ``keywords`` is a list of ``(name, value)``."""
+
     name: str
     bases: list[Expr]
     keywords: list[tuple[str, Expr]]
@@ -343,17 +387,20 @@ class ClassDef(Stmt):
 
 class Raise(Stmt):
     """``raise [exc [from cause]]``."""
+
     exc: Optional[Expr]
     cause: Optional[Expr]
 
 
 class Return(Stmt):
     """``return [value]``; a bare return has ``value`` None."""
+
     value: Optional[Expr]
 
 
 class Assert(Stmt):
     """``assert test[, msg]``."""
+
     test: Expr
     msg: Optional[Expr]
 
@@ -372,21 +419,25 @@ class Continue(Stmt):
 
 class Alias(Node):
     """``name [as asname]`` in an import; ``name`` may be dotted (``torch.nn.functional``)."""
+
     name: str
     asname: Optional[str]
 
 
 class Import(Stmt):
     """``import a.b [as c], ...``."""
+
     names: list[Alias]
 
 
 class FromImport(Stmt):
     """``from module import a [as b], ...``."""
+
     module: str
     names: list[Alias]
 
 
 class Script(Node):
     """A whole script: its statements in order."""
+
     body: list[Stmt]

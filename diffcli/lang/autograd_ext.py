@@ -128,7 +128,7 @@ def attribute(interp, obj, e):
 
 def _node_attribute(interp, node, e):
     name = e.name
-    if isinstance(node, OutputSlot):         # an output of a tuple-returning Function: its node
+    if isinstance(node, OutputSlot):  # an output of a tuple-returning Function: its node
         node = node.main
     if isinstance(node, FunctionNode):
         if name in node.attrs:
@@ -180,11 +180,15 @@ def set_attribute(interp, obj, target, value):
 
 def _checker(name, check):
     """gradcheck / gradgradcheck: the function to check is a script callable."""
+
     def fn(interp, args, kwargs, node):
         if not args:
-            raise _error("TypeError", f"{name}() missing 2 required positional arguments: 'func' and 'inputs'", node)
+            raise _error(
+                "TypeError", f"{name}() missing 2 required positional arguments: 'func' and 'inputs'", node
+            )
         call = host_callable(interp, args[0], node)
         return interp.guard(node, lambda: check(call, *args[1:], **kwargs))
+
     return Builtin(name, fn)
 
 
@@ -268,8 +272,14 @@ def install():
     """Add these names to the torch namespaces (called once, at import)."""
     autograd = MODULES["torch.autograd"]
     autograd.members.update(
-        {"Function": autograd_function.FUNCTION, "graph": GRAPH, "function": FUNCTION_MODULE,
-         "gradcheck": GRADCHECK, "gradgradcheck": GRADGRADCHECK, **legacy.AUTOGRAD_MEMBERS}
+        {
+            "Function": autograd_function.FUNCTION,
+            "graph": GRAPH,
+            "function": FUNCTION_MODULE,
+            "gradcheck": GRADCHECK,
+            "gradgradcheck": GRADGRADCHECK,
+            **legacy.AUTOGRAD_MEMBERS,
+        }
     )
     TORCH.members.update(legacy.TORCH_MEMBERS)
     # torch.autograd.gradcheck.GradcheckError derives from RuntimeError

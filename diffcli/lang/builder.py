@@ -8,6 +8,7 @@ without it: a token is any `str` subclass with Lark's token fields (`tokens.Toke
 `lark.Token`), and tokens are the only `str` children a method receives (comp_op's joined
 text goes only to `compare`).
 """
+
 from __future__ import annotations
 
 from diffcli.lang import ast
@@ -16,6 +17,7 @@ from diffcli.lang.syntaxchecks import check_future_imports, check_target, check_
 from diffcli.lang.tokens import Token, error_at
 
 # ---------------------------------------------------------------- transformer
+
 
 def _span(node, first, last):
     """Give `node` the span from the start of `first` to the end of `last` (tokens or nodes)."""
@@ -27,7 +29,7 @@ def _span(node, first, last):
 
 
 _new = object.__new__  # the hot nodes below are built field by field: 5x faster than
-                      # Node.__init__ followed by _span (100,000-statement scripts)
+# Node.__init__ followed by _span (100,000-statement scripts)
 
 
 def _nodes(children) -> list:
@@ -37,12 +39,21 @@ def _nodes(children) -> list:
 
 def _dotted(first: Token, last: Token, value: str) -> Token:
     """One token for a dotted name, of the same class as the parser's own tokens."""
-    return first.__class__("DOTTED_NAME", value, first.start_pos, first.line, first.column,
-                           last.end_line, last.end_column, last.end_pos)
+    return first.__class__(
+        "DOTTED_NAME",
+        value,
+        first.start_pos,
+        first.line,
+        first.column,
+        last.end_line,
+        last.end_column,
+        last.end_pos,
+    )
 
 
 class _Keyword:
     """A ``name=value`` call argument, until `Builder.call` files it."""
+
     __slots__ = ("name", "value", "key")
 
     def __init__(self, name: str, value, key=None):
@@ -51,6 +62,7 @@ class _Keyword:
 
 class _DoubleStarred:
     """A ``**mapping`` call argument or dict item, until `Builder.call`/`dict_lit` files it."""
+
     __slots__ = ("value", "token")
 
     def __init__(self, value, token):
@@ -59,6 +71,7 @@ class _DoubleStarred:
 
 class _StarParam:
     """A ``*``, ``*args`` or ``**kwargs`` parameter, until `Builder.params` files it."""
+
     __slots__ = ("kind", "param", "token")
 
     def __init__(self, kind: str, param, token):
@@ -199,7 +212,7 @@ class Builder:
 
     def class_def(self, c):
         bases, keywords = [], []
-        if len(c) > 4 and isinstance(c[3], list):           # `class A(...)`: its arguments
+        if len(c) > 4 and isinstance(c[3], list):  # `class A(...)`: its arguments
             for item in c[3]:
                 if isinstance(item, _Keyword):
                     keywords.append((item.name, item.value))
@@ -213,7 +226,7 @@ class Builder:
         return _span(ast.ClassDef(c[1].value, bases, keywords, c[-1], []), c[0], c[-1][-1])
 
     def decorated(self, c):
-        node = c[-1]                # the def or class keeps its own span (as in Python's ast)
+        node = c[-1]  # the def or class keeps its own span (as in Python's ast)
         node.decorators = list(c[:-1])
         return node
 
@@ -224,8 +237,8 @@ class Builder:
         """Python's order, checked: plain parameters (no default after a default), then
         `*args` or `*`, keyword-only ones (any defaults), then `**kwargs`."""
         out, seen = [], set()
-        kind = ""                   # the kind of the next plain parameter
-        star_at = None              # the bare `*` that still needs a keyword-only parameter
+        kind = ""  # the kind of the next plain parameter
+        star_at = None  # the bare `*` that still needs a keyword-only parameter
         after_varkw = False
         for item in _nodes(c):
             param = item.param if isinstance(item, _StarParam) else item
@@ -246,8 +259,13 @@ class Builder:
             else:
                 param.kind = kind
                 star_at = None
-                if kind == "" and param.default is None and out and out[-1].kind == "" \
-                        and out[-1].default is not None:
+                if (
+                    kind == ""
+                    and param.default is None
+                    and out
+                    and out[-1].kind == ""
+                    and out[-1].default is not None
+                ):
                     raise error_at(param, "a parameter without a default follows one with a default")
             if param.name in seen:
                 raise error_at(param, f"duplicate argument '{param.name}' in function definition")
@@ -327,8 +345,9 @@ class Builder:
     def compare(self, c):
         if len(c) == 3:
             return _span(ast.Compare(c[1], c[0], c[2]), c[0], c[2])
-        links = [_span(ast.Compare(c[i], c[i - 1], c[i + 1]), c[i - 1], c[i + 1])
-                 for i in range(1, len(c), 2)]
+        links = [
+            _span(ast.Compare(c[i], c[i - 1], c[i + 1]), c[i - 1], c[i + 1]) for i in range(1, len(c), 2)
+        ]
         return _span(ast.BoolOp("and", links), c[0], c[-1])
 
     def bin_op(self, c):
@@ -344,9 +363,9 @@ class Builder:
 
     def call(self, c):
         args, kwargs = [], []
-        unpacks = False             # a `*` or `**` argument: a StarCall
-        mapping = False             # a `**` argument came already
-        for item in (c[2] if len(c) == 4 else ()):
+        unpacks = False  # a `*` or `**` argument: a StarCall
+        mapping = False  # a `**` argument came already
+        for item in c[2] if len(c) == 4 else ():
             if isinstance(item, _Keyword):
                 if any(name == item.name for name, _ in kwargs):
                     raise error_at(item.key, f"keyword argument repeated: {item.name}")
@@ -430,8 +449,8 @@ class Builder:
         if all(v.__class__ is str for v in values):
             return _span(ast.Str("".join(values)), c[0], c[-1])
         parts = []
-        for v in values:                      # adjacent literals make one f-string
-            for p in (v if isinstance(v, list) else [v]):
+        for v in values:  # adjacent literals make one f-string
+            for p in v if isinstance(v, list) else [v]:
                 if p.__class__ is str and parts and parts[-1].__class__ is str:
                     parts[-1] += p
                 elif p != "":

@@ -10,6 +10,7 @@
 - `star_call`: `f(*xs, **kw)` unpacked at the call site;
 - `expand` and `unpack_starred`: `[*a, *b]` in displays, `a, *rest = xs` in targets.
 """
+
 from __future__ import annotations
 
 from . import ast
@@ -19,6 +20,7 @@ from .suggest import keyword_hint
 from .values import ITERABLES, UserFunction, type_name
 
 # --- making functions ---------------------------------------------------------------------
+
 
 def make_function(interp, s: ast.FuncDef, scope):
     """Run a `def`: bind the (decorated) function in `scope`."""
@@ -35,14 +37,14 @@ def make_lambda(interp, e: ast.Lambda, scope):
 
 def _function(interp, node, scope, name):
     defaults = {p.name: interp.eval(p.default, scope) for p in node.params if p.default is not None}
-    if isinstance(scope, ClassScope):       # a method: it closes over the scope around the class
+    if isinstance(scope, ClassScope):  # a method: it closes over the scope around the class
         return UserFunction(node, scope.outer, defaults, f"{scope.qualname}.{name}", scope)
     frame = interp.frames[-1][0] if interp.frames else None
     qualname = f"{frame.qualname}.<locals>.{name}" if frame is not None else name
     return UserFunction(node, scope, defaults, qualname, frame.class_scope if frame is not None else None)
 
 
-_ASSIGNED = {}    # id(def or lambda node) -> (node, the names its body binds)
+_ASSIGNED = {}  # id(def or lambda node) -> (node, the names its body binds)
 
 
 def assigns(fn, name) -> bool:
@@ -102,6 +104,7 @@ def local_scope(interp, fn):
 
 # --- binding arguments ----------------------------------------------------------------------
 
+
 def _names(names) -> str:
     quoted = [f"'{n}'" for n in names]
     if len(quoted) == 1:
@@ -119,27 +122,34 @@ def bind(interp, fn: UserFunction, args, kwargs, e) -> dict:
     """The local names of a call of `fn` with `args` and `kwargs`, as CPython binds them."""
     plain = fn.plain
     if plain is not None and not kwargs and len(args) == len(plain) and fn.closure is interp.env:
-        return dict(zip(plain, args))      # the common case: f(a, b) of def f(a, b)
+        return dict(zip(plain, args))  # the common case: f(a, b) of def f(a, b)
     local = local_scope(interp, fn)
     positional, vararg, kwonly, varkw, names = fn.sig
     defaults, name = fn.defaults, fn.qualname
     local.update(zip(positional, args))
     if vararg is not None:
-        local[vararg] = tuple(args[len(positional):])
+        local[vararg] = tuple(args[len(positional) :])
     extra = {} if varkw is not None else None
     for k, v in kwargs.items():
         if k not in names:
             if extra is None:
-                raise _error(f"{name}() got an unexpected keyword argument '{k}'"
-                             + keyword_hint(k, [n for n in names if isinstance(n, str)]), e)
+                raise _error(
+                    f"{name}() got an unexpected keyword argument '{k}'"
+                    + keyword_hint(k, [n for n in names if isinstance(n, str)]),
+                    e,
+                )
             extra[k] = v
         elif dict.__contains__(local, k):
             raise _error(f"{name}() got multiple values for argument '{k}'", e)
         else:
             local[k] = v
     if len(args) > len(positional) and vararg is None:
-        raise _error(_too_many(name, positional, defaults, len(args),
-                               sum(1 for p in kwonly if dict.__contains__(local, p))), e)
+        raise _error(
+            _too_many(
+                name, positional, defaults, len(args), sum(1 for p in kwonly if dict.__contains__(local, p))
+            ),
+            e,
+        )
     for group, kind in ((positional, "positional"), (kwonly, "keyword-only")):
         missing = None
         for p in group:
@@ -149,8 +159,11 @@ def bind(interp, fn: UserFunction, args, kwargs, e) -> dict:
                 else:
                     missing = (missing or []) + [p]
         if missing:
-            raise _error(f"{name}() missing {len(missing)} required {kind} argument"
-                         f"{'s' if len(missing) > 1 else ''}: {_names(missing)}", e)
+            raise _error(
+                f"{name}() missing {len(missing)} required {kind} argument"
+                f"{'s' if len(missing) > 1 else ''}: {_names(missing)}",
+                e,
+            )
     if varkw is not None:
         local[varkw] = extra
     return local
@@ -165,13 +178,18 @@ def _too_many(name, positional, defaults, given, kwonly_given) -> str:
         sig, plural = str(count), count != 1
     kwonly_sig = ""
     if kwonly_given:
-        kwonly_sig = (f" positional argument{'s' if given != 1 else ''} (and {kwonly_given} "
-                      f"keyword-only argument{'s' if kwonly_given != 1 else ''})")
+        kwonly_sig = (
+            f" positional argument{'s' if given != 1 else ''} (and {kwonly_given} "
+            f"keyword-only argument{'s' if kwonly_given != 1 else ''})"
+        )
     was = "was" if given == 1 and not kwonly_given else "were"
-    return f"{name}() takes {sig} positional argument{'s' if plural else ''} but {given}{kwonly_sig} {was} given"
+    return (
+        f"{name}() takes {sig} positional argument{'s' if plural else ''} but {given}{kwonly_sig} {was} given"
+    )
 
 
 # --- unpacking at a call ---------------------------------------------------------------------
+
 
 def _function_str(fn, e) -> str:
     """How Python names a callee in unpacking errors (`__main__.f()`, `print()`)."""
@@ -198,8 +216,9 @@ def star_call(interp, e: ast.StarCall, scope):
         if a.__class__ is ast.Starred:
             v = interp.eval(a.value, scope)
             if not isinstance(v, ITERABLES):
-                raise _error(f"{_function_str(fn, e)} argument after * must be an iterable, "
-                             f"not {type_name(v)}", a)
+                raise _error(
+                    f"{_function_str(fn, e)} argument after * must be an iterable, not {type_name(v)}", a
+                )
             for item in interp.iterate(v, a):
                 args.append(item)
                 interp.check_length(len(args), "argument list", a)
@@ -214,8 +233,9 @@ def star_call(interp, e: ast.StarCall, scope):
             continue
         mapping = interp.eval(v, scope)
         if not isinstance(mapping, dict):
-            raise _error(f"{_function_str(fn, e)} argument after ** must be a mapping, "
-                         f"not {type_name(mapping)}", v)
+            raise _error(
+                f"{_function_str(fn, e)} argument after ** must be a mapping, not {type_name(mapping)}", v
+            )
         for key, value in mapping.items():
             if not isinstance(key, str):
                 raise _error("keywords must be strings", v)
@@ -226,6 +246,7 @@ def star_call(interp, e: ast.StarCall, scope):
 
 
 # --- starred items in displays and targets ---------------------------------------------------
+
 
 def expand(interp, items, scope, what):
     """The values of a display's items, `*iterable` ones unpacked in place."""
@@ -262,10 +283,14 @@ def unpack_starred(interp, target, value, scope):
         values.append(v)
         interp.check_length(len(values), "list", target)
     if len(values) < star + after:
-        raise ScriptError("ValueError", f"not enough values to unpack (expected at least {star + after}, "
-                          f"got {len(values)})", target.line, target.column)
+        raise ScriptError(
+            "ValueError",
+            f"not enough values to unpack (expected at least {star + after}, got {len(values)})",
+            target.line,
+            target.column,
+        )
     for t, v in zip(items[:star], values[:star]):
         interp.assign(t, v, scope)
-    interp.assign(items[star].value, values[star:len(values) - after], scope)
-    for t, v in zip(items[star + 1:], values[len(values) - after:]):
+    interp.assign(items[star].value, values[star : len(values) - after], scope)
+    for t, v in zip(items[star + 1 :], values[len(values) - after :]):
         interp.assign(t, v, scope)

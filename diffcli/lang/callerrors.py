@@ -9,6 +9,7 @@ to speak PyTorch's or Python's words rather than diffcli's internals.
 - whatever else still names diffcli's insides (`'float' object has no attribute 'array'`,
   numpy's `ndarray`, `ufunc`) says which argument types the function was given instead.
 """
+
 from __future__ import annotations
 
 import re
@@ -28,7 +29,7 @@ def explain_call_error(error: ScriptError, cause: BaseException, fn, callee, arg
     """`error` (what `cause`, raised by `fn(*args, **kwargs)`, became), reworded as above."""
     engine_error = isinstance(cause, EngineError)
     if engine_error and error.type_name != "TypeError" and not INTERNAL.search(error.message):
-        return error                            # the engine's own PyTorch text
+        return error  # the engine's own PyTorch text
     keyword = _KEYWORD.search(error.message) if isinstance(cause, TypeError) else None
     if keyword:
         error.message += keyword_hint(keyword.group(1), keyword_names(fn))
@@ -39,8 +40,9 @@ def explain_call_error(error: ScriptError, cause: BaseException, fn, callee, arg
         return _like(error, "TypeError", text)
     if INTERNAL.search(error.message):
         given = ", ".join([type_name(a) for a in args] + [f"{k}={type_name(v)}" for k, v in kwargs.items()])
-        return _like(error, "TypeError", f"{callee or 'function'}() does not take arguments of "
-                                         f"these types: ({given})")
+        return _like(
+            error, "TypeError", f"{callee or 'function'}() does not take arguments of these types: ({given})"
+        )
     return error
 
 

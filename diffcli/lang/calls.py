@@ -1,6 +1,7 @@
 """Calls: to the op table's functions and the plain builtins (the fast path, with the
 size caps checked first), to a script's own functions (--max-depth), classes and bound
 methods, and the builtins a script sees. A mixin of `Interpreter`."""
+
 from __future__ import annotations
 
 import math
@@ -22,7 +23,7 @@ _Name = ast.Name
 _SCRIPT_CALLABLES = (ScriptObject, Instance, classes.ClassValue, classes.ProvidedBase, classes.NativeMethod)
 
 
-_PLAIN = {}                        # id -> function: the op table's and the modules' functions
+_PLAIN = {}  # id -> function: the op table's and the modules' functions
 
 
 def _plain_callables(closures):
@@ -43,9 +44,13 @@ def _plain_callables(closures):
 
 
 def _add_plain(table, f):
-    if f.__class__ in (FunctionType, BuiltinFunctionType) and f is not engine.backward \
-            and f is not engine.grad and getattr(f, "__name__", "") not in ("backward", "retain_grad") \
-            and not isinstance(getattr(f, "__self__", None), Tensor):
+    if (
+        f.__class__ in (FunctionType, BuiltinFunctionType)
+        and f is not engine.backward
+        and f is not engine.grad
+        and getattr(f, "__name__", "") not in ("backward", "retain_grad")
+        and not isinstance(getattr(f, "__self__", None), Tensor)
+    ):
         table[id(f)] = f
 
 
@@ -67,11 +72,15 @@ class Calls:
         if fn.__class__ is UserFunction:
             return self.call_user(fn, args, kwargs, e)
         if self._plain.get(id(fn)) is not fn:
-            if isinstance(fn, _SCRIPT_CALLABLES):     # classes, bound methods, super(), ...
+            if isinstance(fn, _SCRIPT_CALLABLES):  # classes, bound methods, super(), ...
                 return classes.call(self, fn, args, kwargs, e)
-            if (fn is engine.no_grad or fn is engine.enable_grad or isinstance(fn, classes.GRAD_MODES)) \
-                    and len(args) == 1 and not kwargs and isinstance(args[0], (UserFunction, *_SCRIPT_CALLABLES)):
-                return classes.grad_mode_decorator(fn, args[0])     # `@torch.no_grad()` on a function
+            if (
+                (fn is engine.no_grad or fn is engine.enable_grad or isinstance(fn, classes.GRAD_MODES))
+                and len(args) == 1
+                and not kwargs
+                and isinstance(args[0], (UserFunction, *_SCRIPT_CALLABLES))
+            ):
+                return classes.grad_mode_decorator(fn, args[0])  # `@torch.no_grad()` on a function
         if "device" in kwargs:
             # `torch.zeros(2, device=device)`: the CPU is the only device there is
             where = kwargs.pop("device")
@@ -80,8 +89,12 @@ class Calls:
             # an op-table function or plain builtin: none of the special cases below apply
             callee = _callee_name(func)
             if kwargs or len(args) > 1 or callee in _CATS:
-                self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
-                                                self.limits.max_elements), e)
+                self.check_size(
+                    growth_estimate(
+                        callee, getattr(fn, "__self__", None), args, kwargs, self.limits.max_elements
+                    ),
+                    e,
+                )
         else:
             callee = self._prepare_call(fn, args, kwargs, e)
             if fn is list or fn is tuple:
@@ -91,11 +104,15 @@ class Calls:
             elif fn is set or fn is frozenset:
                 fn = pydict.set_constructor(self, fn, e)
             else:
-                self.check_size(growth_estimate(callee, getattr(fn, "__self__", None), args, kwargs,
-                                                self.limits.max_elements), e)
+                self.check_size(
+                    growth_estimate(
+                        callee, getattr(fn, "__self__", None), args, kwargs, self.limits.max_elements
+                    ),
+                    e,
+                )
         try:
             finish = None
-            if kwargs:                 # PyTorch's keyword names (`input=`, `size=`, `out=`...)
+            if kwargs:  # PyTorch's keyword names (`input=`, `size=`, `out=`...)
                 args, kwargs, finish = signatures.adapt(fn, args, kwargs, callee)
             result = fn(*args, **kwargs)
             if finish is not None:
@@ -108,9 +125,9 @@ class Calls:
         if isinstance(result, Tensor):
             self.check_size(result.array.size, e)
         elif result.__class__ in _SEQUENCES and len(result) >= MEMORY_CHECK_ELEMENTS:
-            self.checkpoint(e)         # a big list or text (str(), format): memory and time
+            self.checkpoint(e)  # a big list or text (str(), format): memory and time
         elif self.called_backward and callee in ("backward", "grad"):
-            self.check_memory(e)       # a backward pass can allocate as much as the forward
+            self.check_memory(e)  # a backward pass can allocate as much as the forward
         return result
 
     def _prepare_call(self, fn, args, kwargs, e):
@@ -120,7 +137,7 @@ class Calls:
             raise ScriptError("TypeError", f"'{type_name(fn)}' object is not callable", e.line, e.column)
         if fn is engine.backward or fn is engine.grad or getattr(fn, "__name__", "") == "backward":
             self.called_backward = True
-            if self.retain_graphs:     # `check` differentiates the target again afterwards
+            if self.retain_graphs:  # `check` differentiates the target again afterwards
                 at = 3 if fn is engine.grad else 2 if fn is engine.backward else 1
                 if len(args) > at:
                     args[at] = True
@@ -136,8 +153,12 @@ class Calls:
     def call_user(self, fn, args, kwargs, e):
         node = fn.node
         if self.depth >= self.limits.max_depth:
-            raise ScriptError("RecursionError", f"maximum recursion depth exceeded ({self.limits.max_depth}; "
-                              "raise the cap with --max-depth)", e.line, e.column)
+            raise ScriptError(
+                "RecursionError",
+                f"maximum recursion depth exceeded ({self.limits.max_depth}; raise the cap with --max-depth)",
+                e.line,
+                e.column,
+            )
         self.depth += 1
         try:
             return self._call_user(fn, node, args, kwargs, e)
@@ -159,7 +180,7 @@ class Calls:
 
     # --- builtins --------------------------------------------------------------------
     def _builtins(self):
-        names = self.builtin_names = {}    # id(builtin) -> its script name, for printing
+        names = self.builtin_names = {}  # id(builtin) -> its script name, for printing
         capped = cappedbuiltins.make(self, lambda text: self.write(text), names)
         _print, _str = capped["print"], capped["str"]
 
@@ -179,6 +200,7 @@ class Calls:
                 if not any(isinstance(a, Tensor) for a in args):
                     return builtin(*args, **kwargs)
                 return op(*args, **kwargs)
+
             fn.__name__ = name
             return fn
 
@@ -190,19 +212,43 @@ class Calls:
                 return False
 
         b = {
-            "print": _print, "range": _range, "len": len, "float": float, "int": int,
-            "str": _str, "bool": bool, "type": _type, "list": list, "tuple": tuple,
-            "enumerate": enumerate, "zip": zip, "isinstance": None, "hasattr": _hasattr,
-            "torch": TORCH, "F": MODULES["torch.nn.functional"], "autograd": MODULES["torch.autograd"],
+            "print": _print,
+            "range": _range,
+            "len": len,
+            "float": float,
+            "int": int,
+            "str": _str,
+            "bool": bool,
+            "type": _type,
+            "list": list,
+            "tuple": tuple,
+            "enumerate": enumerate,
+            "zip": zip,
+            "isinstance": None,
+            "hasattr": _hasattr,
+            "torch": TORCH,
+            "F": MODULES["torch.nn.functional"],
+            "autograd": MODULES["torch.autograd"],
             "math": MODULES["math"],
-            "grad": engine.grad, "backward": engine.backward, "no_grad": engine.no_grad,
-            "enable_grad": engine.enable_grad, "set_grad_enabled": engine.set_grad_enabled,
-            "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
+            "grad": engine.grad,
+            "backward": engine.backward,
+            "no_grad": engine.no_grad,
+            "enable_grad": engine.enable_grad,
+            "set_grad_enabled": engine.set_grad_enabled,
+            "pi": math.pi,
+            "e": math.e,
+            "inf": math.inf,
+            "nan": math.nan,
         }
-        for name, builtin in (("abs", abs), ("max", capped["max"]), ("min", capped["min"]),
-                              ("sum", capped["sum"]), ("round", round)):
+        for name, builtin in (
+            ("abs", abs),
+            ("max", capped["max"]),
+            ("min", capped["min"]),
+            ("sum", capped["sum"]),
+            ("round", round),
+        ):
             b[name] = _builtin_or_op(name, builtin)
-        b["any"], b["all"] = capped["any"], capped["all"]   # Python's (not SPEC functions)
+        b["any"], b["all"] = capped["any"], capped["all"]  # Python's (not SPEC functions)
         del b["isinstance"]
         self._plain = _plain_callables((_print, _str, _range, _type, _hasattr))
         pybuiltins.install(self, b)

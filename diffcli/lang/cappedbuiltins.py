@@ -16,6 +16,7 @@ all of its text first. Here:
 
 Errors are the engine's (positionless); the interpreter places them at the call.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -71,18 +72,19 @@ def _in_range(r, x):
         if len(r) == 0:
             return False
         if x.array.size != 1:
-            return bool(r[0] == x)             # PyTorch's "Boolean value of Tensor with ..."
+            return bool(r[0] == x)  # PyTorch's "Boolean value of Tensor with ..."
         x = x.item()
     if isinstance(x, float):
         return math.isfinite(x) and x.is_integer() and int(x) in r
     if isinstance(x, (int, bool)):
         return int(x) in r
-    return False                               # no int equals a string, a list, None...
+    return False  # no int equals a string, a list, None...
 
 
 def make(caps, write, names):
     """The builtins (name -> function) for an interpreter (`caps`: its limits and counters)
     that prints with `write`; `names` maps builtins' ids to their names, for printing."""
+
     def cap():
         return caps.limits.max_elements
 
@@ -101,7 +103,7 @@ def make(caps, write, names):
 
     def _sum(*args, **kwargs):
         if not args or len(args) > 2 or set(kwargs) - {"start"}:
-            return builtins.sum(*args, **kwargs)       # Python's error
+            return builtins.sum(*args, **kwargs)  # Python's error
         start = args[1] if len(args) > 1 else kwargs.get("start", 0)
         items = consume(caps, args[0], "sum()")
         if start.__class__ in (list, tuple):
@@ -115,7 +117,7 @@ def make(caps, write, names):
         it = iter(items)
         for v in it:
             if not (v.__class__ is kind or kind is tuple and isinstance(v, tuple)):
-                return builtins.sum((v, *it), kind(out))   # Python's `+` from here on
+                return builtins.sum((v, *it), kind(out))  # Python's `+` from here on
             caps.check_sequence(len(out) + len(v), kind, None)
             out.extend(v)
         return kind(out)
@@ -125,6 +127,7 @@ def make(caps, write, names):
             if len(args) == 1:
                 args = (consume(caps, args[0], f"{name}()"),)
             return builtin(*args, **kwargs)
+
         fn.__name__ = name
         return fn
 
@@ -133,12 +136,19 @@ def make(caps, write, names):
             if len(args) == 1 and not kwargs:
                 return builtin(consume_lazily(caps, args[0]))
             return builtin(*args, **kwargs)
+
         fn.__name__ = name
         return fn
 
-    return {"print": _print, "str": _str, "sum": _sum, "max": extreme(builtins.max, "max"),
-            "min": extreme(builtins.min, "min"), "any": lazy(builtins.any, "any"),
-            "all": lazy(builtins.all, "all")}
+    return {
+        "print": _print,
+        "str": _str,
+        "sum": _sum,
+        "max": extreme(builtins.max, "max"),
+        "min": extreme(builtins.min, "min"),
+        "any": lazy(builtins.any, "any"),
+        "all": lazy(builtins.all, "all"),
+    }
 
 
 def sequence(caps, kind, node):
@@ -156,8 +166,9 @@ def sequence(caps, kind, node):
                 caps.charge(n, node, f"{what}() over {n} items")
             return kind(it)
         out = []
-        for v in (caps.counted(it, node) if isinstance(it, _ITERATORS) else it):
+        for v in caps.counted(it, node) if isinstance(it, _ITERATORS) else it:
             out.append(v)
             caps.check_length(len(out), what, node)
         return kind(out)
+
     return make

@@ -4,6 +4,7 @@ objects, their attributes, `super()`, and `with` over a script's context manager
 The data model is in `objects.py`; the security rules (which dunder names a class may
 define and a script may read) are in `dunders.py`.
 """
+
 from __future__ import annotations
 
 from .. import engine
@@ -57,19 +58,23 @@ def _error(type_name_, message, node):
 
 # --- object's own methods (the end of every MRO) -------------------------------------------
 
+
 def _object_init(interp, inst, args, kwargs, node):
     if args or kwargs:
-        raise _error("TypeError", "object.__init__() takes exactly one argument (the instance to initialize)",
-                     node)
+        raise _error(
+            "TypeError", "object.__init__() takes exactly one argument (the instance to initialize)", node
+        )
 
 
 def _object_repr(interp, inst, args, kwargs, node):
     return Instance.__repr__(inst)
 
 
-_OBJECT = {"__init__": NativeMethod("__init__", _object_init),
-           "__repr__": NativeMethod("__repr__", _object_repr),
-           "__str__": NativeMethod("__str__", _object_repr)}
+_OBJECT = {
+    "__init__": NativeMethod("__init__", _object_init),
+    "__repr__": NativeMethod("__repr__", _object_repr),
+    "__str__": NativeMethod("__str__", _object_repr),
+}
 
 
 def lookup(cls, name, after=None):
@@ -77,7 +82,7 @@ def lookup(cls, name, after=None):
     object's own methods; MISSING if none has it."""
     mro = class_mro(cls.host)
     if after is not None:
-        mro = mro[mro.index(after) + 1:] if after in mro else []
+        mro = mro[mro.index(after) + 1 :] if after in mro else []
     found = find_in_mro(mro, name)
     if found is not MISSING:
         return found
@@ -87,6 +92,7 @@ def lookup(cls, name, after=None):
 
 
 # --- the class statement ---------------------------------------------------------------------
+
 
 def _refused_name(name):
     return name.startswith("__") and name not in DEFINABLE
@@ -103,10 +109,14 @@ def _defined_names(body):
 
 
 def _cannot_define(name, node):
-    return _error("TypeError", f"a diffcli class cannot define '{name}': names starting with '__' are "
-                  "limited to the special methods diffcli calls (__init__, __call__, __repr__, __str__, "
-                  "__len__, __getitem__, __iter__, __eq__, __hash__, __add__ and the other operators, "
-                  "__enter__, __exit__)", node)
+    return _error(
+        "TypeError",
+        f"a diffcli class cannot define '{name}': names starting with '__' are "
+        "limited to the special methods diffcli calls (__init__, __call__, __repr__, __str__, "
+        "__len__, __getitem__, __iter__, __eq__, __hash__, __add__ and the other operators, "
+        "__enter__, __exit__)",
+        node,
+    )
 
 
 def exec_class(interp, s: ast.ClassDef, scope):
@@ -117,12 +127,16 @@ def exec_class(interp, s: ast.ClassDef, scope):
     bases = []
     for b in s.bases:
         if b.__class__ is ast.Name and b.id == "object" and b.id not in scope and b.id not in interp.env:
-            continue                         # `class A(object):` is `class A:`
+            continue  # `class A(object):` is `class A:`
         base = interp.eval(b, scope)
         if not isinstance(base, (ClassValue, ProvidedBase)):
-            raise _error("TypeError", f"class {s.name} cannot derive from {_describe(base)}: a diffcli class "
-                         "derives only from classes of the script and the classes diffcli provides "
-                         "(Exception and its subclasses)", b)
+            raise _error(
+                "TypeError",
+                f"class {s.name} cannot derive from {_describe(base)}: a diffcli class "
+                "derives only from classes of the script and the classes diffcli provides "
+                "(Exception and its subclasses)",
+                b,
+            )
         bases.append(base)
     for name, node in _defined_names(s.body):
         if _refused_name(name):
@@ -146,7 +160,7 @@ def exec_class(interp, s: ast.ClassDef, scope):
             host_ns[name] = None if value is None else _special(cls, name)
     try:
         cls.host = type(s.name, tuple(b.host for b in bases) or (Instance,), host_ns)
-    except TypeError as err:                 # Python's words: duplicate base, inconsistent MRO
+    except TypeError as err:  # Python's words: duplicate base, inconsistent MRO
         raise _error("TypeError", str(err), s) from None
     ns.cls = cls
     for klass in cls.mro:
@@ -186,19 +200,21 @@ def _special(cls, name):
                 if name == "__getitem__" and isinstance(value, _INDEX):
                     raise IndexError(str(value)) from None
             raise
+
     special.__name__ = special.__qualname__ = name
     return special
 
 
 # --- instances and calls -----------------------------------------------------------------------
 
+
 def instantiate(interp, cls, args, kwargs, e):
     """`Cls(*args, **kwargs)`: a new instance, initialised by the first `__init__` in its MRO."""
     inst = new_instance(cls)
-    if isinstance(inst, ExceptionValue):      # as BaseException.__new__: args kept even if
-        inst._args, inst._text = tuple(args), None   # a script __init__ does not pass them on
+    if isinstance(inst, ExceptionValue):  # as BaseException.__new__: args kept even if
+        inst._args, inst._text = tuple(args), None  # a script __init__ does not pass them on
     owner, init = lookup(cls, "__init__")
-    if owner is None:                          # object's: no arguments
+    if owner is None:  # object's: no arguments
         if args or kwargs:
             raise _error("TypeError", f"{cls.name}() takes no arguments", e)
         return inst
@@ -228,7 +244,7 @@ def call(interp, fn, args, kwargs, e):
         return interp.call_value(func, [fn.owner, *args], kwargs, e)
     if isinstance(fn, (ClassValue, ProvidedBase)):
         return instantiate(interp, fn, args, kwargs, e)
-    if isinstance(fn, Builtin):           # (Python's errors of the builtin become ScriptErrors here)
+    if isinstance(fn, Builtin):  # (Python's errors of the builtin become ScriptErrors here)
         return interp.guard(e, lambda: fn.fn(interp, args, kwargs, e), fn.name)
     if isinstance(fn, StaticMethod):
         return interp.call_value(fn.func, args, kwargs, e)
@@ -239,7 +255,7 @@ def call(interp, fn, args, kwargs, e):
         found = lookup(fn._cls, "__call__")
         if found is not MISSING:
             return call(interp, _bind(found[1], fn, fn._cls), args, kwargs, e)
-    elif isinstance(fn, NativeMethod):        # `Base.__init__(self, ...)`
+    elif isinstance(fn, NativeMethod):  # `Base.__init__(self, ...)`
         if not args:
             raise _error("TypeError", f"descriptor '{fn.name}' needs an argument", e)
         return interp.guard(e, lambda: fn.fn(interp, args[0], list(args[1:]), kwargs, e))
@@ -250,11 +266,12 @@ def grad_mode_decorator(ctx, fn):
     """`@torch.no_grad()` (or `@torch.no_grad`, `@torch.enable_grad()`, `@torch.set_grad_enabled(b)`)
     on a script function."""
     if isinstance(ctx, engine.set_grad_enabled):
-        RunContext(grad_enabled=ctx.prev).apply()   # as a decorator, making it must not change the mode
+        RunContext(grad_enabled=ctx.prev).apply()  # as a decorator, making it must not change the mode
     return GradModeFunction(ctx.mode, fn)
 
 
 # --- attributes ----------------------------------------------------------------------------------
+
 
 def attribute(interp, obj, e):
     name = e.name
@@ -297,10 +314,12 @@ def attribute(interp, obj, e):
             return BoundMethod(obj.obj, value.func)
         return value.func if isinstance(value, StaticMethod) else value
     if isinstance(obj, Property) and name in ("setter", "getter"):
+
         def accessor(interp_, args, kwargs, node, which=name):
             if len(args) != 1 or kwargs:
                 raise _error("TypeError", f"{which}() takes exactly one argument", node)
             return Property(obj.fget, args[0], obj.name) if which == "setter" else Property(args[0], obj.fset)
+
         return Builtin(name, accessor)
     raise _error("AttributeError", f"'{type_name(obj)}' object has no attribute '{name}'", e)
 
@@ -332,6 +351,7 @@ def set_attribute(interp, obj, target, value):
 
 # --- super() --------------------------------------------------------------------------------------
 
+
 def make_super(interp, args, kwargs, node):
     if kwargs:
         raise _error("TypeError", "super() takes no keyword arguments", node)
@@ -357,14 +377,16 @@ def make_super(interp, args, kwargs, node):
             raise _error("TypeError", f"super() argument 1 must be a class of the script, not {what}", node)
     else:
         raise _error("TypeError", "diffcli supports super() and super(Class, obj)", node)
-    ok = isinstance(obj, start.host) or (isinstance(obj, (ClassValue, ProvidedBase))
-                                         and issubclass(obj.host, start.host))
+    ok = isinstance(obj, start.host) or (
+        isinstance(obj, (ClassValue, ProvidedBase)) and issubclass(obj.host, start.host)
+    )
     if not ok:
         raise _error("TypeError", "super(type, obj): obj must be an instance or subtype of type", node)
     return SuperProxy(start, obj)
 
 
 # --- with -----------------------------------------------------------------------------------------
+
 
 def exec_with(interp, s: ast.With, scope, i=0):
     """`with a as x, b as y: body`, as nested withs: torch's grad-mode managers, and
@@ -377,7 +399,7 @@ def exec_with(interp, s: ast.With, scope, i=0):
     ctx = interp.eval(ctx_expr, scope)
     if isinstance(ctx, (*GRAD_MODES, AnomalyMode, *ENGINE_CONTEXTS)):
         ctx.__enter__()
-        value = None                          # what torch's managers give `as`
+        value = None  # what torch's managers give `as`
         try:
             if name:
                 scope[name] = value
@@ -388,8 +410,9 @@ def exec_with(interp, s: ast.With, scope, i=0):
     enter = lookup(ctx._cls, "__enter__") if isinstance(ctx, Instance) else MISSING
     leave = lookup(ctx._cls, "__exit__") if isinstance(ctx, Instance) else MISSING
     if enter is MISSING or leave is MISSING:
-        raise _error("TypeError", f"'{type_name(ctx)}' object does not support the context manager protocol",
-                     ctx_expr)
+        raise _error(
+            "TypeError", f"'{type_name(ctx)}' object does not support the context manager protocol", ctx_expr
+        )
     enter, leave = _bind(enter[1], ctx, ctx._cls), _bind(leave[1], ctx, ctx._cls)
     value = call(interp, enter, [], {}, ctx_expr)
     if name:
@@ -407,9 +430,8 @@ def exec_with(interp, s: ast.With, scope, i=0):
             interp.handling.pop()
         if not swallow:
             raise
-    except BaseException:                    # return, break, continue leave the block too
+    except BaseException:  # return, break, continue leave the block too
         call(interp, leave, [None, None, None], {}, ctx_expr)
         raise
     else:
         call(interp, leave, [None, None, None], {}, ctx_expr)
-

@@ -1,4 +1,5 @@
 """How values print (`print`, `str`, `repr`) as a script sees them."""
+
 from __future__ import annotations
 
 import sys
@@ -47,17 +48,18 @@ class TextBudget:
     def take(self, n):
         self.room -= n
         if self.room < 0:
-            raise errors.LimitError(f"string longer than the limit of {self.cap} elements "
-                                    "(raise it with --max-elements)")
+            raise errors.LimitError(
+                f"string longer than the limit of {self.cap} elements (raise it with --max-elements)"
+            )
 
 
-_NUMPY = (np.ndarray, np.generic, np.dtype)   # numpy's own printing (the numpy subset's values)
+_NUMPY = (np.ndarray, np.generic, np.dtype)  # numpy's own printing (the numpy subset's values)
 
 
 def display(value, builtin_names=None, budget=None) -> str:
     """`str(value)` as a script sees it (within `budget`, a TextBudget, if given)."""
     if isinstance(value, (str, ExceptionValue, Instance, Device, *_NUMPY)):
-        text = str(value)                 # (a script class's __str__, or its __repr__)
+        text = str(value)  # (a script class's __str__, or its __repr__)
         if budget is not None:
             budget.take(len(text))
         return text
@@ -73,16 +75,38 @@ def show(value, builtin_names=None, budget=None) -> str:
     return "".join(out)
 
 
-_LEAVES = (Tensor, Size, reductions.ReturnTypes, dtypes.DType, Namespace, TypeValue, ExceptionValue,
-           UserFunction, int, float, bool, complex, type(None), range, Device, AnomalyMode,
-           Instance, ClassValue, ProvidedBase, ScriptObject, NativeMethod, StateDict, *_NUMPY)   # (a script class's __repr__)
-_NUMBERS = frozenset((int, float, bool, type(None)))   # reprs of bounded size: printed by slices
+_LEAVES = (
+    Tensor,
+    Size,
+    reductions.ReturnTypes,
+    dtypes.DType,
+    Namespace,
+    TypeValue,
+    ExceptionValue,
+    UserFunction,
+    int,
+    float,
+    bool,
+    complex,
+    type(None),
+    range,
+    Device,
+    AnomalyMode,
+    Instance,
+    ClassValue,
+    ProvidedBase,
+    ScriptObject,
+    NativeMethod,
+    StateDict,
+    *_NUMPY,
+)  # (a script class's __repr__)
+_NUMBERS = frozenset((int, float, bool, type(None)))  # reprs of bounded size: printed by slices
 _SLICE = 1024
 
 
 def _show(value, names, out, budget, active, memo):
     if isinstance(value, str):
-        budget.take(len(value) + 2)             # (escapes make the repr longer, at most 10x)
+        budget.take(len(value) + 2)  # (escapes make the repr longer, at most 10x)
         text = repr(value)
         budget.take(len(text) - len(value) - 2)
         out.append(text)
@@ -91,14 +115,14 @@ def _show(value, names, out, budget, active, memo):
         text = memo.get(id(value)) if isinstance(value, Tensor) else None
         if text is None:
             text = repr(value)
-            if isinstance(value, Tensor):       # (one tensor listed a million times prints once)
+            if isinstance(value, Tensor):  # (one tensor listed a million times prints once)
                 memo[id(value)] = text
         budget.take(len(text))
         out.append(text)
         return
     if isinstance(value, (list, tuple)):
         opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
-        if id(value) in active:                 # a list that holds itself: [[...]]
+        if id(value) in active:  # a list that holds itself: [[...]]
             budget.take(5)
             out.append(opening + "..." + closing)
             return
@@ -111,7 +135,7 @@ def _show(value, names, out, budget, active, memo):
             if i:
                 budget.take(2)
                 out.append(", ")
-            part = value[i:i + _SLICE]
+            part = value[i : i + _SLICE]
             if set(map(type, part)) <= _NUMBERS:
                 text = repr(list(part))[1:-1]
                 budget.take(len(text))
@@ -152,7 +176,7 @@ def _other(value, builtin_names):
     if isinstance(value, engine.set_grad_enabled):
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={value.mode})"
     if isinstance(value, Node):
-        return repr(value)           # `<MulBackward0 object>`, `<torch.autograd.function.FBackward object>`
+        return repr(value)  # `<MulBackward0 object>`, `<torch.autograd.function.FBackward object>`
     if isinstance(value, (set, frozenset)):
         inner = "{" + ", ".join(show(v, builtin_names) for v in value) + "}"
         if isinstance(value, frozenset):
@@ -162,22 +186,29 @@ def _other(value, builtin_names):
         if value in (engine.no_grad, engine.enable_grad, engine.set_grad_enabled, inference_mode):
             return f"<class 'torch.autograd.grad_mode.{value.__name__}'>"
         return "<class 'torch.Size'>" if value is Size else f"<class '{value.__name__}'>"
-    if value is set_detect_anomaly or value is detect_anomaly:     # classes in torch
+    if value is set_detect_anomaly or value is detect_anomaly:  # classes in torch
         return f"<class 'torch.autograd.anomaly_mode.{value.__name__}'>"
     if isinstance(value, types.MethodType):
         owner = value.__self__
         name = getattr(value, "__name__", "method")
-        of = "Tensor" if isinstance(owner, Tensor) else (
-            owner.name() if isinstance(owner, Node) else type_name(owner))
+        of = (
+            "Tensor"
+            if isinstance(owner, Tensor)
+            else (owner.name() if isinstance(owner, Node) else type_name(owner))
+        )
         if name.endswith("_") and name[:-1] in ("float", "int", "bool", "long", "double"):
-            name = name[:-1]           # methods renamed so they do not shadow builtins
+            name = name[:-1]  # methods renamed so they do not shadow builtins
         return f"<built-in method {name} of {of} object>"
     owner = getattr(value, "__self__", None)
     if isinstance(value, types.BuiltinMethodType) and isinstance(owner, (list, str)):
         return f"<built-in method {value.__name__} of {type(owner).__name__} object>"
     if callable(value):
-        name = (builtin_names or {}).get(id(value)) or FUNCTION_NAMES.get(id(value)) \
-            or getattr(value, "__name__", None) or type_name(value)
+        name = (
+            (builtin_names or {}).get(id(value))
+            or FUNCTION_NAMES.get(id(value))
+            or getattr(value, "__name__", None)
+            or type_name(value)
+        )
         if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
             return f"<torch.autograd.grad_mode.{type(value).__name__} object>"
         return f"<built-in function {name}>"

@@ -25,6 +25,7 @@ frees objects, or how torch dispatches (`__getattribute__`, `__getattr__`, `__se
 `__del__`, `__reduce__`, `__copy__`, `__slots__`, `__dict__`, `__index__`, `__array__`,
 `__torch_function__`, ...).
 """
+
 from __future__ import annotations
 
 from ..engine.node import Node
@@ -32,14 +33,16 @@ from .errors import ScriptError
 from .objects import BoundMethod, Builtin, ClassValue, GradModeFunction, Instance, ProvidedBase, SuperProxy
 from .values import TORCH, TORCH_VERSION, TypeValue, UserFunction, type_of
 
-DEFINABLE = frozenset("""
+DEFINABLE = frozenset(
+    """
 __init__ __call__ __repr__ __str__ __len__ __getitem__ __setitem__ __contains__ __iter__
 __next__ __bool__ __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __hash__ __float__ __int__
 __neg__ __pos__ __abs__ __enter__ __exit__
 __add__ __radd__ __iadd__ __sub__ __rsub__ __isub__ __mul__ __rmul__ __imul__
 __truediv__ __rtruediv__ __itruediv__ __floordiv__ __rfloordiv__ __ifloordiv__
 __mod__ __rmod__ __pow__ __rpow__ __matmul__ __rmatmul__
-""".split())
+""".split()
+)
 
 # the objects whose special methods (DEFINABLE) a script may read: `classes.attribute`
 DUNDER_OWNERS = (Instance, ClassValue, ProvidedBase, SuperProxy)
@@ -48,8 +51,9 @@ READABLE = frozenset({"__name__", "__qualname__", "__class__", "__version__"}) |
 
 
 def refuse(name, node):
-    return ScriptError("AttributeError", f"access to '{name}' is not allowed in diffcli scripts",
-                       node.line, node.column)
+    return ScriptError(
+        "AttributeError", f"access to '{name}' is not allowed in diffcli scripts", node.line, node.column
+    )
 
 
 def _name_of(obj, qualified):
@@ -62,7 +66,7 @@ def _name_of(obj, qualified):
     while isinstance(obj, (BoundMethod, GradModeFunction)):
         obj = obj.func
     if isinstance(obj, UserFunction):
-        if obj.shown:                       # after functools.wraps
+        if obj.shown:  # after functools.wraps
             return obj.shown[1] if qualified else obj.shown[0]
         return obj.qualname if qualified else obj.name
     if isinstance(obj, Builtin):
@@ -82,9 +86,9 @@ def read(interp, obj, e):
     elif name == "__class__":
         if isinstance(obj, Instance):
             return obj._cls
-        if isinstance(obj, Node):      # `y.grad_fn.__class__`: what type() gives (a TypeValue)
+        if isinstance(obj, Node):  # `y.grad_fn.__class__`: what type() gives (a TypeValue)
             return type_of(obj)
     elif name == "__version__":
         if obj is TORCH:
             return TORCH_VERSION
-    raise refuse(name, e)      # (a special method of a script's class: `classes.attribute`)
+    raise refuse(name, e)  # (a special method of a script's class: `classes.attribute`)

@@ -5,12 +5,12 @@ source line and a caret) and maps to an exit code: 2 for syntax, 1 for everythin
 An error that a command-line choice caused keeps PyTorch's wording in `message` and says
 which option in `note` (rendered as a `note:` line).
 """
+
 from __future__ import annotations
 
 
 class ScriptError(Exception):
-    def __init__(self, type_name: str, message: str, line: int = 0, column: int = 0,
-                 end_column: int = 0):
+    def __init__(self, type_name: str, message: str, line: int = 0, column: int = 0, end_column: int = 0):
         super().__init__(message)
         self.type_name = type_name
         self.message = message

@@ -2,6 +2,7 @@
 (`limits.Caps`) can refuse it: the elements of a broadcast, matrix product, outer,
 cat/stack, expand or repeat (`growth_estimate`), the bits of an exact integer, the
 length of a sequence (also of a range too long for len())."""
+
 from __future__ import annotations
 
 from ..engine.tensor import Size, Tensor
@@ -31,9 +32,13 @@ def _check_int_size(op, left, right, node):
     else:
         return
     if bits > MAX_INT_BITS:
-        raise ScriptError("OverflowError", f"integer result of '{op}' too large (more than "
-                          f"{MAX_INT_BITS} bits; write a float such as 10.0 for huge numbers)",
-                          node.line, node.column)
+        raise ScriptError(
+            "OverflowError",
+            f"integer result of '{op}' too large (more than "
+            f"{MAX_INT_BITS} bits; write a float such as 10.0 for huge numbers)",
+            node.line,
+            node.column,
+        )
 
 
 def _numel(shape):
@@ -81,8 +86,10 @@ def growth_estimate(name, owner, args, kwargs, cap):
         if name == "repeat":
             return owner.array.size * _numel(max(s, 0) for s in sizes)
         shape = owner.array.shape
-        dims = [shape[i - len(sizes) + len(shape)] if s == -1 and i - len(sizes) + len(shape) >= 0
-                else max(s, 0) for i, s in enumerate(sizes)]
+        dims = [
+            shape[i - len(sizes) + len(shape)] if s == -1 and i - len(sizes) + len(shape) >= 0 else max(s, 0)
+            for i, s in enumerate(sizes)
+        ]
         return _numel(dims)
     # the result of a broadcast, outer or matrix product has at most the product of the
     # operands' sizes: below the cap, nothing more to work out
@@ -91,8 +98,8 @@ def growth_estimate(name, owner, args, kwargs, cap):
         if type(t) is Tensor:
             bound *= t.array.size
             count += 1
-    if count < 2 or 0 < bound <= cap:     # (an empty operand of a matrix product does not
-        return None                       # bound its result: (n, 0) @ (0, m) is n x m)
+    if count < 2 or 0 < bound <= cap:  # (an empty operand of a matrix product does not
+        return None  # bound its result: (n, 0) @ (0, m) is n x m)
     tensors = [owner] if isinstance(owner, Tensor) else []
     tensors += [a for a in args if isinstance(a, Tensor)]
     tensors += [v for v in kwargs.values() if isinstance(v, Tensor)]

@@ -10,6 +10,7 @@ it. Matching a handler is `isinstance` over the host classes, which mirror the h
 
 Errors a script cannot catch: syntax errors and diffcli's own limits (`LimitError`).
 """
+
 from __future__ import annotations
 
 from . import ast
@@ -53,7 +54,9 @@ class ExceptionValue(Instance):
 def _init(interp, inst, args, kwargs, node):
     """BaseException.__init__: keeps the arguments (no keyword arguments)."""
     if kwargs:
-        raise ScriptError("TypeError", f"{inst._cls.name}() takes no keyword arguments", node.line, node.column)
+        raise ScriptError(
+            "TypeError", f"{inst._cls.name}() takes no keyword arguments", node.line, node.column
+        )
     inst._args = tuple(args)
     inst._text = None
 
@@ -66,8 +69,11 @@ def _repr(interp, inst, args, kwargs, node):
     return ExceptionValue.__repr__(inst)
 
 
-_METHODS = {"__init__": NativeMethod("__init__", _init), "__str__": NativeMethod("__str__", _str),
-            "__repr__": NativeMethod("__repr__", _repr)}
+_METHODS = {
+    "__init__": NativeMethod("__init__", _init),
+    "__str__": NativeMethod("__str__", _str),
+    "__repr__": NativeMethod("__repr__", _repr),
+}
 
 
 class ExceptionClass(ProvidedBase):
@@ -90,18 +96,37 @@ class ExceptionClass(ProvidedBase):
 
 # Python's builtin hierarchy (the part a script can meet), parents first
 _TREE = [
-    ("BaseException", None), ("Exception", "BaseException"), ("KeyboardInterrupt", "BaseException"),
-    ("ArithmeticError", "Exception"), ("FloatingPointError", "ArithmeticError"),
-    ("OverflowError", "ArithmeticError"), ("ZeroDivisionError", "ArithmeticError"),
-    ("AssertionError", "Exception"), ("AttributeError", "Exception"), ("EOFError", "Exception"),
-    ("ImportError", "Exception"), ("ModuleNotFoundError", "ImportError"),
-    ("LookupError", "Exception"), ("IndexError", "LookupError"), ("KeyError", "LookupError"),
-    ("MemoryError", "Exception"), ("NameError", "Exception"), ("UnboundLocalError", "NameError"),
-    ("OSError", "Exception"), ("RuntimeError", "Exception"),
-    ("NotImplementedError", "RuntimeError"), ("RecursionError", "RuntimeError"),
-    ("StopIteration", "Exception"), ("TypeError", "Exception"), ("ValueError", "Exception"),
-    ("UnicodeError", "ValueError"), ("Warning", "Exception"), ("UserWarning", "Warning"),
-    ("DeprecationWarning", "Warning"), ("RuntimeWarning", "Warning"), ("FutureWarning", "Warning"),
+    ("BaseException", None),
+    ("Exception", "BaseException"),
+    ("KeyboardInterrupt", "BaseException"),
+    ("ArithmeticError", "Exception"),
+    ("FloatingPointError", "ArithmeticError"),
+    ("OverflowError", "ArithmeticError"),
+    ("ZeroDivisionError", "ArithmeticError"),
+    ("AssertionError", "Exception"),
+    ("AttributeError", "Exception"),
+    ("EOFError", "Exception"),
+    ("ImportError", "Exception"),
+    ("ModuleNotFoundError", "ImportError"),
+    ("LookupError", "Exception"),
+    ("IndexError", "LookupError"),
+    ("KeyError", "LookupError"),
+    ("MemoryError", "Exception"),
+    ("NameError", "Exception"),
+    ("UnboundLocalError", "NameError"),
+    ("OSError", "Exception"),
+    ("RuntimeError", "Exception"),
+    ("NotImplementedError", "RuntimeError"),
+    ("RecursionError", "RuntimeError"),
+    ("StopIteration", "Exception"),
+    ("TypeError", "Exception"),
+    ("ValueError", "Exception"),
+    ("UnicodeError", "ValueError"),
+    ("Warning", "Exception"),
+    ("UserWarning", "Warning"),
+    ("DeprecationWarning", "Warning"),
+    ("RuntimeWarning", "Warning"),
+    ("FutureWarning", "Warning"),
 ]
 EXCEPTIONS: dict = {}
 for _name, _parent in _TREE:
@@ -133,7 +158,7 @@ def value_of(err: ScriptError) -> ExceptionValue:
     """The exception value of an error (made once, then kept on the error)."""
     value = getattr(err, "value", None)
     if value is None:
-        args = getattr(err, "py_args", None)      # a Python error's own args (KeyError('b'))
+        args = getattr(err, "py_args", None)  # a Python error's own args (KeyError('b'))
         if args is None:
             args = (err.message,) if err.message else ()
         value = make_exception(exception_class(err.type_name), args)
@@ -157,6 +182,7 @@ def catchable(err: ScriptError) -> bool:
 
 # --- the statements ---------------------------------------------------------------------
 
+
 def exec_raise(interp, s: ast.Raise, scope):
     if s.exc is None:
         if not interp.handling:
@@ -166,8 +192,9 @@ def exec_raise(interp, s: ast.Raise, scope):
     if s.cause is not None:
         cause = interp.eval(s.cause, scope)
         if cause is not None and not (is_exception_class(cause) or isinstance(cause, ExceptionValue)):
-            raise ScriptError("TypeError", "exception causes must derive from BaseException",
-                              s.cause.line, s.cause.column)
+            raise ScriptError(
+                "TypeError", "exception causes must derive from BaseException", s.cause.line, s.cause.column
+            )
     if is_exception_class(value):
         value = interp.call_value(value, [], {}, s)
     if not isinstance(value, ExceptionValue):
@@ -192,7 +219,7 @@ def exec_try(interp, s: ast.Try, scope):
         finally:
             interp.handling.pop()
             if handler.name and dict.__contains__(scope, handler.name):
-                del scope[handler.name]     # as Python does at the end of the handler
+                del scope[handler.name]  # as Python does at the end of the handler
     else:
         interp.exec_block(s.orelse, scope)
     finally:
@@ -203,7 +230,11 @@ def _matches(interp, handler, err, scope) -> bool:
     wanted = interp.eval(handler.exc_type, scope)
     classes = wanted if isinstance(wanted, tuple) else (wanted,)
     if not all(is_exception_class(c) for c in classes):
-        raise ScriptError("TypeError", "catching classes that do not inherit from BaseException is not allowed",
-                          handler.exc_type.line, handler.exc_type.column)
+        raise ScriptError(
+            "TypeError",
+            "catching classes that do not inherit from BaseException is not allowed",
+            handler.exc_type.line,
+            handler.exc_type.column,
+        )
     value = value_of(err)
     return any(isinstance(value, c.host) for c in classes)

@@ -2,6 +2,7 @@
 operation builds something big), comparisons, comprehensions, indexing, f-strings and
 attributes (reached only through the whitelists in `values.py`, `dunders.py` and
 `classes.py`). A mixin of `Interpreter`."""
+
 from __future__ import annotations
 
 import operator
@@ -51,15 +52,36 @@ from .variables import variable
 
 # the classes `eval` tests first, as module globals
 _Name, _Num, _BinOp, _Call = ast.Name, ast.Num, ast.BinOp, ast.Call
-_Attribute, _UnaryOp, _Not, _IfExp, _Subscript, _BoolOp = (ast.Attribute, ast.UnaryOp, ast.Not, ast.IfExp,
-                                                           ast.Subscript, ast.BoolOp)
+_Attribute, _UnaryOp, _Not, _IfExp, _Subscript, _BoolOp = (
+    ast.Attribute,
+    ast.UnaryOp,
+    ast.Not,
+    ast.IfExp,
+    ast.Subscript,
+    ast.BoolOp,
+)
 _DEVICE_ATTRS = DEVICE_ATTRS
 
-_BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-           "@": operator.matmul, "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
-           "&": operator.and_, "|": operator.or_}
-_CMPOPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-           "==": operator.eq, "!=": operator.ne}
+_BINOPS = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "@": operator.matmul,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    "**": operator.pow,
+    "&": operator.and_,
+    "|": operator.or_,
+}
+_CMPOPS = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
 
 
 def _constant(e, scope):
@@ -94,7 +116,7 @@ class Expressions:
         if kind is _Attribute:
             return self.attribute(self.eval(e.obj, scope), e)
         if kind is _UnaryOp:
-            chain = []                 # `- - - ... x`, iteratively
+            chain = []  # `- - - ... x`, iteratively
             while e.__class__ is _UnaryOp:
                 chain.append(e)
                 e = e.operand
@@ -111,8 +133,9 @@ class Expressions:
             key = self.eval_index(e.index, scope)
             if isinstance(obj, (Tensor, list, tuple, Size, str, range, dict, Instance, np.ndarray)):
                 return self.guard(e, lambda: obj[key])
-            raise ScriptError("TypeError", f"'{type_name(obj)}' object is not subscriptable",
-                              e.line, e.column)
+            raise ScriptError(
+                "TypeError", f"'{type_name(obj)}' object is not subscriptable", e.line, e.column
+            )
         if kind is _BoolOp:
             v = None
             for item in e.values:
@@ -129,12 +152,25 @@ class Expressions:
     def _expression_table(self):
         """Expression class -> the bound method that evaluates it, for the classes `eval`
         does not test itself (built once per interpreter)."""
-        return {ast.Str: _constant, ast.Const: _constant, ast.FString: self.fstring,
-                ast.ListLit: self.eval_list, ast.TupleLit: self.eval_tuple, ast.Compare: self.compare,
-                ast.ListComp: self.listcomp, ast.EllipsisLit: _ellipsis, ast.Slice: self.eval_index,
-                ast.GeneratorExp: self.listcomp, ast.Lambda: self.make_lambda, ast.DictLit: self.eval_dict,
-                ast.DictComp: self.eval_dict_comp, ast.StarCall: self.star_call, ast.Starred: _starred,
-                ast.SetLit: self.eval_set, ast.SetComp: self.eval_set_comp}
+        return {
+            ast.Str: _constant,
+            ast.Const: _constant,
+            ast.FString: self.fstring,
+            ast.ListLit: self.eval_list,
+            ast.TupleLit: self.eval_tuple,
+            ast.Compare: self.compare,
+            ast.ListComp: self.listcomp,
+            ast.EllipsisLit: _ellipsis,
+            ast.Slice: self.eval_index,
+            ast.GeneratorExp: self.listcomp,
+            ast.Lambda: self.make_lambda,
+            ast.DictLit: self.eval_dict,
+            ast.DictComp: self.eval_dict_comp,
+            ast.StarCall: self.star_call,
+            ast.Starred: _starred,
+            ast.SetLit: self.eval_set,
+            ast.SetComp: self.eval_set_comp,
+        }
 
     def eval_binop(self, e, scope):
         left = e.left
@@ -152,7 +188,7 @@ class Expressions:
             elif right.__class__ is _Name and right.id in scope:
                 right = scope[right.id]
             elif right.__class__ is _BinOp:
-                right = self.eval_binop(right, scope)   # `a ** b ** c ...`: one frame a level
+                right = self.eval_binop(right, scope)  # `a ** b ** c ...`: one frame a level
             else:
                 right = self.eval(right, scope)
             return self.binop(e.op, left, right, e)
@@ -217,8 +253,14 @@ class Expressions:
             if expr is None:
                 expr = self._fields[part.expr] = self._parse_field(part)
             value = self.eval(expr, scope)
-            out.append(self.guard(part, lambda: formatting.format_field(
-                value, part.conversion, part.spec or "", self.builtin_names, self.limits.max_elements)))
+            out.append(
+                self.guard(
+                    part,
+                    lambda: formatting.format_field(
+                        value, part.conversion, part.spec or "", self.builtin_names, self.limits.max_elements
+                    ),
+                )
+            )
         text = self.guard(e, lambda: formatting.joined(out, self.limits.max_elements))
         if len(text) >= MEMORY_CHECK_ELEMENTS:
             self.checkpoint(e)
@@ -262,13 +304,18 @@ class Expressions:
             v = self.guard(e, lambda: variable(self.sets[name]))
             self.bind(name, v, self.env)
             return v
-        if name == "__name__":         # the script runs as the main module (README "Security")
+        if name == "__name__":  # the script runs as the main module (README "Security")
             return "__main__"
         if self.frames and callargs.assigns(self.frames[-1][0], name):
-            raise ScriptError("UnboundLocalError", f"cannot access local variable '{name}' where it is not "
-                              "associated with a value", e.line, e.column)
-        suggestion = "" if name.startswith("__") else name_hint(
-            name, names_in_reach(scope, self.env, self.builtins))
+            raise ScriptError(
+                "UnboundLocalError",
+                f"cannot access local variable '{name}' where it is not associated with a value",
+                e.line,
+                e.column,
+            )
+        suggestion = (
+            "" if name.startswith("__") else name_hint(name, names_in_reach(scope, self.env, self.builtins))
+        )
         if name.startswith("__"):
             hint = " (names starting with '__' do not exist in diffcli scripts)"
         elif called:
@@ -280,9 +327,13 @@ class Expressions:
     def binop(self, op, left, right, node):
         lt, rt = left.__class__, right.__class__
         if lt is Tensor or rt is Tensor:
-            if lt is rt:   # (with one tensor operand the result is no larger than it)
-                self.check_size(growth_estimate("matmul" if op == "@" else "add", None, (left, right), {},
-                                                self.limits.max_elements), node)
+            if lt is rt:  # (with one tensor operand the result is no larger than it)
+                self.check_size(
+                    growth_estimate(
+                        "matmul" if op == "@" else "add", None, (left, right), {}, self.limits.max_elements
+                    ),
+                    node,
+                )
         elif lt in (int, bool) and rt in (int, bool):
             _check_int_size(op, left, right, node)
         elif op == "*" and (lt in _SEQUENCES and rt in (int, bool) or rt in _SEQUENCES and lt in (int, bool)):
@@ -291,8 +342,9 @@ class Expressions:
         elif op == "+" and lt in _SEQUENCES and (rt is lt or lt in _TUPLES and rt in _TUPLES):
             self.check_sequence(len(left) + len(right), lt, node, max(_item_bytes(left), _item_bytes(right)))
         elif op == "%" and lt is str:
-            text = self.guard(node, lambda: formatting.percent(left, right, self.builtin_names,
-                                                               self.limits.max_elements))
+            text = self.guard(
+                node, lambda: formatting.percent(left, right, self.builtin_names, self.limits.max_elements)
+            )
             if len(text) >= MEMORY_CHECK_ELEMENTS:
                 self.checkpoint(node)
             return text
@@ -342,6 +394,7 @@ class Expressions:
                 self.assign(g.target, v, local)
                 if all(self.truth(self.eval(c, _Chain(local, scope)), c) for c in g.conds):
                     gen(i + 1)
+
         gen(0)
         return out
 
@@ -360,7 +413,7 @@ class Expressions:
         if name.startswith("__"):
             if name in dunders.DEFINABLE and isinstance(obj, dunders.DUNDER_OWNERS):
                 return classes.attribute(self, obj, e)
-            return dunders.read(self, obj, e)   # the audited few, or the refusal
+            return dunders.read(self, obj, e)  # the audited few, or the refusal
         if isinstance(obj, Tensor):
             if name in _DEVICE_ATTRS:
                 return self._device_attribute(obj, name)
@@ -378,7 +431,7 @@ class Expressions:
             found = numpy_subset.attribute(self, obj, name)
             if found is not None:
                 return found
-        elif isinstance(obj, autograd_ext.OBJECTS):   # grad_fn nodes (a custom Function's ctx), hook handles
+        elif isinstance(obj, autograd_ext.OBJECTS):  # grad_fn nodes (a custom Function's ctx), hook handles
             found = autograd_ext.attribute(self, obj, e)
             if found is not autograd_ext.MISSING:
                 return found
@@ -391,8 +444,11 @@ class Expressions:
         elif isinstance(obj, Namespace):
             if name in obj.members:
                 return obj.members[name]
-            raise ScriptError("AttributeError", f"module '{obj.name}' has no attribute '{name}'"
-                              + attribute_hint(obj, name), *attribute_position(e))
+            raise ScriptError(
+                "AttributeError",
+                f"module '{obj.name}' has no attribute '{name}'" + attribute_hint(obj, name),
+                *attribute_position(e),
+            )
         elif isinstance(obj, reductions.ReturnTypes) and name in ("values", "indices"):
             return getattr(obj, name)
         elif isinstance(obj, Size) and name == "numel":
@@ -406,10 +462,16 @@ class Expressions:
         elif obj.__class__ is str and name == "format":
             return pymethods.str_format(self, obj, e)
         # torch's classes that name their module (`'torch.Size' object has no attribute`)
-        of = type_of(obj).qualname if isinstance(obj, (Size, engine.dtypes.DType,
-                                                        reductions.ReturnTypes)) else type_name(obj)
-        raise ScriptError("AttributeError", f"'{of}' object has no attribute '{name}'"
-                          + attribute_hint(obj, name), *attribute_position(e))
+        of = (
+            type_of(obj).qualname
+            if isinstance(obj, (Size, engine.dtypes.DType, reductions.ReturnTypes))
+            else type_name(obj)
+        )
+        raise ScriptError(
+            "AttributeError",
+            f"'{of}' object has no attribute '{name}'" + attribute_hint(obj, name),
+            *attribute_position(e),
+        )
 
     def _device_attribute(self, t, name):
         """`x.device`, `x.is_cuda`, `x.cpu()`, `x.cuda()` and `x.to(...)`, whose device
@@ -418,7 +480,7 @@ class Expressions:
             return CPU
         if name == "is_cuda":
             return False
-        if name == "cpu":                      # bound methods, so they print as methods
+        if name == "cpu":  # bound methods, so they print as methods
             return MethodType(_cpu, t)
         if name == "cuda":
             return MethodType(_cuda, t)
@@ -433,6 +495,7 @@ class Expressions:
                 else:
                     rest.append(a)
             return t.to(*rest, **kwargs)
+
         return MethodType(to, t)
 
 

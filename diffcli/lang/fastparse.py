@@ -21,6 +21,7 @@ raises, and `parse` runs Lark's own parser on the same text, which words the err
 this module never decides what an error says; it only has to agree with Lark on every
 script that parses, which the tests check (`tests/lang/test_fastparse.py`).
 """
+
 from __future__ import annotations
 
 import re
@@ -37,20 +38,20 @@ __all__ = ["FastParser", "GiveUp", "build", "plan"]
 PLAN_FORMAT = 1
 
 # What the lexer does with a terminal, as bit flags.
-_IGNORE = 1      # %ignore'd: skipped
-_COUNT_NL = 2    # may contain newlines: count them
-_KEYWORDS = 4    # may be a keyword (Lark's "unless" callback): look the text up
-_NEWLINE = 8     # the Indenter's newline terminal
-_OPEN = 16       # an opening bracket
-_CLOSE = 32      # a closing bracket
+_IGNORE = 1  # %ignore'd: skipped
+_COUNT_NL = 2  # may contain newlines: count them
+_KEYWORDS = 4  # may be a keyword (Lark's "unless" callback): look the text up
+_NEWLINE = 8  # the Indenter's newline terminal
+_OPEN = 16  # an opening bracket
+_CLOSE = 32  # a closing bracket
 
 # How a rule's reduction builds its value (the order matters to `FastParser.parse`).
-_SAME = 0        # `?rule: item`: the single child is the value
-_CALL1 = 1       # callback([child]), for a rule of one symbol
-_CALL = 2        # callback(children)
-_LIST = 3        # a `_helper` rule: the children list, which the rule above splices in
-_GENERIC = 4     # splice helpers, then callback or list, maybe keeping a single child;
-                 # also any rule of no symbols
+_SAME = 0  # `?rule: item`: the single child is the value
+_CALL1 = 1  # callback([child]), for a rule of one symbol
+_CALL = 2  # callback(children)
+_LIST = 3  # a `_helper` rule: the children list, which the rule above splices in
+_GENERIC = 4  # splice helpers, then callback or list, maybe keeping a single child;
+# also any rule of no symbols
 
 
 class _Unsupported(Exception):
@@ -70,7 +71,7 @@ def without_possessive(pattern: str) -> str:
     while i < n:
         char = pattern[i]
         if char == "\\":
-            out.append(pattern[i:i + 2])
+            out.append(pattern[i : i + 2])
             i += 2
             continue
         if char == "[":  # a class: copy it to its closing bracket
@@ -81,7 +82,7 @@ def without_possessive(pattern: str) -> str:
                 j += 1
             while j < n and pattern[j] != "]":
                 j += 2 if pattern[j] == "\\" else 1
-            out.append(pattern[i:j + 1])
+            out.append(pattern[i : j + 1])
             i = j + 1
             continue
         out.append(char)
@@ -100,6 +101,7 @@ def _require(condition: bool) -> None:
 
 
 # ------------------------------------------------------------- the tables
+
 
 def plan(lark, max_depth: int) -> dict:
     """The driver's tables for `lark` (a Lark LALR parser with an Indenter postlexer and
@@ -127,8 +129,8 @@ def _plain(value):
 
 def _lexer_plan(lark, max_depth: int) -> dict:
     postlex = lark.options.postlex
-    lexer = lark.parser.lexer.lexer       # the BasicLexer behind the PostLexConnector
-    scanner = lexer.scanner               # builds Lark's regex and callbacks if not yet
+    lexer = lark.parser.lexer.lexer  # the BasicLexer behind the PostLexConnector
+    scanner = lexer.scanner  # builds Lark's regex and callbacks if not yet
     _require(len(scanner._mres) == 1)
     regex = scanner._mres[0]
     _require(isinstance(regex, re.Pattern))
@@ -157,9 +159,17 @@ def _lexer_plan(lark, max_depth: int) -> dict:
         kinds[term.name] = kind
     pairs = dict(postlex._PAIRS)
     _require(set(pairs) == set(postlex.CLOSE_PAREN_types))
-    return {"regex": regex.pattern, "flags": regex.flags, "kinds": kinds, "keywords": keywords,
-            "pairs": pairs, "tab_len": postlex.tab_len, "indent_type": postlex.INDENT_type,
-            "dedent_type": postlex.DEDENT_type, "max_depth": max_depth}
+    return {
+        "regex": regex.pattern,
+        "flags": regex.flags,
+        "kinds": kinds,
+        "keywords": keywords,
+        "pairs": pairs,
+        "tab_len": postlex.tab_len,
+        "indent_type": postlex.INDENT_type,
+        "dedent_type": postlex.DEDENT_type,
+        "max_depth": max_depth,
+    }
 
 
 def _table_plan(lark) -> dict:
@@ -210,9 +220,11 @@ def _rule_plan(rule) -> tuple:
     options = rule.options
     expansion = rule.expansion
     keep_all = options.keep_all_tokens
-    positions = tuple((i, not sym.is_term and sym.name.startswith("_"))
-                      for i, sym in enumerate(expansion)
-                      if keep_all or not (sym.is_term and sym.filter_out))
+    positions = tuple(
+        (i, not sym.is_term and sym.name.startswith("_"))
+        for i, sym in enumerate(expansion)
+        if keep_all or not (sym.is_term and sym.filter_out)
+    )
     filtering = len(positions) < len(expansion) or any(expand for _, expand in positions)
     single = bool(options.expand1 and not rule.alias)
     _require(not (name.startswith("_") and single))
@@ -239,6 +251,7 @@ def _callback(builder, method_name: str, origin: str):
     if method is not None:
         return method
     from lark import Tree  # (Lark: only for a rule without a callback)
+
     return partial(Tree, method_name)
 
 
@@ -253,14 +266,14 @@ def build(lark, max_depth: int):
 
 # --------------------------------------------------------------- the driver
 
+
 class FastParser:
     """Built once from a plan. `parse` keeps its state in locals; the one shared thing
     it writes is a memo of pure results, so threads may share a FastParser."""
 
     def __init__(self, tables: dict, builder, statements=()):
         pattern = tables["regex"]
-        self._regex = re.compile(without_possessive(pattern) if _NEEDS_GREEDY else pattern,
-                                 tables["flags"])
+        self._regex = re.compile(without_possessive(pattern) if _NEEDS_GREEDY else pattern, tables["flags"])
         self._kinds = tables["kinds"]
         self._keywords = tables["keywords"]
         self._pairs = tables["pairs"]
@@ -279,8 +292,9 @@ class FastParser:
         self._rules = rules
         # the rules that build a statement (their origin is in `statements`), which a
         # budget counts (see `parse`)
-        self._statement_rules = [i for i, rule in enumerate(rules)
-                                 if rule[1] in statements and rule[3] is not None]
+        self._statement_rules = [
+            i for i, rule in enumerate(rules) if rule[1] in statements and rule[3] is not None
+        ]
         self._chains: dict = {}  # see _same_chain
 
     # -------------------------------------------------------------- lexing
@@ -292,8 +306,14 @@ class FastParser:
         new = str.__new__
 
         line, line_start, pos = 1, 0, 0
-        layout = Layout(_borrow, max_depth=self._max_depth, pairs=self._pairs, tab_len=self._tab_len,
-                        indent_type=self._indent_type, dedent_type=self._dedent_type)
+        layout = Layout(
+            _borrow,
+            max_depth=self._max_depth,
+            pairs=self._pairs,
+            tab_len=self._tab_len,
+            indent_type=self._indent_type,
+            dedent_type=self._dedent_type,
+        )
         brackets = layout.brackets
         first = True
         last = None
@@ -336,7 +356,7 @@ class FastParser:
                 if brackets:
                     continue
                 yield token
-                if token.end_column != 1 or layout.levels[-1]:   # (else: no indentation, none open)
+                if token.end_column != 1 or layout.levels[-1]:  # (else: no indentation, none open)
                     yield from layout.newline(token)
                 continue
             if first:

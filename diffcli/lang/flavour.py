@@ -9,6 +9,7 @@ and a name bound to a bare numeric or list literal is a variable (a leaf that re
 grad). The flavour is decided from the parsed script before it runs, so it cannot
 depend on which branch a run takes.
 """
+
 from __future__ import annotations
 
 from ..engine import dtypes
@@ -24,14 +25,15 @@ def _is_torch(module: str) -> bool:
 
 
 # statements that hold no other statements: skipped at the cost of one set lookup
-_SIMPLE = frozenset((ast.Assign, ast.AugAssign, ast.ExprStmt, ast.Return, ast.Assert, ast.Pass, ast.Break,
-                     ast.Continue))
+_SIMPLE = frozenset(
+    (ast.Assign, ast.AugAssign, ast.ExprStmt, ast.Return, ast.Assert, ast.Pass, ast.Break, ast.Continue)
+)
 
 
 def imports_torch(script: ast.Script) -> bool:
     """Whether any import statement of the script (at any depth) imports torch."""
     stack = [script.body]
-    while stack:                            # iterative: blocks may nest deeply
+    while stack:  # iterative: blocks may nest deeply
         for node in stack.pop():
             cls = node.__class__
             if cls in _SIMPLE:
@@ -42,7 +44,7 @@ def imports_torch(script: ast.Script) -> bool:
             elif cls is ast.FromImport:
                 if _is_torch(node.module):
                     return True
-            else:                           # a block: its bodies (handlers, orelse...)
+            else:  # a block: its bodies (handlers, orelse...)
                 for field in cls._fields:
                     value = getattr(node, field)
                     if value.__class__ is list:

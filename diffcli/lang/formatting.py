@@ -8,6 +8,7 @@ numbers in the spec and the value's own bound before Python formats it, and the 
 containers is made by `display.show`, which stops at the cap; either way a text longer
 than --max-elements characters is a LimitError, not gigabytes.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,13 +19,14 @@ from ..engine.tensor import Tensor
 from .display import TextBudget, display, show
 from .values import type_name
 
-_FORMATS = (str, int, float, bool, complex, Tensor)   # values whose own __format__ reads a spec
+_FORMATS = (str, int, float, bool, complex, Tensor)  # values whose own __format__ reads a spec
 _DIGITS = re.compile(r"\d+")
 
 
 def too_long(n, cap):
-    return errors.LimitError(f"string of {n} elements exceeds the limit of {cap} elements "
-                             "(raise it with --max-elements)")
+    return errors.LimitError(
+        f"string of {n} elements exceeds the limit of {cap} elements (raise it with --max-elements)"
+    )
 
 
 def _bound(value) -> int:
@@ -32,18 +34,18 @@ def _bound(value) -> int:
     precision (digits, sign, grouping, exponent)."""
     if isinstance(value, str):
         return len(value)
-    if isinstance(value, int):                 # (bool too) 'b' with '_' grouping is the longest
+    if isinstance(value, int):  # (bool too) 'b' with '_' grouping is the longest
         return abs(value).bit_length() * 5 // 4 + 8
     if isinstance(value, complex):
         return 904
-    return 450                                 # a float ('f' of 1e308 with grouping), a 0-d tensor
+    return 450  # a float ('f' of 1e308 with grouping), a 0-d tensor
 
 
 _SPEC = re.compile(r"(?:.?[<>=^])?[-+ ]?z?#?0?(?P<width>\d*)[,_]?(?:\.(?P<precision>\d+))?[a-zA-Z%]?", re.S)
 
 
 def _number(digits) -> int:
-    return int(digits) if len(digits) <= 15 else 10 ** 15
+    return int(digits) if len(digits) <= 15 else 10**15
 
 
 def _spec_size(spec: str, value) -> int:
@@ -73,7 +75,7 @@ def format_field(value, conversion, spec, names, cap):
     if conversion:
         value = converted(value, conversion, names, cap)
     elif not isinstance(value, _FORMATS):
-        if not spec:                           # format(x, "") is str(x)
+        if not spec:  # format(x, "") is str(x)
             return display(value, names, TextBudget(cap))
         # Python's object.__format__ refuses a spec; its message names the script's type
         raise TypeError(f"unsupported format string passed to {type_name(value)}.__format__")
@@ -102,8 +104,9 @@ def plain_fields(template):
         if field is None:
             continue
         if not (field == "" or field.isdigit() or field.isidentifier()) or "{" in (spec or ""):
-            raise ValueError(f"diffcli formats plain fields only ('{{}}', '{{0}}', '{{name}}'), "
-                             f"not '{{{field}}}'")
+            raise ValueError(
+                f"diffcli formats plain fields only ('{{}}', '{{0}}', '{{name}}'), not '{{{field}}}'"
+            )
     return fields
 
 
@@ -116,10 +119,12 @@ def str_format(fields, args, kwargs, names, cap):
         if field is None:
             continue
         if field == "" or field.isdigit():
-            if auto is (field != ""):          # a switch between the two numberings
-                raise ValueError("cannot switch from automatic field numbering to manual field "
-                                 "specification" if auto else "cannot switch from manual field "
-                                 "specification to automatic field numbering")
+            if auto is (field != ""):  # a switch between the two numberings
+                raise ValueError(
+                    "cannot switch from automatic field numbering to manual field specification"
+                    if auto
+                    else "cannot switch from manual field specification to automatic field numbering"
+                )
             auto = field == ""
             index = following if auto else int(field)
             following += auto
@@ -134,8 +139,11 @@ def str_format(fields, args, kwargs, names, cap):
     return joined(out, cap)
 
 
-_DIRECTIVE = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-#0 +]*)(?P<width>\*|\d+)?"
-                        r"(?:\.(?P<precision>\*|\d+)?)?[hlL]?(?P<type>.?)", re.S)
+_DIRECTIVE = re.compile(
+    r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-#0 +]*)(?P<width>\*|\d+)?"
+    r"(?:\.(?P<precision>\*|\d+)?)?[hlL]?(?P<type>.?)",
+    re.S,
+)
 
 
 def percent(template, values, names, cap):
@@ -156,7 +164,7 @@ def percent(template, values, names, cap):
 
     for m in _DIRECTIVE.finditer(template):
         size += m.start() - at
-        rebuilt.append(template[at:m.start()])
+        rebuilt.append(template[at : m.start()])
         at = m.end()
         width, precision, kind = m.group("width"), m.group("precision"), m.group("type")
         mapping = mapping or m.group("key") is not None

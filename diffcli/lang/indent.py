@@ -6,6 +6,7 @@ columns, and with a tab as one column. A block structure that the two measures d
 on (one says "deeper", the other "the same" or "shallower") depends on the tab width,
 and Python refuses it with TabError; so does diffcli.
 """
+
 from __future__ import annotations
 
 from diffcli.lang.tokens import ScriptSyntaxError, error_at
@@ -46,17 +47,34 @@ class Layout:
     so the words the user sees come from Lark's run of this same class).
     """
 
-    __slots__ = ("levels", "alts", "brackets", "borrow", "max_depth", "pairs", "tab_len",
-                 "indent_type", "dedent_type")
+    __slots__ = (
+        "levels",
+        "alts",
+        "brackets",
+        "borrow",
+        "max_depth",
+        "pairs",
+        "tab_len",
+        "indent_type",
+        "dedent_type",
+    )
 
-    def __init__(self, borrow, *, max_depth: int, pairs: dict, tab_len: int = 8,
-                 indent_type: str = "_INDENT", dedent_type: str = "_DEDENT"):
-        self.levels = [0]            # the indentation of each open block, innermost last
-        self.alts = [0]              # the same levels with a tab as one column (TabError)
-        self.brackets: list = []     # the open brackets' tokens, innermost last
+    def __init__(
+        self,
+        borrow,
+        *,
+        max_depth: int,
+        pairs: dict,
+        tab_len: int = 8,
+        indent_type: str = "_INDENT",
+        dedent_type: str = "_DEDENT",
+    ):
+        self.levels = [0]  # the indentation of each open block, innermost last
+        self.alts = [0]  # the same levels with a tab as one column (TabError)
+        self.brackets: list = []  # the open brackets' tokens, innermost last
         self.borrow = borrow
         self.max_depth = max_depth
-        self.pairs = pairs           # closing bracket's type -> the opening bracket's text
+        self.pairs = pairs  # closing bracket's type -> the opening bracket's text
         self.tab_len = tab_len
         self.indent_type = indent_type
         self.dedent_type = dedent_type
@@ -82,12 +100,12 @@ class Layout:
     def newline(self, token) -> tuple | list:
         """The INDENT, or the DEDENTs, that the newline `token` (its text ends with the
         next line's indentation) starts; () when the indentation stays the same."""
-        indent_str = token[token.rindex("\n") + 1:]  # no copy of the lines before
+        indent_str = token[token.rindex("\n") + 1 :]  # no copy of the lines before
         indent, alt = widths(indent_str, self.tab_len)
         levels, alts = self.levels, self.alts
         if not consistent(indent, alt, levels[-1], alts[-1]):
             raise ScriptSyntaxError(TAB_ERROR, token.end_line, token.end_column, "TabError")
-        if indent == levels[-1]:     # (consistent: the alternative measure is the same too)
+        if indent == levels[-1]:  # (consistent: the alternative measure is the same too)
             return ()
         if indent > levels[-1]:
             levels.append(indent)
@@ -99,8 +117,12 @@ class Layout:
             alts.pop()
             dedents.append(self.borrow(self.dedent_type, indent_str, token))
         if indent != levels[-1]:
-            raise ScriptSyntaxError("unindent does not match any outer indentation level",
-                                    token.end_line, token.end_column, "IndentationError")
+            raise ScriptSyntaxError(
+                "unindent does not match any outer indentation level",
+                token.end_line,
+                token.end_column,
+                "IndentationError",
+            )
         if alt != alts[-1]:
             raise ScriptSyntaxError(TAB_ERROR, token.end_line, token.end_column, "TabError")
         return dedents

@@ -12,6 +12,7 @@ own: `callargs` (functions, arguments, unpacking), `classes`/`objects` (classes)
 (PyTorch's keyword names). Engine errors are re-raised as `ScriptError` with the position
 of the expression that failed.
 """
+
 from __future__ import annotations
 
 import gc
@@ -46,29 +47,39 @@ class RunResult:
         self.leaf_index = dict(interp.leaf_index)
         self.sets_used = interp.sets_used
         self.flavour = interp.flavour
-        self.defaults = interp.defaults    # the dtype settings in force when the run ended
+        self.defaults = interp.defaults  # the dtype settings in force when the run ended
 
 
 class Interpreter(Statements, Expressions, Calls, Caps):
-    def __init__(self, *, sets=None, write=print, warn=None, limits=None, wrt=(), trace=False,
-                 flavour=None, default_dtype=None):
+    def __init__(
+        self,
+        *,
+        sets=None,
+        write=print,
+        warn=None,
+        limits=None,
+        wrt=(),
+        trace=False,
+        flavour=None,
+        default_dtype=None,
+    ):
         self.sets = dict(sets or {})
-        self.sets_used = set()         # the --set names the script read or assigned
+        self.sets_used = set()  # the --set names the script read or assigned
         # flavours.PYTORCH or MATH; None: the script's own (decided when it runs).
         # `default_dtype` (a numpy float dtype) overrides the flavour's default dtype (check
         # runs in float64); random constructors still draw the flavour's numbers
         self.flavour = flavour
         self.default_dtype = default_dtype
         self.defaults = dtypes.defaults()
-        self.literal_variables = flavour != flavours.PYTORCH   # `a = 1.5` makes a variable
+        self.literal_variables = flavour != flavours.PYTORCH  # `a = 1.5` makes a variable
         self.write = write
         self.warn = warn
         self.limits = limits or Limits()
         self.wrt = set(wrt)
         self.env: dict = {}
         self.order: dict = {}
-        self.names: dict = {}          # id(tensor) -> first script name bound to it
-        self._keep = []                # keeps named tensors alive so ids stay unique
+        self.names: dict = {}  # id(tensor) -> first script name bound to it
+        self._keep = []  # keeps named tensors alive so ids stay unique
         self.called_backward = False
         self.last_assigned = None
         self.retained = []
@@ -79,27 +90,27 @@ class Interpreter(Statements, Expressions, Calls, Caps):
         self.trace = [] if trace else None
         self.script = None
         self._warned = set()
-        self._fields = {}              # f-string field text -> parsed expression
-        self.overrides = {}            # name -> (k, ndarray): the value of the k-th leaf bound to
-        self._leaves_early = {}        # id(For node) -> its body can break/return
-        self.retain_graphs = False     # the script's own backward()/grad() keep the graph
+        self._fields = {}  # f-string field text -> parsed expression
+        self.overrides = {}  # name -> (k, ndarray): the value of the k-th leaf bound to
+        self._leaves_early = {}  # id(For node) -> its body can break/return
+        self.retain_graphs = False  # the script's own backward()/grad() keep the graph
         self.engine_callbacks = False  # the engine holds script functions (hooks, Function.backward)
-        self.leaf_index = {}           # name, replaced (finite differences); name -> that k now
-        self.frames, self.handling, self.ids = [], [], {}   # calls, errors being handled, id()s
-        self.builtins = self._builtins()    # (and self._plain)
+        self.leaf_index = {}  # name, replaced (finite differences); name -> that k now
+        self.frames, self.handling, self.ids = [], [], {}  # calls, errors being handled, id()s
+        self.builtins = self._builtins()  # (and self._plain)
         self._statements = self._statement_table()
         self._expressions = self._expression_table()
 
     # --- entry -------------------------------------------------------------------
     def run(self, script: ast.Script) -> RunResult:
-        self.script = script               # (the free-variable error lists all of its free names)
+        self.script = script  # (the free-variable error lists all of its free names)
         self.flavour = self.flavour or flavours.of(script)
         self.literal_variables = self.flavour == flavours.MATH
         # every run starts in grad mode with its --max-elements; both still hold for the
         # backward passes the caller makes after the run
         RunContext(grad_enabled=True, max_elements=self.limits.max_elements).apply()
-        creation.manual_seed(0)            # reproducible unless the script seeds itself
-        printoptions.reset()                # torch.set_printoptions lasts for one run
+        creation.manual_seed(0)  # reproducible unless the script seeds itself
+        printoptions.reset()  # torch.set_printoptions lasts for one run
         prev_sink = engine_errors.set_warning_sink(self._on_warning)
         # The graph makes few reference cycles, but Python's cyclic collector would scan
         # the whole growing graph again and again (over half the time of a long chain).

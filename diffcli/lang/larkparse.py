@@ -7,6 +7,7 @@ the shipped tables are stale and must be built in memory. So every error message
 from here, worded for a beginner by the helpers at the end. Lark is built from the
 grammar in memory, never from a cache file.
 """
+
 from __future__ import annotations
 
 import threading
@@ -23,6 +24,7 @@ from diffcli.lang.tokens import ScriptSyntaxError, error_at
 
 # ------------------------------------------------------------------ postlexer
 
+
 class _Indenter(Indenter):
     """Lark's postlexer: Python's layout rules (`indent.Layout`, which the lean driver's
     `fastparse.FastParser.tokens` uses too)."""
@@ -37,9 +39,14 @@ class _Indenter(Indenter):
     _OPEN = frozenset(OPEN_PAREN_types)
 
     def process(self, stream):
-        self.layout = Layout(Token.new_borrow_pos, max_depth=MAX_BRACKET_DEPTH, pairs=self._PAIRS,
-                             tab_len=self.tab_len, indent_type=self.INDENT_type,
-                             dedent_type=self.DEDENT_type)
+        self.layout = Layout(
+            Token.new_borrow_pos,
+            max_depth=MAX_BRACKET_DEPTH,
+            pairs=self._PAIRS,
+            tab_len=self.tab_len,
+            indent_type=self.INDENT_type,
+            dedent_type=self.DEDENT_type,
+        )
         return self._process(stream, self.layout)
 
     @property
@@ -74,11 +81,16 @@ class _Parser:
 
     def __init__(self):
         self.indenter = _Indenter()
-        self.lark = Lark(lark_grammar(), parser="lalr", lexer="basic", postlex=self.indenter,
-                         transformer=Builder(), keep_all_tokens=True,
-                         maybe_placeholders=False)  # no cache=: Lark's cache file is a pickle
-        self.symbols = {t.name: t.pattern.value for t in self.lark.terminals
-                        if t.pattern.type == "str"}
+        self.lark = Lark(
+            lark_grammar(),
+            parser="lalr",
+            lexer="basic",
+            postlex=self.indenter,
+            transformer=Builder(),
+            keep_all_tokens=True,
+            maybe_placeholders=False,
+        )  # no cache=: Lark's cache file is a pickle
+        self.symbols = {t.name: t.pattern.value for t in self.lark.terminals if t.pattern.type == "str"}
 
 
 _local = threading.local()
@@ -109,8 +121,29 @@ def parse(text: str) -> ast.Script:
 
 _BLOCK_KEYWORDS = {"IF", "ELIF", "ELSE", "WHILE", "FOR", "WITH", "TRY", "EXCEPT", "FINALLY", "DEF"}
 _STATEMENT_BOUNDARIES = {"_NEWLINE", "_INDENT", "_DEDENT", "SEMICOLON"}
-_OPERATORS = {"+", "-", "*", "/", "@", "//", "%", "**", "^", "&", "|", "<", "<=", ">", ">=", "==", "!=",
-              "is", "and", "or", "if"}
+_OPERATORS = {
+    "+",
+    "-",
+    "*",
+    "/",
+    "@",
+    "//",
+    "%",
+    "**",
+    "^",
+    "&",
+    "|",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "==",
+    "!=",
+    "is",
+    "and",
+    "or",
+    "if",
+}
 _PUNCTUATION = [",", ")", "]", ":", "=", "in", "else", "import", "as", "except", "finally", "("]
 _NOT_SUPPORTED = {"del", "global", "nonlocal", "yield", "async", "await", "match"}
 
@@ -118,9 +151,8 @@ _NOT_SUPPORTED = {"del", "global", "nonlocal", "yield", "async", "await", "match
 def _translate(err: UnexpectedInput, parser: _Parser, text: str) -> ScriptSyntaxError:
     if isinstance(err, UnexpectedCharacters):
         start = err.pos_in_stream
-        if err.char in "'\"" and text[start - 2:start] == err.char * 2:  # an open triple quote
-            return ScriptSyntaxError("unterminated triple-quoted string literal",
-                                     err.line, err.column - 2)
+        if err.char in "'\"" and text[start - 2 : start] == err.char * 2:  # an open triple quote
+            return ScriptSyntaxError("unterminated triple-quoted string literal", err.line, err.column - 2)
         return ScriptSyntaxError(_bad_character(err.char), err.line, err.column)
     if isinstance(err, UnexpectedToken):
         return _unexpected_token(err, parser)
@@ -150,8 +182,7 @@ def _statement_keyword(stack: list) -> Token | None:
     start = len(items)
     while start > 0:
         item = items[start - 1]
-        if isinstance(item, ast.Expr) or (isinstance(item, Token)
-                                          and item.type not in _STATEMENT_BOUNDARIES):
+        if isinstance(item, ast.Expr) or (isinstance(item, Token) and item.type not in _STATEMENT_BOUNDARIES):
             start -= 1
         else:
             break
@@ -226,8 +257,12 @@ def _unexpected_token(err: UnexpectedToken, parser: _Parser) -> ScriptSyntaxErro
     if token.type == "$END" and brackets:
         opening = brackets[-1]
         return error_at(opening, f"unexpected end of input — a '{opening}' is not closed")
-    if stack and isinstance(stack[-1], Token) and stack[-1].type == "NAME" \
-            and stack[-1].value in _NOT_SUPPORTED:
+    if (
+        stack
+        and isinstance(stack[-1], Token)
+        and stack[-1].type == "NAME"
+        and stack[-1].value in _NOT_SUPPORTED
+    ):
         return error_at(stack[-1], f"'{stack[-1]}' is not supported in diffcli scripts")
     keyword = _statement_keyword(stack)
     accepted = _accepted(err)
@@ -235,8 +270,12 @@ def _unexpected_token(err: UnexpectedToken, parser: _Parser) -> ScriptSyntaxErro
         if keyword is None:
             return ScriptSyntaxError("expected an indented block", line, column, "IndentationError")
         what = "function definition" if keyword.type == "DEF" else f"'{keyword}' statement"
-        return ScriptSyntaxError(f"expected an indented block after {what} on line {keyword.line}",
-                                 line, column, "IndentationError")
+        return ScriptSyntaxError(
+            f"expected an indented block after {what} on line {keyword.line}",
+            line,
+            column,
+            "IndentationError",
+        )
     if keyword is not None and "COLON" in accepted and token.type in ("_NEWLINE", "$END"):
         dots = "" if keyword.type in ("ELSE", "TRY", "FINALLY") else " ..."
         return ScriptSyntaxError(f"expected ':' after '{keyword}{dots}'", line, column)

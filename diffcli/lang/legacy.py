@@ -2,6 +2,7 @@
 (`torch.FloatTensor([1, 2])`, `torch.DoubleTensor(2, 3)`...), `t.type()` /
 `t.type(torch.DoubleTensor)`, and `torch.inference_mode` / `t.is_inference()`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,8 +15,12 @@ from .objects import Builtin
 
 # torch.XTensor: its dtype, and the name `t.type()` gives
 TYPED = {
-    "FloatTensor": dtypes.float32, "DoubleTensor": dtypes.float64, "LongTensor": dtypes.int64,
-    "IntTensor": dtypes.int32, "BoolTensor": dtypes.bool_, "HalfTensor": dtypes.float16,
+    "FloatTensor": dtypes.float32,
+    "DoubleTensor": dtypes.float64,
+    "LongTensor": dtypes.int64,
+    "IntTensor": dtypes.int32,
+    "BoolTensor": dtypes.bool_,
+    "HalfTensor": dtypes.float16,
 }
 _TYPE_NAMES = {d.np: f"torch.{name}" for name, d in TYPED.items()}
 
@@ -50,7 +55,8 @@ class TypedTensorClass(CheckedClass):
                 f"      didn't match because some of the keywords were incorrect: {key}\n"
                 " * (torch.Storage storage)\n * (Tensor other)\n"
                 " * (tuple of ints size, *, torch.device device = None)\n"
-                " * (object data, *, torch.device device = None)\n")
+                " * (object data, *, torch.device device = None)\n"
+            )
         np_dtype = self.dtype.np
         if not args:
             return Tensor(np.zeros(0, dtype=np_dtype))
@@ -62,7 +68,9 @@ class TypedTensorClass(CheckedClass):
             return to_dtype(args[0], np_dtype) if args[0].array.dtype != np_dtype else args[0]
         if len(args) == 1:
             return engine.FUNCTIONS["tensor"](args[0], dtype=self.dtype)
-        raise errors.TorchTypeError(f"new() received an invalid combination of arguments - got ({_types(args)})")
+        raise errors.TorchTypeError(
+            f"new() received an invalid combination of arguments - got ({_types(args)})"
+        )
 
     def __repr__(self):
         return f"<class '{self.qualname}'>"
@@ -83,15 +91,16 @@ def tensor_type(t: Tensor, dtype=None, non_blocking=False):
     if isinstance(dtype, TypedTensorClass):
         target = dtype.dtype
     elif isinstance(dtype, str):
-        name = dtype[len("torch."):] if dtype.startswith("torch.") else None
+        name = dtype[len("torch.") :] if dtype.startswith("torch.") else None
         if name not in TYPED:
             raise errors.TorchValueError(f"invalid type: '{dtype}'")
         target = TYPED[name]
     elif isinstance(dtype, dtypes.DType):
         target = dtype
     else:
-        raise errors.TorchTypeError(f"type() received an invalid combination of arguments - got "
-                                    f"({type(dtype).__name__})")
+        raise errors.TorchTypeError(
+            f"type() received an invalid combination of arguments - got ({type(dtype).__name__})"
+        )
     return t if t.array.dtype == target.np else to_dtype(t, target.np)
 
 
@@ -123,7 +132,8 @@ def _variable(interp, args, kwargs, node):
         raise errors.TorchTypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
     if not isinstance(requires_grad, bool):
         raise errors.TorchTypeError(
-            f"Variable(): argument 'requires_grad' must be bool, not {type(requires_grad).__name__}")
+            f"Variable(): argument 'requires_grad' must be bool, not {type(requires_grad).__name__}"
+        )
     out = data.detach()
     if requires_grad:
         out.requires_grad_(True)
@@ -139,22 +149,32 @@ def is_inference(t: Tensor):
 
 def tensor_method(t, name):
     if name == "half":
+
         def half(memory_format=None):
             return to_dtype(t, np.float16)
+
         return half
     if name == "type":
+
         def type_(dtype=None, non_blocking=False, **kwargs):
             return tensor_type(t, dtype, non_blocking)
+
         type_.__name__ = "type"
         return type_
 
     def is_inference_():
         return is_inference(t)
+
     is_inference_.__name__ = "is_inference"
     return is_inference_
 
 
 TENSOR_METHODS = ("type", "is_inference", "half")
-TORCH_MEMBERS = {**TYPED_CLASSES, "float16": dtypes.float16, "half": dtypes.float16, "inference_mode": inference.inference_mode,
-                 "is_inference_mode_enabled": inference.is_inference_mode_enabled}
+TORCH_MEMBERS = {
+    **TYPED_CLASSES,
+    "float16": dtypes.float16,
+    "half": dtypes.float16,
+    "inference_mode": inference.inference_mode,
+    "is_inference_mode_enabled": inference.is_inference_mode_enabled,
+}
 AUTOGRAD_MEMBERS = {"Variable": VARIABLE, "inference_mode": inference.inference_mode}

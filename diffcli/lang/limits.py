@@ -9,6 +9,7 @@ builds something (a tensor, a Python list or string, a loop), each failing with 
 the clock and the process's resident memory are read only every so many statements,
 loop iterations or backward nodes, and whenever a big tensor is made.
 """
+
 from __future__ import annotations
 
 import gc
@@ -20,35 +21,42 @@ from .errors import ScriptError
 from .estimates import _SEQUENCE_NAMES
 from .memory import resident_memory
 
-DEFAULT_TIMEOUT = 300              # seconds; 0: no time cap
+DEFAULT_TIMEOUT = 300  # seconds; 0: no time cap
 
 # --- memory (--max-memory) ------------------------------------------------------------------
 # The memory the script holds, measured cheaply as the growth of the process's resident
 # memory since the first run started (numpy gives big arrays back to the system when they
 # die). It is read every CHECK_EVERY statements or loop iterations, every POLL_EVERY nodes
 # of a backward pass, and whenever a tensor of at least MEMORY_CHECK_ELEMENTS is made.
-CHECK_EVERY = 1024                 # a power of two (a mask picks the statements)
-MEMORY_EVERY = CHECK_EVERY         # (the name it had)
-MEMORY_CHECK_ELEMENTS = 1 << 16    # 512 KiB of float64
+CHECK_EVERY = 1024  # a power of two (a mask picks the statements)
+MEMORY_EVERY = CHECK_EVERY  # (the name it had)
+MEMORY_CHECK_ELEMENTS = 1 << 16  # 512 KiB of float64
 
 
 class Limits:
     """Safety caps; each has a CLI option named in its error. `max_memory` is in MB,
     `timeout` in seconds (0: none)."""
 
-    def __init__(self, max_elements=10_000_000, max_iterations=10_000_000,
-                 max_statements=1_000_000, max_depth=100, max_memory=4096, timeout=DEFAULT_TIMEOUT,
-                 max_script_size=16):
+    def __init__(
+        self,
+        max_elements=10_000_000,
+        max_iterations=10_000_000,
+        max_statements=1_000_000,
+        max_depth=100,
+        max_memory=4096,
+        timeout=DEFAULT_TIMEOUT,
+        max_script_size=16,
+    ):
         self.max_elements = max_elements
         self.max_iterations = max_iterations
         self.max_statements = max_statements
         self.max_depth = max_depth
         self.max_memory = max_memory
         self.timeout = timeout
-        self.max_script_size = max_script_size   # MB; checked by diffcli.source and the parser
-        self.deadline = None           # time.monotonic() when the time is up (set by start)
-        self.memory_base = None        # resident bytes when the first run started
-        self._rescued = None           # resident bytes after the last collection that helped
+        self.max_script_size = max_script_size  # MB; checked by diffcli.source and the parser
+        self.deadline = None  # time.monotonic() when the time is up (set by start)
+        self.memory_base = None  # resident bytes when the first run started
+        self._rescued = None  # resident bytes after the last collection that helped
 
     def start(self):
         """A run begins. The first one starts the clock and takes the memory base that every
@@ -62,8 +70,10 @@ class Limits:
     def time_exceeded(self):
         if self.deadline is not None and time.monotonic() > self.deadline:
             s = "" if self.timeout == 1 else "s"
-            return (f"the run took more than {self.timeout} second{s} (raise the cap with --timeout, "
-                    "or give --timeout 0 for none)")
+            return (
+                f"the run took more than {self.timeout} second{s} (raise the cap with --timeout, "
+                "or give --timeout 0 for none)"
+            )
         return None
 
     def memory_exceeded(self):
@@ -79,8 +89,10 @@ class Limits:
             self._rescued = None if used is None else used * (1 << 20)
             if used is None or used <= self.max_memory:
                 return None
-        return (f"the script's tensors use {used:.0f} MB of memory, more than the limit of "
-                f"{self.max_memory} MB (raise it with --max-memory)")
+        return (
+            f"the script's tensors use {used:.0f} MB of memory, more than the limit of "
+            f"{self.max_memory} MB (raise it with --max-memory)"
+        )
 
     def _memory_used(self):
         if self.memory_base is None:
@@ -135,16 +147,22 @@ class Caps:
         after it, on its result); a big tensor is also the moment to check --max-memory."""
         if n is not None:
             if n > self.limits.max_elements:
-                raise limit_error(f"tensor of {n} elements exceeds the limit of "
-                                  f"{self.limits.max_elements} elements (raise it with --max-elements)", node)
+                raise limit_error(
+                    f"tensor of {n} elements exceeds the limit of "
+                    f"{self.limits.max_elements} elements (raise it with --max-elements)",
+                    node,
+                )
             if n >= MEMORY_CHECK_ELEMENTS:
                 self.checkpoint(node)
 
     def check_length(self, n, what, node):
         """The --max-elements cap on a Python list, tuple or string of `n` elements."""
         if n > self.limits.max_elements:
-            raise limit_error(f"{what} of {n} elements exceeds the limit of "
-                              f"{self.limits.max_elements} elements (raise it with --max-elements)", node)
+            raise limit_error(
+                f"{what} of {n} elements exceeds the limit of "
+                f"{self.limits.max_elements} elements (raise it with --max-elements)",
+                node,
+            )
 
     def check_sequence(self, n, kind, node, per=8):
         """A list, tuple or string of `n` elements about to be built (`per` bytes each):
@@ -159,9 +177,12 @@ class Caps:
             self.checkpoint(node)
             used = self.limits._memory_used()
             if used is not None and used + n * per / (1 << 20) > self.limits.max_memory:
-                raise limit_error(f"a {what} of {n} elements would take the script's memory to "
-                                  f"{used + n * per / (1 << 20):.0f} MB, more than the limit of "
-                                  f"{self.limits.max_memory} MB (raise it with --max-memory)", node)
+                raise limit_error(
+                    f"a {what} of {n} elements would take the script's memory to "
+                    f"{used + n * per / (1 << 20):.0f} MB, more than the limit of "
+                    f"{self.limits.max_memory} MB (raise it with --max-memory)",
+                    node,
+                )
 
     def check_memory(self, node):
         """The --max-memory cap: the memory the run holds (the growth of the process's
@@ -181,8 +202,11 @@ class Caps:
         --max-iterations fails before it starts."""
         if self.iterations + n > self.limits.max_iterations:
             what = what or f"a loop of {n} iterations"
-            raise limit_error(f"{what} exceeds the limit of {self.limits.max_iterations} loop iterations "
-                              "(raise the cap with --max-iterations)", node)
+            raise limit_error(
+                f"{what} exceeds the limit of {self.limits.max_iterations} loop iterations "
+                "(raise the cap with --max-iterations)",
+                node,
+            )
 
     def charge(self, n, node, what):
         """`n` iterations a builtin makes at once (`sum(range(n))`), checked first."""
@@ -192,8 +216,11 @@ class Caps:
     def tick(self, node):
         n = self.iterations = self.iterations + 1
         if n > self.limits.max_iterations:
-            raise limit_error(f"more than {self.limits.max_iterations} loop iterations "
-                              "(raise the cap with --max-iterations)", node)
+            raise limit_error(
+                f"more than {self.limits.max_iterations} loop iterations "
+                "(raise the cap with --max-iterations)",
+                node,
+            )
         if not n & (CHECK_EVERY - 1):
             self.checkpoint(node)
 

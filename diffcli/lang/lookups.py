@@ -1,6 +1,7 @@
 """The words of a failed name or attribute lookup in a script: whether the attribute is one
 PyTorch or Python has that diffcli does not support, or a typo of one it does ("Did you
 mean", suggest.py), and where the caret goes (under the attribute's name)."""
+
 from __future__ import annotations
 
 import math
@@ -27,10 +28,11 @@ PYTHON_TYPES = (int, float, bool, str, list, tuple, range, type(None), dict, enu
 
 
 def unsupported_hint(obj, name):
-    """" (or diffcli does not support it)" for an attribute that `obj` has in Python or
+    """ " (or diffcli does not support it)" for an attribute that `obj` has in Python or
     PyTorch 2.13 but a script cannot reach; "" where Python's own error says it all
     (`'NoneType' object has no attribute 'zero_'`)."""
     from .torchnames import NAMES  # (PyTorch's names: read only when an attribute is missing)
+
     if isinstance(obj, Tensor):
         known = NAMES["Tensor"]
     elif isinstance(obj, Node):
@@ -88,7 +90,7 @@ def names_in_reach(scope, env, builtins):
     """Every name a bare name could have meant: the scope's (a comprehension's chain of
     scopes included), the script's globals, the builtins and the op table."""
     names = set(env) | set(builtins)
-    while hasattr(scope, "outer"):            # the interpreter's _Chain
+    while hasattr(scope, "outer"):  # the interpreter's _Chain
         names.update(scope.local)
         scope = scope.outer
     names.update(scope)

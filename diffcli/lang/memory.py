@@ -1,11 +1,12 @@
 """The process's resident memory, read cheaply: what `--max-memory` is measured by, while
 parsing (`parselimits`) and while running (`limits`)."""
+
 from __future__ import annotations
 
 import os
 import sys
 
-_RSS = []                          # [reader]: () -> bytes or None, chosen on first use
+_RSS = []  # [reader]: () -> bytes or None, chosen on first use
 
 
 def resident_memory():
@@ -23,6 +24,7 @@ def _rss_reader():
         def statm():
             with open("/proc/self/statm", "rb") as f:
                 return int(f.read().split()[1]) * page
+
         statm()
         return statm
     except (OSError, ValueError, IndexError, AttributeError):
@@ -31,11 +33,12 @@ def _rss_reader():
         import resource  # (not on every platform)
     except ImportError:
         return lambda: None
-    scale = 1 if sys.platform == "darwin" else 1024      # ru_maxrss: bytes on macOS, KiB elsewhere
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB elsewhere
 
     def peak():
         try:
             return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
         except (OSError, ValueError):
             return None
+
     return peak

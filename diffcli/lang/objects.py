@@ -19,9 +19,10 @@ it gives its subclasses and their instances their behaviour.
 This module holds data only; the interpreter's parts that use it are `classes`,
 `callargs` and `exceptions`.
 """
+
 from __future__ import annotations
 
-MISSING = object()   # "no such attribute" (None is a value)
+MISSING = object()  # "no such attribute" (None is a value)
 
 
 class Instance:
@@ -31,7 +32,7 @@ class Instance:
     __slots__ = ("_cls", "_attrs")
 
     def __repr__(self):
-        return f"<{self._cls.full_name} object>"     # Python's, without the address
+        return f"<{self._cls.full_name} object>"  # Python's, without the address
 
 
 def new_instance(cls) -> Instance:
@@ -205,7 +206,7 @@ class GradModeFunction(ScriptObject):
         self.mode, self.func = mode, func
 
     def __repr__(self):
-        return repr(self.func)      # as functools.wraps leaves it
+        return repr(self.func)  # as functools.wraps leaves it
 
 
 class Builtin(ScriptObject):
@@ -222,6 +223,7 @@ class Builtin(ScriptObject):
 
 
 # --- scopes -------------------------------------------------------------------------------
+
 
 class FunctionScope(dict):
     """The local names of a call of a nested function (or of a comprehension): its own, then,
@@ -249,7 +251,7 @@ class ClassScope(FunctionScope):
     def __init__(self, outer, qualname):
         super().__init__(outer)
         self.qualname = qualname
-        self.cls = None            # the ClassValue, once made (zero-argument super() needs it)
+        self.cls = None  # the ClassValue, once made (zero-argument super() needs it)
 
 
 def find_in_mro(mro, name):

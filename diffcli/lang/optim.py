@@ -137,7 +137,7 @@ def _step(interp, self, args, kwargs, node):
     (closure,) = _args("Optimizer.step", args, kwargs, ["closure"], [None])
     loss = None
     if closure is not None:
-        with RunContext(grad_enabled=True):   # torch: `with torch.enable_grad(): loss = closure()`
+        with RunContext(grad_enabled=True):  # torch: `with torch.enable_grad(): loss = closure()`
             loss = interp.call_value(closure, [], {}, node)
     update = self._cls_update()
     for group in self._attrs["param_groups"]:

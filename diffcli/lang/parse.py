@@ -12,6 +12,7 @@ sooner). Anything it cannot parse cleanly goes on to Lark's own parser (`larkpar
 built in memory, so errors always come from the Lark path. Nothing is read from or
 written to a cache folder.
 """
+
 from __future__ import annotations
 
 import gc
@@ -56,6 +57,7 @@ def _new_fast_parser():
 
 def _plan_from_lark() -> dict:
     from diffcli.lang import larkparse  # (Lark: imported only when the driver needs it)
+
     return fastparse.plan(larkparse._parser().lark, MAX_BRACKET_DEPTH)
 
 
@@ -75,7 +77,7 @@ def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        before = data[:err.start]
+        before = data[: err.start]
         line = before.count(b"\n") + 1
         column = len(before) - (before.rfind(b"\n") + 1) + 1
         raise ScriptSyntaxError(f"invalid UTF-8 byte 0x{data[err.start]:02x}", line, column) from None
@@ -99,7 +101,7 @@ def parse(text: str | bytes, filename: str = "<script>", limits: ParseLimits | N
     except ScriptSyntaxError as err:
         err.filename = filename
         raise
-    last_line = text[text.rfind("\n", 0, len(text) - 1) + 1:-1]
+    last_line = text[text.rfind("\n", 0, len(text) - 1) + 1 : -1]
     script.line, script.column = 1, 1
     script.end_line, script.end_column = text.count("\n"), len(last_line) + 1
     return script
@@ -144,6 +146,7 @@ def _run_parser(text: str, limits: ParseLimits | None) -> ast.Script:
         # Lark parses the same text as far as the lean driver did before it gave up, so
         # the caps it checked hold here too (without a lean driver only the size cap does)
         from diffcli.lang import larkparse  # (imported on the first script the driver gives up on)
+
         return larkparse.parse(text)
     finally:
         if collecting:

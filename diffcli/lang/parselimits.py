@@ -17,6 +17,7 @@ The lexer takes constant memory per token whatever the token's length (see the
 terminals in grammar/diffscript.lark), so what is left grows with the tokens and the
 tree, which these caps bound.
 """
+
 from __future__ import annotations
 
 from diffcli.lang.memory import resident_memory
@@ -25,8 +26,8 @@ from diffcli.lang.tokens import ScriptSyntaxError
 __all__ = ["CHECK_EVERY", "MAX_NESTING", "MB", "ParseLimitError", "ParseLimits"]
 
 MB = 1 << 20
-CHECK_EVERY = 4096       # tokens between the memory and nesting checks
-MAX_NESTING = 100_000    # stack entries: a chain of 100,000 unary minus signs is about 30 MB
+CHECK_EVERY = 4096  # tokens between the memory and nesting checks
+MAX_NESTING = 100_000  # stack entries: a chain of 100,000 unary minus signs is about 30 MB
 
 
 class ParseLimitError(ScriptSyntaxError):
@@ -40,9 +41,14 @@ class ParseLimits:
     `--max-memory`; `memory` reads the process's resident memory in bytes (by default
     the interpreter's reader)."""
 
-    def __init__(self, max_bytes: int | None = 16 * MB, max_statements: int | None = None,
-                 max_memory: int | None = None, max_nesting: int | None = MAX_NESTING,
-                 memory=None):
+    def __init__(
+        self,
+        max_bytes: int | None = 16 * MB,
+        max_statements: int | None = None,
+        max_memory: int | None = None,
+        max_nesting: int | None = MAX_NESTING,
+        memory=None,
+    ):
         self.max_bytes = max_bytes
         self.max_statements = max_statements
         self.max_memory = max_memory
@@ -66,8 +72,7 @@ class ParseLimits:
 
 def too_large_message(cap: int) -> str:
     """The words for a script over `--max-script-size` (also `diffcli.source`'s)."""
-    return (f"the script is larger than the limit of {_megabytes(cap)} MB "
-            "(raise it with --max-script-size)")
+    return f"the script is larger than the limit of {_megabytes(cap)} MB (raise it with --max-script-size)"
 
 
 def _megabytes(n: int) -> str:
@@ -100,9 +105,13 @@ class _Budget:
             self.statements += 1
             if self.statements > cap:
                 where = children[0]
-                raise ParseLimitError(f"the script has more than {cap} statements "
-                                      "(raise the cap with --max-statements)", where.line, where.column)
+                raise ParseLimitError(
+                    f"the script has more than {cap} statements (raise the cap with --max-statements)",
+                    where.line,
+                    where.column,
+                )
             return callback(children)
+
         return counted
 
     def check(self, depth: int, token) -> None:
@@ -113,7 +122,10 @@ class _Budget:
             now = self._memory()
             used = 0 if now is None else (now - self._base) / MB
             if used > self.limits.max_memory:
-                raise ParseLimitError(f"parsing the script takes more than the limit of "
-                                      f"{self.limits.max_memory} MB of memory (raise it with "
-                                      "--max-memory)", token.line, token.column)
-
+                raise ParseLimitError(
+                    f"parsing the script takes more than the limit of "
+                    f"{self.limits.max_memory} MB of memory (raise it with "
+                    "--max-memory)",
+                    token.line,
+                    token.column,
+                )

@@ -13,6 +13,7 @@ Regenerate after editing the grammar (the tests fail until then):
     python -m diffcli.lang.parsetables          # writes diffscript-tables.json
     python -m diffcli.lang.parsetables --check  # exit 1 if the file is stale
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -31,8 +32,11 @@ _MAX_FILE_BYTES = 4 << 20  # the file is about 100 KB; anything far larger is no
 
 def key(grammar: str, max_depth: int) -> dict:
     """What the tables must have been built for."""
-    return {"format": fastparse.PLAN_FORMAT, "max_depth": max_depth,
-            "grammar_sha256": hashlib.sha256(grammar.encode("utf-8")).hexdigest()}
+    return {
+        "format": fastparse.PLAN_FORMAT,
+        "max_depth": max_depth,
+        "grammar_sha256": hashlib.sha256(grammar.encode("utf-8")).hexdigest(),
+    }
 
 
 def load(grammar: str, max_depth: int, path: str | None = None) -> dict | None:
@@ -57,9 +61,9 @@ def document(lark, grammar: str, max_depth: int) -> dict:
     """The file's contents for the Lark parser `lark` built from `grammar`: the tables as
     JSON gives them back (lists for tuples), their key and the Lark that built them."""
     import lark as lark_package
+
     tables = json.loads(json.dumps(fastparse.plan(lark, max_depth)))
-    return {"key": key(grammar, max_depth), "lark_version": lark_package.__version__,
-            "tables": tables}
+    return {"key": key(grammar, max_depth), "lark_version": lark_package.__version__, "tables": tables}
 
 
 def dumps(doc: dict) -> str:

@@ -4,6 +4,7 @@
 `NotImplemented`. A script function handed to a host builtin (`key=lambda x: ...`) is
 called back through the interpreter (`host_callable`), under its caps.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -31,9 +32,17 @@ from .values import ITERABLES, ITERATORS, TypeValue, UserFunction, host_callable
 # what `isinstance(x, T)` accepts as T besides script classes, exception classes, torch.Tensor
 # and what type() returns
 _HOST_TYPES = (int, float, bool, str, list, tuple, dict, set, frozenset, range, Size, type(None))
-_TENSOR = engine.FUNCTIONS["Tensor"]      # `torch.Tensor`, a constructor that is also the class
-_CALLABLE = (UserFunction, ClassValue, ProvidedBase, BoundMethod, StaticMethod, GradModeFunction, Builtin,
-             NativeMethod)
+_TENSOR = engine.FUNCTIONS["Tensor"]  # `torch.Tensor`, a constructor that is also the class
+_CALLABLE = (
+    UserFunction,
+    ClassValue,
+    ProvidedBase,
+    BoundMethod,
+    StaticMethod,
+    GradModeFunction,
+    Builtin,
+    NativeMethod,
+)
 
 
 def _arity(name, args, kwargs, n, node):
@@ -46,13 +55,13 @@ def _arity(name, args, kwargs, n, node):
 def _is_instance(obj, info, str_builtin=None) -> bool:
     if isinstance(info, tuple):
         return any(_is_instance(obj, i, str_builtin) for i in info)
-    if info is str_builtin:        # the script's `str` (a function that prints values as diffcli does)
+    if info is str_builtin:  # the script's `str` (a function that prints values as diffcli does)
         info = str
     if isinstance(info, (ClassValue, ProvidedBase)):
         return isinstance(obj, info.host)
     if info is _TENSOR:
         return isinstance(obj, Tensor)
-    if isinstance(info, CheckedClass):     # torch.FloatTensor (a tensor of that dtype), graph.Node
+    if isinstance(info, CheckedClass):  # torch.FloatTensor (a tensor of that dtype), graph.Node
         return info.instance_check(obj)
     if isinstance(info, TypeValue):
         return type_of(obj) is info
@@ -98,7 +107,7 @@ def _id(interp, args, kwargs, node):
     obj = args[0]
     entry = interp.ids.get(id(obj))
     if entry is None:
-        entry = interp.ids[id(obj)] = (len(interp.ids) + 1, obj)     # (kept alive: ids stay unique)
+        entry = interp.ids[id(obj)] = (len(interp.ids) + 1, obj)  # (kept alive: ids stay unique)
     return entry[0]
 
 
@@ -120,10 +129,11 @@ def _min_max(name, fallback):
         if "key" in kwargs or "default" in kwargs:
             if "key" in kwargs:
                 kwargs = dict(kwargs, key=host_callable(interp, kwargs["key"], node))
-            if len(args) == 1:                 # a range's length is charged first, as without key=
+            if len(args) == 1:  # a range's length is charged first, as without key=
                 args = (cappedbuiltins.consume(interp, args[0], f"{name}()"),)
             return builtin(*args, **kwargs)
         return fallback(*args, **kwargs)
+
     return fn
 
 
@@ -145,21 +155,28 @@ def _filter(interp, args, kwargs, node):
 
 def _iter(interp, args, kwargs, node):
     if kwargs or len(args) != 1:
-        raise TypeError(f"iter expected 1 argument, got {len(args)}" if not kwargs else
-                        "iter() takes no keyword arguments")
+        raise TypeError(
+            f"iter expected 1 argument, got {len(args)}"
+            if not kwargs
+            else "iter() takes no keyword arguments"
+        )
     obj = args[0]
     if not isinstance(obj, ITERABLES):
         raise TypeError(f"'{type_name(obj)}' object is not iterable")
-    return iter(obj)      # (a script class's __iter__, through its host class)
+    return iter(obj)  # (a script class's __iter__, through its host class)
 
 
 def _next(interp, args, kwargs, node):
     if kwargs or not 1 <= len(args) <= 2:
-        raise TypeError(f"next expected at least 1 argument, got {len(args)}" if not args else
-                        f"next expected at most 2 arguments, got {len(args)}")
+        raise TypeError(
+            f"next expected at least 1 argument, got {len(args)}"
+            if not args
+            else f"next expected at most 2 arguments, got {len(args)}"
+        )
     it = args[0]
-    if not isinstance(it, ITERATORS) and not (isinstance(it, Instance)
-                                              and classes.lookup(it._cls, "__next__") is not classes.MISSING):
+    if not isinstance(it, ITERATORS) and not (
+        isinstance(it, Instance) and classes.lookup(it._cls, "__next__") is not classes.MISSING
+    ):
         raise TypeError(f"'{type_name(it)}' object is not an iterator")
     try:
         return next(it)
@@ -176,7 +193,7 @@ def interp_stop(node):
 def _hash(interp, args, kwargs, node):
     if kwargs or len(args) != 1:
         raise TypeError(f"hash() takes exactly one argument ({len(args)} given)")
-    return hash(args[0])       # (a script class's __hash__, through its host class)
+    return hash(args[0])  # (a script class's __hash__, through its host class)
 
 
 def _repr(interp, args, kwargs, node):
@@ -201,6 +218,7 @@ def _one(name, make):
         if kwargs or len(args) != 1:
             raise TypeError(f"{name} expected 1 argument, got {len(args)}")
         return make(args[0])
+
     return fn
 
 
@@ -216,12 +234,23 @@ def _property(interp, args, kwargs, node):
 def install(interp, b: dict) -> None:
     """Add these builtins to the table `b` (the interpreter's)."""
     table = {
-        "isinstance": _isinstance, "issubclass": _issubclass, "id": _id, "sorted": _sorted,
-        "map": _map, "filter": _filter, "repr": _repr, "callable": _callable, "iter": _iter, "next": _next,
+        "isinstance": _isinstance,
+        "issubclass": _issubclass,
+        "id": _id,
+        "sorted": _sorted,
+        "map": _map,
+        "filter": _filter,
+        "repr": _repr,
+        "callable": _callable,
+        "iter": _iter,
+        "next": _next,
         "hash": _hash,
-        "super": classes.make_super, "property": _property,
-        "staticmethod": _one("staticmethod", StaticMethod), "classmethod": _one("classmethod", ClassMethod),
-        "min": _min_max("min", b["min"]), "max": _min_max("max", b["max"]),
+        "super": classes.make_super,
+        "property": _property,
+        "staticmethod": _one("staticmethod", StaticMethod),
+        "classmethod": _one("classmethod", ClassMethod),
+        "min": _min_max("min", b["min"]),
+        "max": _min_max("max", b["max"]),
     }
     for name, fn in table.items():
         b[name] = Builtin(name, fn)
@@ -231,4 +260,3 @@ def install(interp, b: dict) -> None:
     b["frozenset"] = frozenset
     b["NotImplemented"] = NotImplemented
     b.update(EXCEPTIONS)
-

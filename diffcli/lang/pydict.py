@@ -1,6 +1,7 @@
 """Python's dicts and sets in scripts: displays (`{k: v, **m}`, `{a, b}`), comprehensions,
 `dict(...)`/`set(...)`, item assignment and the methods a script may call
 (`values.DICT_METHODS`, `values.SET_METHODS`). Growth stops at --max-elements, as for lists."""
+
 from __future__ import annotations
 
 from . import callargs
@@ -15,7 +16,9 @@ def eval_dict(interp, e, scope):
         if k is None:
             mapping = interp.eval(v, scope)
             if not isinstance(mapping, dict):
-                raise ScriptError("TypeError", f"'{type_name(mapping)}' object is not a mapping", v.line, v.column)
+                raise ScriptError(
+                    "TypeError", f"'{type_name(mapping)}' object is not a mapping", v.line, v.column
+                )
             interp.check_length(len(d) + len(mapping), "dict", e)
             d.update(mapping)
             continue
@@ -39,13 +42,14 @@ def comprehension_scopes(interp, generators, scope):
         if isinstance(it, range):
             try:
                 interp.check_iterations(len(it), g.iter)
-            except OverflowError:            # longer than any cap
+            except OverflowError:  # longer than any cap
                 interp.check_iterations(interp.limits.max_iterations + 1, g.iter)
         for v in interp.iterate(it, g.iter):
             interp.tick(g)
             interp.assign(g.target, v, local)
             if all(interp.truth(interp.eval(c, local), c) for c in g.conds):
                 yield from passes(i + 1)
+
     return passes(0)
 
 
@@ -90,6 +94,7 @@ def merge(interp, d, other, node):
 
 def constructor(interp, node):
     """`dict()`, `dict(mapping_or_pairs)`, `dict(**kwargs)`."""
+
     def make(*args, **kwargs):
         if len(args) > 1:
             raise TypeError(f"dict expected at most 1 argument, got {len(args)}")
@@ -99,12 +104,14 @@ def constructor(interp, node):
         for k, v in kwargs.items():
             setitem(interp, d, k, v, node)
         return d
+
     return make
 
 
 def method(interp, d, name, node):
     """A method of a script's dict; `update` and `setdefault` grow it within the cap."""
     if name == "update":
+
         def update(*args, **kwargs):
             if len(args) > 1:
                 raise TypeError(f"update expected at most 1 argument, got {len(args)}")
@@ -112,21 +119,28 @@ def method(interp, d, name, node):
                 merge(interp, d, args[0], node)
             for k, v in kwargs.items():
                 setitem(interp, d, k, v, node)
+
         return update
     if name == "setdefault":
+
         def setdefault(*args):
             if not 1 <= len(args) <= 2:
-                raise TypeError(f"setdefault expected at least 1 argument, got {len(args)}" if not args else
-                                f"setdefault expected at most 2 arguments, got {len(args)}")
+                raise TypeError(
+                    f"setdefault expected at least 1 argument, got {len(args)}"
+                    if not args
+                    else f"setdefault expected at most 2 arguments, got {len(args)}"
+                )
             key = args[0]
             if key not in d:
                 setitem(interp, d, key, args[1] if len(args) == 2 else None, node)
             return d[key]
+
         return setdefault
     return getattr(d, name)
 
 
 # --- sets -----------------------------------------------------------------------------------
+
 
 def _grow(interp, s, items, node):
     """Add `items` (a script iterable) to the set `s`, within the cap."""
@@ -161,31 +175,44 @@ def set_constructor(interp, kind, node):
         if args:
             _grow(interp, s, args[0], node)
         return s if kind is set else frozenset(s)
+
     return make
 
 
 def set_method(interp, s, name, node):
     """A method of a script's set: `add` and `update` within the cap; the rest are Python's."""
     if name == "add":
+
         def add(*args):
             if len(args) != 1:
                 raise TypeError(f"set.add() takes exactly one argument ({len(args)} given)")
             _grow(interp, s, args, node)
+
         return add
     if name == "update":
+
         def update(*others):
             for other in others:
                 _grow(interp, s, other, node)
+
         return update
     if name in ("union", "intersection", "difference", "symmetric_difference"):
         method = getattr(s, name)
 
         def combine(*others):
             if name == "union":
-                interp.check_length(len(s) + sum(len(o) if hasattr(o, "__len__") else 0 for o in others),
-                                    "set", node)
-            return method(*[o if isinstance(o, (set, frozenset, dict, list, tuple, str, range))
-                            else set_constructor(interp, set, node)(o) for o in others])
+                interp.check_length(
+                    len(s) + sum(len(o) if hasattr(o, "__len__") else 0 for o in others), "set", node
+                )
+            return method(
+                *[
+                    o
+                    if isinstance(o, (set, frozenset, dict, list, tuple, str, range))
+                    else set_constructor(interp, set, node)(o)
+                    for o in others
+                ]
+            )
+
         combine.__name__ = name
         return combine
     return getattr(s, name)

@@ -9,6 +9,7 @@ PyTorch has it: the result is then written into that tensor, with PyTorch's chec
 A keyword PyTorch does not have either is left for the engine function to refuse, in
 Python's words.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -21,15 +22,17 @@ from .display import FUNCTION_NAMES
 from .torch_signatures import FUNCTION_PARAMETERS, METHOD_PARAMETERS
 from .values import type_name
 
-ONLY_INPUTS_WARNING = ("only_inputs argument is deprecated and is ignored now (defaults to True). To "
-                       "accumulate gradient for other parts of the graph, please use torch.autograd.backward.")
-_ENGINE = {}      # (id(function), bound) -> (function, positional names, var-positional index or None,
-                  # the names it takes by keyword)
+ONLY_INPUTS_WARNING = (
+    "only_inputs argument is deprecated and is ignored now (defaults to True). To "
+    "accumulate gradient for other parts of the graph, please use torch.autograd.backward."
+)
+_ENGINE = {}  # (id(function), bound) -> (function, positional names, var-positional index or None,
+# the names it takes by keyword)
 
 
 def _engine_params(fn):
     func = getattr(fn, "__func__", fn)
-    key = (id(func), func is not fn)      # a bound method has no `self` parameter
+    key = (id(func), func is not fn)  # a bound method has no `self` parameter
     entry = _ENGINE.get(key)
     if entry is None or entry[0] is not func:
         try:
@@ -65,9 +68,12 @@ def _conflict(name, overloads, k, given, kwargs):
     for sig in overloads:
         names = [p for p in sig if not p.startswith("*")]
         if k in (p.rstrip("=") for p in names):
-            positional = sig[:sig.index("*")] if "*" in sig else sig
-            missing = [p for p in positional[given:] if not p.endswith("=") and not p.startswith("*")
-                       and p not in kwargs and p != k]
+            positional = sig[: sig.index("*")] if "*" in sig else sig
+            missing = [
+                p
+                for p in positional[given:]
+                if not p.endswith("=") and not p.startswith("*") and p not in kwargs and p != k
+            ]
             if missing:
                 quoted = ", ".join(f'"{p}"' for p in missing)
                 return TypeError(f"{name}() missing {len(missing)} required positional arguments: {quoted}")
@@ -106,7 +112,7 @@ def adapt(fn, args, kwargs, callee):
             continue
         i = _position(overloads, k)
         if i is None:
-            continue                    # (the engine function refuses it, in Python's words)
+            continue  # (the engine function refuses it, in Python's words)
         placed.append((i, k))
     for i, k in sorted(placed):
         if i < len(positional) and (varpos is None or i < varpos):
@@ -115,7 +121,7 @@ def adapt(fn, args, kwargs, callee):
                 raise _conflict(name, overloads, k, len(args), kwargs)
             kwargs[target] = kwargs.pop(k)
         elif varpos is not None and i == varpos:
-            for j, p in enumerate(positional[:varpos]):     # the ones before go positionally
+            for j, p in enumerate(positional[:varpos]):  # the ones before go positionally
                 if len(args) == j and p in kwargs:
                     args.append(kwargs.pop(p))
             if len(args) != varpos:
@@ -124,8 +130,17 @@ def adapt(fn, args, kwargs, callee):
     return args, kwargs, finish
 
 
-_TORCH_TYPES = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "bool": "Bool",
-                "float16": "Half", "int16": "Short", "int8": "Char", "uint8": "Byte"}
+_TORCH_TYPES = {
+    "float32": "Float",
+    "float64": "Double",
+    "int64": "Long",
+    "int32": "Int",
+    "bool": "Bool",
+    "float16": "Half",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+}
 
 
 def _out_writer(name, out, args, kwargs):
@@ -136,16 +151,20 @@ def _out_writer(name, out, args, kwargs):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type_name(out)}")
     inputs = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
     if grad_mode.is_grad_enabled() and any(t.requires_grad for t in (*inputs, out)):
-        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
-                           "differentiation, but one of the arguments requires grad.")
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
 
     def finish(result):
         if not isinstance(result, Tensor):
             return result
         got, want = result.array.dtype, out.array.dtype
         if (got.kind == "f" and want.kind in "iub") or (got.kind in "iu" and want.kind == "b"):
-            raise RuntimeError(f"result type {_TORCH_TYPES.get(got.name, got.name)} can't be cast to the "
-                               f"desired output type {_TORCH_TYPES.get(want.name, want.name)}")
+            raise RuntimeError(
+                f"result type {_TORCH_TYPES.get(got.name, got.name)} can't be cast to the "
+                f"desired output type {_TORCH_TYPES.get(want.name, want.name)}"
+            )
         if out.array.shape != result.array.shape and out.array.size:
             engine_errors.warn(
                 f"An output with one or more elements was resized since it had shape {list(out.array.shape)}, "
@@ -153,11 +172,13 @@ def _out_writer(name, out, args, kwargs):
                 "is deprecated, and in a future PyTorch release outputs will not be resized unless they have "
                 "zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
                 "elements with t.resize_(0). (Triggered internally at "
-                "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)")
+                "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)"
+            )
         if out.array.shape == result.array.shape:
-            out.array[...] = result.array          # in place: views of `out` see it
+            out.array[...] = result.array  # in place: views of `out` see it
         else:
             out.array = result.array.astype(want, copy=True)
         out._version[0] += 1
         return out
+
     return finish

@@ -2,6 +2,7 @@
 and binding (where named leaves are counted, overridden and marked for `--wrt`), loops,
 `if`, imports and the statements other modules carry out (`def`: `callargs`, `class` and
 `with`: `classes`, `raise` and `try`: `exceptions`). A mixin of `Interpreter`."""
+
 from __future__ import annotations
 
 import operator
@@ -26,9 +27,18 @@ from .variables import is_literal, literal_value, variable
 _Assign, _Name, _Num, _BinOp, _Call = ast.Assign, ast.Name, ast.Num, ast.BinOp, ast.Call
 
 _INPLACE = {"+": "__iadd__", "-": "__isub__", "*": "__imul__", "/": "__itruediv__"}
-_IN_PLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv,
-             "//": operator.ifloordiv, "%": operator.imod, "**": operator.ipow, "@": operator.imatmul,
-             "|": operator.ior, "&": operator.iand}
+_IN_PLACE = {
+    "+": operator.iadd,
+    "-": operator.isub,
+    "*": operator.imul,
+    "/": operator.itruediv,
+    "//": operator.ifloordiv,
+    "%": operator.imod,
+    "**": operator.ipow,
+    "@": operator.imatmul,
+    "|": operator.ior,
+    "&": operator.iand,
+}
 
 
 class Statements:
@@ -40,9 +50,13 @@ class Statements:
         for stmt in body:
             n = self.statements = self.statements + 1
             if n > limit:
-                raise ScriptError("LimitError",
-                                  f"more than {self.limits.max_statements} statements executed "
-                                  "(raise the cap with --max-statements)", stmt.line, stmt.column)
+                raise ScriptError(
+                    "LimitError",
+                    f"more than {self.limits.max_statements} statements executed "
+                    "(raise the cap with --max-statements)",
+                    stmt.line,
+                    stmt.column,
+                )
             if not n & (CHECK_EVERY - 1):
                 self.checkpoint(stmt)
             self.line = stmt.line
@@ -52,8 +66,12 @@ class Statements:
                 else:
                     run = statements.get(stmt.__class__)
                     if run is None:
-                        raise ScriptError("SyntaxError", f"unsupported statement {type(stmt).__name__}",
-                                          stmt.line, stmt.column)
+                        raise ScriptError(
+                            "SyntaxError",
+                            f"unsupported statement {type(stmt).__name__}",
+                            stmt.line,
+                            stmt.column,
+                        )
                     run(stmt, scope)
             except engine_errors.EngineError as e:
                 raise ScriptError(e.type_name, e.message, stmt.line, stmt.column) from None
@@ -63,20 +81,37 @@ class Statements:
     def _stack_exhausted(self, node):
         """Python's own stack ran out before --max-depth did."""
         if self.depth:
-            return ScriptError("RecursionError", f"maximum recursion depth exceeded ({self.depth} nested "
-                               "calls is as deep as diffcli can go; lower --max-depth)",
-                               node.line, node.column)
+            return ScriptError(
+                "RecursionError",
+                f"maximum recursion depth exceeded ({self.depth} nested "
+                "calls is as deep as diffcli can go; lower --max-depth)",
+                node.line,
+                node.column,
+            )
         return ScriptError("LimitError", "expression nested too deeply", node.line, node.column)
 
     def _statement_table(self):
         """Statement class -> the bound method that runs it (built once per interpreter)."""
-        return {ast.Assign: self.exec_assign, ast.ExprStmt: self.exec_expr_stmt,
-                ast.AugAssign: self.aug_assign, ast.With: self.exec_with, ast.For: self.exec_for,
-                ast.While: self.exec_while, ast.If: self.exec_if, ast.Try: self.exec_try,
-                ast.FuncDef: self.exec_def, ast.Return: self.exec_return, ast.Import: self.exec_import,
-                ast.FromImport: self.exec_from_import, ast.Pass: self.exec_pass,
-                ast.Break: self.exec_break, ast.Continue: self.exec_continue, ast.Assert: self.exec_assert,
-                ast.ClassDef: self.exec_class, ast.Raise: self.exec_raise}
+        return {
+            ast.Assign: self.exec_assign,
+            ast.ExprStmt: self.exec_expr_stmt,
+            ast.AugAssign: self.aug_assign,
+            ast.With: self.exec_with,
+            ast.For: self.exec_for,
+            ast.While: self.exec_while,
+            ast.If: self.exec_if,
+            ast.Try: self.exec_try,
+            ast.FuncDef: self.exec_def,
+            ast.Return: self.exec_return,
+            ast.Import: self.exec_import,
+            ast.FromImport: self.exec_from_import,
+            ast.Pass: self.exec_pass,
+            ast.Break: self.exec_break,
+            ast.Continue: self.exec_continue,
+            ast.Assert: self.exec_assert,
+            ast.ClassDef: self.exec_class,
+            ast.Raise: self.exec_raise,
+        }
 
     def exec_assign(self, s, scope):
         targets = s.targets
@@ -160,13 +195,17 @@ class Statements:
                 scope[top] = self.module(top, alias)
 
     def exec_from_import(self, s, scope):
-        if s.module == "__future__":   # (the parser checked the features): no effect
+        if s.module == "__future__":  # (the parser checked the features): no effect
             return
         mod = self.module(s.module, s)
         for alias in s.names:
             if alias.name not in mod.members:
-                raise ScriptError("ImportError", f"cannot import name '{alias.name}' from "
-                                  f"'{s.module}'", alias.line, alias.column)
+                raise ScriptError(
+                    "ImportError",
+                    f"cannot import name '{alias.name}' from '{s.module}'",
+                    alias.line,
+                    alias.column,
+                )
             scope[alias.asname or alias.name] = mod.members[alias.name]
 
     def exec_pass(self, s, scope):
@@ -174,8 +213,16 @@ class Statements:
 
     def exec_assert(self, s, scope):
         if not self.truth(self.eval(s.test, scope), s.test):
-            message = "" if s.msg is None else self.guard(s.msg, lambda: display(
-                self.eval(s.msg, scope), self.builtin_names, TextBudget(self.limits.max_elements)))
+            message = (
+                ""
+                if s.msg is None
+                else self.guard(
+                    s.msg,
+                    lambda: display(
+                        self.eval(s.msg, scope), self.builtin_names, TextBudget(self.limits.max_elements)
+                    ),
+                )
+            )
             raise ScriptError("AssertionError", message, s.test.line, s.test.column)
 
     def exec_break(self, s, scope):
@@ -187,10 +234,13 @@ class Statements:
     def module(self, name, node):
         mod = MODULES.get(name)
         if mod is None:
-            raise ScriptError("ModuleNotFoundError",
-                              f"No module named '{name}' (diffcli scripts can import only "
-                              f"{', '.join(sorted(MODULES)[:-1])} and {sorted(MODULES)[-1]})",
-                              node.line, node.column)
+            raise ScriptError(
+                "ModuleNotFoundError",
+                f"No module named '{name}' (diffcli scripts can import only "
+                f"{', '.join(sorted(MODULES)[:-1])} and {sorted(MODULES)[-1]})",
+                node.line,
+                node.column,
+            )
         return mod
 
     def can_leave_early(self, loop):
@@ -206,7 +256,9 @@ class Statements:
 
     def exec_for(self, s, scope):
         it = self.eval(s.iter, scope)
-        if (it.__class__ is range or it.__class__ is Tensor and it.array.ndim) and not self.can_leave_early(s):
+        if (it.__class__ is range or it.__class__ is Tensor and it.array.ndim) and not self.can_leave_early(
+            s
+        ):
             self.check_iterations(_length(it), s.iter)
         for v in self.iterate(it, s.iter):
             self.tick(s)
@@ -223,9 +275,10 @@ class Statements:
                 raise ScriptError("TypeError", "iteration over a 0-d tensor", node.line, node.column)
             it = iter(tensor)  # UnbindBackward0 views, as PyTorch's __iter__ gives
         elif not isinstance(it, ITERABLES):
-            raise ScriptError("TypeError", f"'{type_name(it)}' object is not iterable",
-                              node.line, node.column)
-        items = self.guard(node, lambda: iter(it))   # (a script class's __iter__ may fail)
+            raise ScriptError(
+                "TypeError", f"'{type_name(it)}' object is not iterable", node.line, node.column
+            )
+        items = self.guard(node, lambda: iter(it))  # (a script class's __iter__ may fail)
         end = object()
         while True:
             v = self.guard(node, lambda: next(items, end))
@@ -239,7 +292,7 @@ class Statements:
     # --- binding -------------------------------------------------------------------
     def bind(self, name, value, scope):
         if scope is self.env:
-            self.order[name] = None    # (a name bound again keeps its place)
+            self.order[name] = None  # (a name bound again keeps its place)
             self.last_assigned = name
             if isinstance(value, Tensor):
                 names = self.names
@@ -266,23 +319,32 @@ class Statements:
                 return callargs.unpack_starred(self, target, value, scope)
             want = len(target.items)
             if not isinstance(value, ITERABLES):
-                raise ScriptError("TypeError", f"cannot unpack non-iterable {type_name(value)} object",
-                                  target.line, target.column)
+                raise ScriptError(
+                    "TypeError",
+                    f"cannot unpack non-iterable {type_name(value)} object",
+                    target.line,
+                    target.column,
+                )
             if isinstance(value, Tensor) and not value.array.ndim:
                 raise ScriptError("TypeError", "iteration over a 0-d tensor", target.line, target.column)
             if isinstance(value, (Tensor, list, tuple, range, Size, str)) and _length(value) != want:
-                values, got = (), _length(value)    # said before any row of a tensor is made
+                values, got = (), _length(value)  # said before any row of a tensor is made
             else:
                 values = []
-                for v in self.iterate(value, target):   # at most one more than wanted: no huge lists
+                for v in self.iterate(value, target):  # at most one more than wanted: no huge lists
                     values.append(v)
                     if len(values) > want:
                         break
                 got = len(values)
             if got != want:
-                raise ScriptError("ValueError", f"too many values to unpack (expected {want})" if got > want
-                                  else f"not enough values to unpack (expected {want}, got {got})",
-                                  target.line, target.column)
+                raise ScriptError(
+                    "ValueError",
+                    f"too many values to unpack (expected {want})"
+                    if got > want
+                    else f"not enough values to unpack (expected {want}, got {got})",
+                    target.line,
+                    target.column,
+                )
             for t, v in zip(target.items, values):
                 self.assign(t, v, scope)
         elif kind is ast.Subscript:
@@ -296,31 +358,43 @@ class Statements:
                 self.guard(target, lambda: obj.__setitem__(key, value))
             elif obj.__class__ is dict or obj.__class__ is StateDict:
                 pydict.setitem(self, obj, key, value, target)
-            elif isinstance(obj, Instance):   # the script class's __setitem__ (or Python's error)
+            elif isinstance(obj, Instance):  # the script class's __setitem__ (or Python's error)
                 self.guard(target, lambda: operator.setitem(obj, key, value))
             else:
-                raise ScriptError("TypeError", f"'{type_name(obj)}' object does not support item assignment",
-                                  target.line, target.column)
+                raise ScriptError(
+                    "TypeError",
+                    f"'{type_name(obj)}' object does not support item assignment",
+                    target.line,
+                    target.column,
+                )
         elif kind is ast.Attribute:
             obj = self.eval(target.obj, scope)
             if isinstance(obj, Tensor) and target.name in TENSOR_SETTABLE:
                 # PyTorch's checks, until the engine's setters make them (Tensor.data accepts a
                 # Python int and stores an object array that then cannot print)
                 if target.name == "data" and not isinstance(value, Tensor):
-                    raise ScriptError("TypeError", "Variable data has to be a tensor, but got "
-                                      f"{type_name(value)}", target.line, target.column)
+                    raise ScriptError(
+                        "TypeError",
+                        f"Variable data has to be a tensor, but got {type_name(value)}",
+                        target.line,
+                        target.column,
+                    )
                 if target.name == "requires_grad" and not isinstance(value, bool):
-                    raise ScriptError("RuntimeError", "requires_grad must be a bool",
-                                      target.line, target.column)
+                    raise ScriptError(
+                        "RuntimeError", "requires_grad must be a bool", target.line, target.column
+                    )
                 self.guard(target, lambda: setattr(obj, target.name, value))
             elif isinstance(obj, classes.SETTABLE):
                 self.guard(target, lambda: classes.set_attribute(self, obj, target, value))
-            elif isinstance(obj, Node):   # a custom Function's ctx
+            elif isinstance(obj, Node):  # a custom Function's ctx
                 autograd_ext.set_attribute(self, obj, target, value)
             else:
-                raise ScriptError("AttributeError",
-                                  f"cannot set attribute '{target.name}' of '{type_name(obj)}' object",
-                                  target.line, target.column)
+                raise ScriptError(
+                    "AttributeError",
+                    f"cannot set attribute '{target.name}' of '{type_name(obj)}' object",
+                    target.line,
+                    target.column,
+                )
         else:
             raise ScriptError("SyntaxError", "cannot assign to expression", target.line, target.column)
 
@@ -333,10 +407,14 @@ class Statements:
             if isinstance(t, ast.Subscript):
                 self.assign(t, new, scope)
             return
-        if isinstance(cur, (list, dict, set, Instance)) and s.op in _IN_PLACE:   # `xs += [1]` extends xs
+        if isinstance(cur, (list, dict, set, Instance)) and s.op in _IN_PLACE:  # `xs += [1]` extends xs
             if cur.__class__ is list and s.op in "+*":
-                self.check_length(len(cur) * (rhs if s.op == "*" and isinstance(rhs, int) else 1)
-                                  + (len(rhs) if s.op == "+" and hasattr(rhs, "__len__") else 0), "list", s)
+                self.check_length(
+                    len(cur) * (rhs if s.op == "*" and isinstance(rhs, int) else 1)
+                    + (len(rhs) if s.op == "+" and hasattr(rhs, "__len__") else 0),
+                    "list",
+                    s,
+                )
             new = self.guard(s, lambda: _IN_PLACE[s.op](cur, rhs))
         else:
             new = self.binop(s.op, cur, rhs, s)

@@ -1,5 +1,6 @@
 """String literals: prefixes, escapes, and the parts of an f-string (its fields are
 parsed when the interpreter first evaluates them)."""
+
 from __future__ import annotations
 
 import re
@@ -9,8 +10,19 @@ from diffcli.lang import ast
 from diffcli.lang.tokens import Token, error_at
 
 _ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[0-7]{1,3}|[\s\S])")
-_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"',
-                   "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\n": ""}
+_SIMPLE_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "\n": "",
+}
 
 
 def string_value(token: Token):
@@ -47,7 +59,7 @@ def _fstring_parts(token: Token, body: str, raw: bool) -> list:
             i += 1
             continue
         depth, j, quote = 0, i + 1, None
-        while j < n:                               # find the end of the field's expression
+        while j < n:  # find the end of the field's expression
             c = body[j]
             if quote:
                 quote = None if c == quote else quote
@@ -57,24 +69,24 @@ def _fstring_parts(token: Token, body: str, raw: bool) -> list:
                 depth += 1
             elif c in ")]}" and depth:
                 depth -= 1
-            elif c in "}!:" and not depth and not (c == "!" and body[j + 1:j + 2] == "="):
+            elif c in "}!:" and not depth and not (c == "!" and body[j + 1 : j + 2] == "="):
                 break
             j += 1
-        expr = body[i + 1:j]
-        shown = None                               # `{expr=}`: the text, then the value
+        expr = body[i + 1 : j]
+        shown = None  # `{expr=}`: the text, then the value
         if expr.rstrip().endswith("=") and not expr.rstrip().endswith(("==", "!=", "<=", ">=")):
             shown, expr = expr, expr.rstrip()[:-1]
         expr = expr.strip()
         conversion = spec = None
         if j < n and body[j] == "!":
-            conversion, j = body[j + 1:j + 2], j + 2
+            conversion, j = body[j + 1 : j + 2], j + 2
             if conversion not in ("r", "s", "a"):
                 raise error_at(token, "f-string: invalid conversion character: expected 's', 'r', or 'a'")
         if j < n and body[j] == ":":
             end = body.find("}", j)
             if end < 0 or "{" in body[j:end]:
                 raise error_at(token, "f-string: nested replacement fields are not supported")
-            spec, j = body[j + 1:end], end
+            spec, j = body[j + 1 : end], end
         if not expr:
             raise error_at(token, "f-string: empty expression not allowed")
         if j >= n or body[j] != "}":
@@ -85,10 +97,18 @@ def _fstring_parts(token: Token, body: str, raw: bool) -> list:
         if shown is not None:
             parts.append(shown)
             if conversion is None and spec is None:
-                conversion = "r"                   # Python: repr unless a spec is given
-        parts.append(ast.FormattedValue(expr, conversion, spec, line=token.line,
-                                        column=token.column, end_line=token.end_line,
-                                        end_column=token.end_column))
+                conversion = "r"  # Python: repr unless a spec is given
+        parts.append(
+            ast.FormattedValue(
+                expr,
+                conversion,
+                spec,
+                line=token.line,
+                column=token.column,
+                end_line=token.end_line,
+                end_column=token.end_column,
+            )
+        )
         i = j + 1
     if literal:
         parts.append(_decode_body(token, "".join(literal), raw))

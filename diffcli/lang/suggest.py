@@ -11,6 +11,7 @@ such as `sni` -> `sin` is found while `foo` is not taken for `floor` (nor `q` fo
 difflib's ratio decides. It is suggested in Python's words: 3.12's for names and
 attributes (`. Did you mean: 'sin'?`), 3.13's for keywords (`. Did you mean 'x'?`).
 """
+
 from __future__ import annotations
 
 import difflib
@@ -71,5 +72,8 @@ def keyword_names(fn) -> list:
         parameters = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
         return []
-    return [p.name for p in parameters
-            if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)]
+    return [
+        p.name
+        for p in parameters
+        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    ]

@@ -1,5 +1,6 @@
 """The checks the builder makes that the grammar cannot: assignment targets, starred
 expressions where a value is wanted, and `from __future__` imports."""
+
 from __future__ import annotations
 
 from diffcli.lang import ast
@@ -9,14 +10,27 @@ _ASSIGNABLE = (ast.Name, ast.Attribute, ast.Subscript)
 
 
 def _describe(node) -> str:
-    names = {ast.Call: "a function call", ast.StarCall: "a function call", ast.Num: "a literal",
-             ast.Str: "a literal", ast.Const: "a literal", ast.EllipsisLit: "a literal",
-             ast.Compare: "a comparison", ast.TupleLit: "a tuple", ast.ListLit: "a list",
-             ast.ListComp: "a list comprehension", ast.IfExp: "a conditional expression",
-             ast.Slice: "a slice", ast.Lambda: "a lambda", ast.DictLit: "a dict literal",
-             ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression",
-             ast.SetLit: "a set display", ast.SetComp: "a set comprehension",
-             ast.Starred: "a starred expression"}
+    names = {
+        ast.Call: "a function call",
+        ast.StarCall: "a function call",
+        ast.Num: "a literal",
+        ast.Str: "a literal",
+        ast.Const: "a literal",
+        ast.EllipsisLit: "a literal",
+        ast.Compare: "a comparison",
+        ast.TupleLit: "a tuple",
+        ast.ListLit: "a list",
+        ast.ListComp: "a list comprehension",
+        ast.IfExp: "a conditional expression",
+        ast.Slice: "a slice",
+        ast.Lambda: "a lambda",
+        ast.DictLit: "a dict literal",
+        ast.DictComp: "a dict comprehension",
+        ast.GeneratorExp: "a generator expression",
+        ast.SetLit: "a set display",
+        ast.SetComp: "a set comprehension",
+        ast.Starred: "a starred expression",
+    }
     return names.get(type(node), "an expression")
 
 
@@ -50,9 +64,20 @@ def check_value(node) -> None:
 
 # `from __future__ import NAME`: the features Python 3 knows (all on already, or, like
 # `annotations`, without effect in a script diffcli runs)
-FUTURE_FEATURES = frozenset(("nested_scopes", "generators", "division", "absolute_import",
-                             "with_statement", "print_function", "unicode_literals",
-                             "barry_as_FLUFL", "generator_stop", "annotations"))
+FUTURE_FEATURES = frozenset(
+    (
+        "nested_scopes",
+        "generators",
+        "division",
+        "absolute_import",
+        "with_statement",
+        "print_function",
+        "unicode_literals",
+        "barry_as_FLUFL",
+        "generator_stop",
+        "annotations",
+    )
+)
 
 
 def check_future_imports(body: list) -> None:

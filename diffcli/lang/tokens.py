@@ -1,5 +1,6 @@
 """What both parsers share with the AST builder: the syntax error they raise and the
 token of the lean driver (a `str` with Lark's token fields)."""
+
 from __future__ import annotations
 
 
@@ -8,8 +9,9 @@ class ScriptSyntaxError(Exception):
 
     type_name = "SyntaxError"
 
-    def __init__(self, message: str, line: int, column: int,
-                 type_name: str | None = None, filename: str = "<script>"):
+    def __init__(
+        self, message: str, line: int, column: int, type_name: str | None = None, filename: str = "<script>"
+    ):
         super().__init__(message)
         self.message = message
         self.line = line
@@ -28,8 +30,9 @@ class Token(str):
 
     __slots__ = ("type", "value", "start_pos", "line", "column", "end_line", "end_column", "end_pos")
 
-    def __new__(cls, type, value, start_pos=None, line=None, column=None, end_line=None,
-                end_column=None, end_pos=None):
+    def __new__(
+        cls, type, value, start_pos=None, line=None, column=None, end_line=None, end_column=None, end_pos=None
+    ):
         token = str.__new__(cls, value)
         token.type, token.value, token.start_pos = type, value, start_pos
         token.line, token.column = line, column

@@ -4,7 +4,8 @@ support (it exists in torch) or one that exists nowhere (Python's own error, wor
 Only ever used for membership tests; generated, not edited by hand."""
 
 NAMES = {
-    "torch": frozenset("""
+    "torch": frozenset(
+        """
         AVG AcceleratorError AggregationType AliasDb AnyType Argument ArgumentSpec AwaitType
         BFloat16Storage BFloat16Tensor BenchmarkConfig BenchmarkExecutionStats Block BoolStorage
         BoolTensor BoolType BufferDict ByteStorage ByteTensor CallStack Capsule CharStorage
@@ -253,8 +254,10 @@ NAMES = {
         utils values_copy vander var var_mean vdot version view_as_complex view_as_complex_copy
         view_as_real view_as_real_copy view_copy vmap vsplit vstack wait warnings where while_loop
         windows xlogy xlogy_ xpu zero_ zeros zeros_like
-        """.split()),
-    "torch.nn": frozenset("""
+        """.split()
+    ),
+    "torch.nn": frozenset(
+        """
         AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveLogSoftmaxWithLoss
         AdaptiveMaxPool1d AdaptiveMaxPool2d AdaptiveMaxPool3d AlphaDropout AvgPool1d AvgPool2d
         AvgPool3d BCELoss BCEWithLogitsLoss BatchNorm1d BatchNorm2d BatchNorm3d Bilinear Buffer CELU
@@ -282,8 +285,10 @@ NAMES = {
         UpsamplingNearest2d ZeroPad1d ZeroPad2d ZeroPad3d _reduction attention common_types
         factory_kwargs functional grad init intrinsic modules parallel parameter qat quantizable
         quantized utils
-        """.split()),
-    "torch.nn.functional": frozenset("""
+        """.split()
+    ),
+    "torch.nn.functional": frozenset(
+        """
         BroadcastingList1 BroadcastingList2 BroadcastingList3 Callable DType
         GRID_SAMPLE_INTERPOLATION_MODES GRID_SAMPLE_PADDING_MODES Optional ScalingType SwizzleType
         TYPE_CHECKING Tensor _Any _Reduction _VF _adaptive_max_pool1d _adaptive_max_pool2d
@@ -317,8 +322,10 @@ NAMES = {
         softmin softplus softshrink softsign sparse_support_notes tanh tanhshrink tf32_notes
         threshold threshold_ torch triplet_margin_loss triplet_margin_with_distance_loss unfold
         upsample upsample_bilinear upsample_nearest warnings
-        """.split()),
-    "torch.autograd": frozenset("""
+        """.split()
+    ),
+    "torch.autograd": frozenset(
+        """
         DeviceType Function Mapping NestedIOFunction ProfilerActivity ProfilerConfig ProfilerEvent
         ProfilerState SavedTensor Sequence Variable _KinetoEvent _OptionalTensor _ProfilerResult
         _ShapeorNestedShape _TensorOrOptionalTensors _TensorOrTensorsOrGradEdge _add_metadata_json
@@ -336,8 +343,10 @@ NAMES = {
         is_view_replay_enabled kineto_available no_grad overload profiler profiler_legacy
         profiler_util set_detect_anomaly set_grad_enabled set_multithreading_enabled torch variable
         warnings
-        """.split()),
-    "Tensor": frozenset("""
+        """.split()
+    ),
+    "Tensor": frozenset(
+        """
         H T _addmm_activation _autocast_to_full_precision _autocast_to_reduced_precision
         _backward_hooks _base _cdata _clear_non_serializable_cached_data _coalesced_ _conj
         _conj_physical _dimI _dimV _dtensor__new__ _fix_weakref _grad _grad_fn
@@ -405,18 +414,27 @@ NAMES = {
         trunc_ type type_as unbind unflatten unfold uniform_ unique unique_consecutive unsafe_chunk
         unsafe_split unsafe_split_with_sizes unsqueeze unsqueeze_ untyped_storage values var vdot
         view view_as volatile vsplit where xlogy xlogy_ xpu zero_
-        """.split()),
-    "Node": frozenset("""
+        """.split()
+    ),
+    "Node": frozenset(
+        """
         _input_metadata _register_hook_dict _sequence_nr _set_sequence_nr metadata name
         next_functions register_hook register_prehook requires_grad
-        """.split()),
-    "dtype": frozenset("""
+        """.split()
+    ),
+    "dtype": frozenset(
+        """
         abbr is_complex is_floating_point is_signed itemsize to_complex to_real
-        """.split()),
-    "Size": frozenset("""
+        """.split()
+    ),
+    "Size": frozenset(
+        """
         count index numel
-        """.split()),
-    "return_types": frozenset("""
+        """.split()
+    ),
+    "return_types": frozenset(
+        """
         count index indices n_fields n_sequence_fields n_unnamed_fields values
-        """.split()),
+        """.split()
+    ),
 }

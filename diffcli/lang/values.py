@@ -4,6 +4,7 @@ builtins, and the attributes and methods allowed on each kind of value.
 Everything is a whitelist; the interpreter never calls `getattr` with a name that is not
 listed here, so a script cannot reach Python internals (`x.__class__`, `__import__`...).
 """
+
 from __future__ import annotations
 
 import functools
@@ -50,15 +51,20 @@ class TypeValue:
         return made
 
     def __repr__(self):
-        if self.qualname.startswith("typing."):      # typing's names print bare, as in Python
+        if self.qualname.startswith("typing."):  # typing's names print bare, as in Python
             return self.qualname
         return f"<class '{self.qualname}'>"
 
 
-_QUALIFIED = {"Tensor": "torch.Tensor", "Parameter": "torch.nn.parameter.Parameter", "Size": "torch.Size",
-              "dtype": "torch.dtype", "device": "torch.device",
-              "RemovableHandle": "torch.utils.hooks.RemovableHandle",
-              "SavedTensor": "torch._C._autograd.SavedTensor"}
+_QUALIFIED = {
+    "Tensor": "torch.Tensor",
+    "Parameter": "torch.nn.parameter.Parameter",
+    "Size": "torch.Size",
+    "dtype": "torch.dtype",
+    "device": "torch.device",
+    "RemovableHandle": "torch.utils.hooks.RemovableHandle",
+    "SavedTensor": "torch._C._autograd.SavedTensor",
+}
 
 
 def type_of(value) -> TypeValue:
@@ -75,7 +81,7 @@ def type_of(value) -> TypeValue:
     return TypeValue(name, _QUALIFIED.get(name))
 
 
-_functional.name_types_with(lambda value: repr(type_of(value)))   # error texts name script types
+_functional.name_types_with(lambda value: repr(type_of(value)))  # error texts name script types
 
 
 class UserFunction:
@@ -90,13 +96,15 @@ class UserFunction:
         self.node = node
         params = node.params
         # (positional names, *args name, keyword-only names, **kwargs name, names taken by keyword)
-        self.sig = (tuple(p.name for p in params if p.kind == ""),
-                    next((p.name for p in params if p.kind == "*"), None),
-                    tuple(p.name for p in params if p.kind == "kw"),
-                    next((p.name for p in params if p.kind == "**"), None),
-                    frozenset(p.name for p in params if p.kind in ("", "kw")))
-        self.plain = self.sig[0] if len(self.sig[0]) == len(params) else None   # only plain ones
-        self.shown = None      # (name, qualname) it shows after functools.wraps
+        self.sig = (
+            tuple(p.name for p in params if p.kind == ""),
+            next((p.name for p in params if p.kind == "*"), None),
+            tuple(p.name for p in params if p.kind == "kw"),
+            next((p.name for p in params if p.kind == "**"), None),
+            frozenset(p.name for p in params if p.kind in ("", "kw")),
+        )
+        self.plain = self.sig[0] if len(self.sig[0]) == len(params) else None  # only plain ones
+        self.shown = None  # (name, qualname) it shows after functools.wraps
         self.closure = closure
         self.defaults = defaults if defaults is not None else {}
         self.name = getattr(node, "name", "<lambda>")
@@ -110,8 +118,28 @@ class UserFunction:
 class Device:
     """`torch.device`: diffcli runs on the CPU, so only "cpu" devices can hold tensors."""
 
-    TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga",
-             "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+    TYPES = (
+        "cpu",
+        "cuda",
+        "ipu",
+        "xpu",
+        "mkldnn",
+        "opengl",
+        "opencl",
+        "ideep",
+        "hip",
+        "ve",
+        "fpga",
+        "maia",
+        "xla",
+        "lazy",
+        "vulkan",
+        "mps",
+        "meta",
+        "hpu",
+        "mtia",
+        "privateuseone",
+    )
 
     def __init__(self, type: str, index=None):
         self.type, self.index = type, index
@@ -140,8 +168,9 @@ def device(spec, index=None):
         raise TypeError(f"device(): argument 'type' must be str, not {type_name(spec)}")
     kind, _, number = spec.partition(":")
     if kind not in Device.TYPES:
-        raise RuntimeError(f"Expected one of {', '.join(Device.TYPES)} device type at start of "
-                           f"device string: {spec}")
+        raise RuntimeError(
+            f"Expected one of {', '.join(Device.TYPES)} device type at start of device string: {spec}"
+        )
     if number:
         if not number.isdigit():
             raise RuntimeError(f"Invalid device string: '{spec}'")
@@ -186,13 +215,16 @@ def set_detect_anomaly(mode, check_nan=True):
 
 
 def detect_anomaly(check_nan=True):
-    errors.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should "
-                "only be enabled for debugging.")
+    errors.warn(
+        "Anomaly Detection has been enabled. This mode will increase the runtime and should "
+        "only be enabled for debugging."
+    )
     return AnomalyMode("detect_anomaly")
 
 
-def _set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
-                      sci_mode=None):
+def _set_printoptions(
+    precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
+):
     printoptions.set_printoptions(precision, threshold, edgeitems, linewidth, profile, sci_mode)
 
 
@@ -208,14 +240,36 @@ def _zero():
 
 
 def _autograd_members():
-    return {"grad": engine.grad, "backward": engine.backward, "no_grad": engine.no_grad,
-            "enable_grad": engine.enable_grad, "set_grad_enabled": engine.set_grad_enabled,
-            "set_detect_anomaly": set_detect_anomaly, "detect_anomaly": detect_anomaly}
+    return {
+        "grad": engine.grad,
+        "backward": engine.backward,
+        "no_grad": engine.no_grad,
+        "enable_grad": engine.enable_grad,
+        "set_grad_enabled": engine.set_grad_enabled,
+        "set_detect_anomaly": set_detect_anomaly,
+        "detect_anomaly": detect_anomaly,
+    }
 
 
-F_NAMES = ("relu", "gelu", "softplus", "elu", "leaky_relu", "silu", "sigmoid", "tanh",
-           "mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss", "softmax",
-           "log_softmax", "normalize", "linear", "binary_cross_entropy_with_logits")
+F_NAMES = (
+    "relu",
+    "gelu",
+    "softplus",
+    "elu",
+    "leaky_relu",
+    "silu",
+    "sigmoid",
+    "tanh",
+    "mse_loss",
+    "binary_cross_entropy",
+    "cross_entropy",
+    "nll_loss",
+    "softmax",
+    "log_softmax",
+    "normalize",
+    "linear",
+    "binary_cross_entropy_with_logits",
+)
 
 _F = Namespace("torch.nn.functional", {k: engine.FUNCTIONS[k] for k in F_NAMES if k in engine.FUNCTIONS})
 _FUNCTIONAL = Namespace("torch.autograd.functional", FUNCTIONAL)
@@ -224,47 +278,104 @@ _FUNC = Namespace("torch.func", FUNC)
 _NN = Namespace("torch.nn", {"functional": _F})
 # a CPU-only build: `device = "cuda" if torch.cuda.is_available() else "cpu"` picks the CPU
 _CUDA = Namespace("torch.cuda", {"is_available": _false, "device_count": _zero})
-_BACKENDS = Namespace("torch.backends", {"mps": Namespace("torch.backends.mps", {
-    "is_available": _false, "is_built": _false})})
+_BACKENDS = Namespace(
+    "torch.backends", {"mps": Namespace("torch.backends.mps", {"is_available": _false, "is_built": _false})}
+)
 
 # the PyTorch release whose behaviour diffcli reproduces (`torch.__version__`)
-TORCH_VERSION = "2.13.0+cpu"   # the CPU-only build diffcli reproduces (CUDA fails as there)
+TORCH_VERSION = "2.13.0+cpu"  # the CPU-only build diffcli reproduces (CUDA fails as there)
 
-TORCH = Namespace("torch", {
-    **engine.FUNCTIONS,
-    **_autograd_members(),
-    "autograd": _AUTOGRAD, "nn": _NN, "is_grad_enabled": engine.is_grad_enabled, "func": _FUNC,
-    "vmap": FUNC["vmap"],
-    "cuda": _CUDA, "backends": _BACKENDS, "device": device,
-    "set_default_dtype": dtypes.set_default_dtype, "get_default_dtype": dtypes.get_default_dtype,
-    "float64": dtypes.float64, "double": dtypes.float64, "float32": dtypes.float32,
-    "float": dtypes.float32, "int64": dtypes.int64, "long": dtypes.int64, "bool": dtypes.bool_,
-    "int32": dtypes.int32, "int": dtypes.int32,
-    "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "Size": Size,
-    # the ATen op: int reduction, 0 ('none') unless given -- not F's signature
-    "binary_cross_entropy_with_logits": losses.binary_cross_entropy_with_logits_aten,
-    "set_printoptions": _set_printoptions,
-})
+TORCH = Namespace(
+    "torch",
+    {
+        **engine.FUNCTIONS,
+        **_autograd_members(),
+        "autograd": _AUTOGRAD,
+        "nn": _NN,
+        "is_grad_enabled": engine.is_grad_enabled,
+        "func": _FUNC,
+        "vmap": FUNC["vmap"],
+        "cuda": _CUDA,
+        "backends": _BACKENDS,
+        "device": device,
+        "set_default_dtype": dtypes.set_default_dtype,
+        "get_default_dtype": dtypes.get_default_dtype,
+        "float64": dtypes.float64,
+        "double": dtypes.float64,
+        "float32": dtypes.float32,
+        "float": dtypes.float32,
+        "int64": dtypes.int64,
+        "long": dtypes.int64,
+        "bool": dtypes.bool_,
+        "int32": dtypes.int32,
+        "int": dtypes.int32,
+        "pi": math.pi,
+        "e": math.e,
+        "inf": math.inf,
+        "nan": math.nan,
+        "Size": Size,
+        # the ATen op: int reduction, 0 ('none') unless given -- not F's signature
+        "binary_cross_entropy_with_logits": losses.binary_cross_entropy_with_logits_aten,
+        "set_printoptions": _set_printoptions,
+    },
+)
 
-MATH = Namespace("math", {
-    k: getattr(math, k) for k in (
-        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp",
-        "expm1", "log", "log2", "log10", "log1p", "sqrt", "fabs", "floor", "ceil", "pow",
-        "pi", "e", "inf", "nan", "isnan", "isinf", "isfinite", "isclose", "hypot", "erf")
-})
+MATH = Namespace(
+    "math",
+    {
+        k: getattr(math, k)
+        for k in (
+            "sin",
+            "cos",
+            "tan",
+            "asin",
+            "acos",
+            "atan",
+            "atan2",
+            "sinh",
+            "cosh",
+            "tanh",
+            "exp",
+            "expm1",
+            "log",
+            "log2",
+            "log10",
+            "log1p",
+            "sqrt",
+            "fabs",
+            "floor",
+            "ceil",
+            "pow",
+            "pi",
+            "e",
+            "inf",
+            "nan",
+            "isnan",
+            "isinf",
+            "isfinite",
+            "isclose",
+            "hypot",
+            "erf",
+        )
+    },
+)
+
 
 def _wraps(wrapped, assigned=None, updated=None):
     """functools.wraps: the wrapper shows the wrapped function's name (nothing else is copied)."""
+
     def decorate(wrapper):
         if isinstance(wrapper, UserFunction):
-            copy = UserFunction(wrapper.node, wrapper.closure, wrapper.defaults, wrapper.qualname,
-                                wrapper.class_scope)
+            copy = UserFunction(
+                wrapper.node, wrapper.closure, wrapper.defaults, wrapper.qualname, wrapper.class_scope
+            )
             shown = wrapped.shown if isinstance(wrapped, UserFunction) else None
             name = getattr(wrapped, "name", None)
             if shown or isinstance(name, str):
                 copy.shown = shown or (name, getattr(wrapped, "qualname", name))
             return copy
         return wrapper
+
     return decorate
 
 
@@ -273,8 +384,11 @@ def _reduce(interp, args, kwargs, node):
     if kwargs:
         raise TypeError("reduce() takes no keyword arguments")
     if not 2 <= len(args) <= 3:
-        raise TypeError(f"reduce expected at least 2 arguments, got {len(args)}" if len(args) < 2 else
-                        f"reduce expected at most 3 arguments, got {len(args)}")
+        raise TypeError(
+            f"reduce expected at least 2 arguments, got {len(args)}"
+            if len(args) < 2
+            else f"reduce expected at most 3 arguments, got {len(args)}"
+        )
     if not isinstance(args[1], ITERABLES):
         raise TypeError("reduce() arg 2 must support iteration")
     return functools.reduce(host_callable(interp, args[0], node), *args[1:])
@@ -282,43 +396,136 @@ def _reduce(interp, args, kwargs, node):
 
 _FUNCTOOLS = Namespace("functools", {"wraps": _wraps, "reduce": Builtin("reduce", _reduce)})
 # the names of `typing` (annotations are not evaluated: these only need to import)
-_TYPING = Namespace("typing", {n: TypeValue(n, f"typing.{n}") for n in (
-    "Any", "Optional", "Union", "List", "Dict", "Tuple", "Callable", "Sequence", "Iterable", "Iterator",
-    "Mapping", "Set", "Type", "TypeVar", "Generic", "NamedTuple", "Literal", "Final", "ClassVar")})
+_TYPING = Namespace(
+    "typing",
+    {
+        n: TypeValue(n, f"typing.{n}")
+        for n in (
+            "Any",
+            "Optional",
+            "Union",
+            "List",
+            "Dict",
+            "Tuple",
+            "Callable",
+            "Sequence",
+            "Iterable",
+            "Iterator",
+            "Mapping",
+            "Set",
+            "Type",
+            "TypeVar",
+            "Generic",
+            "NamedTuple",
+            "Literal",
+            "Final",
+            "ClassVar",
+        )
+    },
+)
 
 # import lines: module path -> the namespace it binds
 MODULES = {
-    "torch": TORCH, "torch.nn": _NN, "torch.nn.functional": _F, "torch.autograd": _AUTOGRAD,
-    "math": MATH, "functools": _FUNCTOOLS, "typing": _TYPING,
-    "torch.func": _FUNC, "torch.autograd.functional": _FUNCTIONAL,
+    "torch": TORCH,
+    "torch.nn": _NN,
+    "torch.nn.functional": _F,
+    "torch.autograd": _AUTOGRAD,
+    "math": MATH,
+    "functools": _FUNCTOOLS,
+    "typing": _TYPING,
+    "torch.func": _FUNC,
+    "torch.autograd.functional": _FUNCTIONAL,
 }
 
-TENSOR_ATTRS = {"data", "grad", "requires_grad", "is_leaf", "grad_fn", "shape", "dtype",
-                "ndim", "T", "_version", "retains_grad", "mT", "device", "is_cuda"}
+TENSOR_ATTRS = {
+    "data",
+    "grad",
+    "requires_grad",
+    "is_leaf",
+    "grad_fn",
+    "shape",
+    "dtype",
+    "ndim",
+    "T",
+    "_version",
+    "retains_grad",
+    "mT",
+    "device",
+    "is_cuda",
+}
 TENSOR_SETTABLE = {"data", "grad", "requires_grad"}
-TENSOR_METHODS = (set(engine.METHODS) | set(engine.INPLACE)
-                  | {"backward", "retain_grad", "requires_grad_", "detach", "detach_",
-                     "zero_", "fill_", "item", "tolist", "size", "dim", "numel",
-                     "is_floating_point", "type_as", "view_as", "reshape_as", "cpu", "cuda"})
+TENSOR_METHODS = (
+    set(engine.METHODS)
+    | set(engine.INPLACE)
+    | {
+        "backward",
+        "retain_grad",
+        "requires_grad_",
+        "detach",
+        "detach_",
+        "zero_",
+        "fill_",
+        "item",
+        "tolist",
+        "size",
+        "dim",
+        "numel",
+        "is_floating_point",
+        "type_as",
+        "view_as",
+        "reshape_as",
+        "cpu",
+        "cuda",
+    }
+)
 NODE_ATTRS = {"next_functions", "name", "variable"}
 # methods of a script's Python lists (`losses.append(loss.item())`); `extend` and `insert`
 # go through the interpreter, which caps their growth
-LIST_METHODS = {"append", "extend", "insert", "pop", "remove", "index", "count", "reverse",
-                "clear", "copy"}
+LIST_METHODS = {"append", "extend", "insert", "pop", "remove", "index", "count", "reverse", "clear", "copy"}
 # methods of a script's dicts; `update` and `setdefault` go through `pydict`, which caps growth
-DICT_METHODS = {"keys", "values", "items", "get", "update", "pop", "popitem", "setdefault", "copy",
-                "clear"}
+DICT_METHODS = {"keys", "values", "items", "get", "update", "pop", "popitem", "setdefault", "copy", "clear"}
 # methods of a script's sets (`visited.add(node)`); growth goes through `pydict`, which caps it
-SET_METHODS = {"add", "discard", "remove", "pop", "clear", "copy", "update", "union", "intersection",
-               "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint"}
+SET_METHODS = {
+    "add",
+    "discard",
+    "remove",
+    "pop",
+    "clear",
+    "copy",
+    "update",
+    "union",
+    "intersection",
+    "difference",
+    "symmetric_difference",
+    "issubset",
+    "issuperset",
+    "isdisjoint",
+}
 _DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 # what a script can iterate over (`for`, unpacking, `*xs`, list(), sorted()...)
 # the iterators a script can hold (iter(), reversed(), map(), zip()...): each has __next__
-ITERATORS = (zip, enumerate, map, filter, reversed, type(iter([])), type(iter(())), type(iter(range(0))),
-             type(iter(range(1 << 64))), type(iter("")), type(iter("\u20ac")), type(iter({})),
-             type(iter({}.values())), type(iter({}.items())), type(reversed([])),
-             type(reversed(range(0))), type(reversed({})), type(reversed({}.values())),
-             type(reversed({}.items())), type(iter(set())))
+ITERATORS = (
+    zip,
+    enumerate,
+    map,
+    filter,
+    reversed,
+    type(iter([])),
+    type(iter(())),
+    type(iter(range(0))),
+    type(iter(range(1 << 64))),
+    type(iter("")),
+    type(iter("\u20ac")),
+    type(iter({})),
+    type(iter({}.values())),
+    type(iter({}.items())),
+    type(reversed([])),
+    type(reversed(range(0))),
+    type(reversed({})),
+    type(reversed({}.values())),
+    type(reversed({}.items())),
+    type(iter(set())),
+)
 # what a script can iterate over (`for`, unpacking, `*xs`, list(), sorted()...)
 ITERABLES = (Tensor, list, tuple, range, Size, str, dict, set, frozenset, *_DICT_VIEWS, *ITERATORS, Instance)
 
@@ -349,7 +556,7 @@ def type_name(value) -> str:
     if isinstance(value, TypeValue):
         return "type"
     if isinstance(value, (FunctionType, MethodType)):
-        return "builtin_function_or_method"    # the op table's functions, tensor methods
+        return "builtin_function_or_method"  # the op table's functions, tensor methods
     return type(value).__name__
 
 
@@ -360,4 +567,5 @@ def host_callable(interp, fn, node):
 
     def call(*args, **kwargs):
         return interp.call_value(fn, list(args), kwargs, node)
+
     return call

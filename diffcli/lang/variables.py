@@ -1,5 +1,6 @@
 """What makes a name a variable in the math flavour: a literal number or list of
 numbers (also what `--set` gives), and the leaf tensor it becomes."""
+
 from __future__ import annotations
 
 from ..engine.ops import creation

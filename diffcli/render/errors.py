@@ -1,10 +1,11 @@
 """Error text at the boundary: `error: FILE:LINE:COL: TYPE: MESSAGE`, the source line
 and a caret under the column (httpie-style)."""
+
 from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")   # shown as '?' so the caret still lines up
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # shown as '?' so the caret still lines up
 
 
 def error_text(err, source=None) -> str:

@@ -11,12 +11,13 @@ never rich markup (`tensor([nan, 1.])` used to print as `tensor()`), and the lay
 longer changes with the installed rich version (rich is imported only to measure
 non-ASCII text, whose characters may be zero, one or two cells wide).
 """
+
 from __future__ import annotations
 
 import re
 
 _WORD = re.compile(r"\s*\S+\s*")
-_CONTROL = str.maketrans("", "", "\x07\x08\x0b\x0c\x0d")   # rich drops these from text
+_CONTROL = str.maketrans("", "", "\x07\x08\x0b\x0c\x0d")  # rich drops these from text
 BOLD, ITALIC, RESET = "\x1b[1m", "\x1b[3m", "\x1b[0m"
 
 
@@ -25,14 +26,16 @@ def cell_len(s: str) -> int:
     if s.isascii():
         return len(s)
     from rich.cells import cell_len as rich_cell_len
+
     return rich_cell_len(s)
 
 
 def _chop(word: str, width: int) -> list:
     """`word` in pieces of at most `width` cells (rich's chop_cells)."""
     if word.isascii():
-        return [word[i:i + width] for i in range(0, len(word), width)]
+        return [word[i : i + width] for i in range(0, len(word), width)]
     from rich.cells import chop_cells
+
     return chop_cells(word, width) or [""]
 
 
@@ -40,6 +43,7 @@ def _crop(line: str, width: int) -> str:
     if line.isascii():
         return line[:width]
     from rich.cells import set_cell_size
+
     return set_cell_size(line, width).rstrip()
 
 
@@ -50,7 +54,7 @@ def wrap(text: str, width: int) -> list:
     if width < 1:
         return [""]
     if len(text) <= width and text.isascii() and text.isprintable():
-        return [text]                               # the common case: it fits as it is
+        return [text]  # the common case: it fits as it is
     out = []
     for line in text.translate(_CONTROL).split("\n"):
         if "\t" in line:
@@ -159,16 +163,16 @@ def table(columns, rows, max_width=400, title=None, styled=False) -> str:
     def emit(cells, header):
         if simple and all(len(c) <= w and c.isascii() and c.isprintable() for c, w in zip(cells, inner)):
             lines.append("   ".join(c.ljust(w) for c, w in zip(cells, inner)).rstrip())
-            return                                  # one line, every cell as it is
+            return  # one line, every cell as it is
         wrapped = [wrap(c, w) for c, w in zip(cells, inner)]
         height = max(len(c) for c in wrapped)
         for k in range(height):
             parts = []
             for (a, b), full, w, cell in zip(pads, widths, inner, wrapped):
-                if full < a + b + 1:        # no room inside the padding: blank
+                if full < a + b + 1:  # no room inside the padding: blank
                     parts.append(" " * full)
                     continue
-                j = k - (height - len(cell)) if header else k     # the header aligns bottom
+                j = k - (height - len(cell)) if header else k  # the header aligns bottom
                 text = cell[j].rstrip() if 0 <= j < len(cell) else ""
                 parts.append(" " * a + _style(text, BOLD, styled and header) + " " * (w - cell_len(text) + b))
             lines.append(" ".join(parts).rstrip())

@@ -1,5 +1,6 @@
 """The JSON contract: finite floats round-trip, non-finite ones are "nan"/"inf"/"-inf",
 tensors are nested lists (0-d: a bare number), a missing gradient is null."""
+
 from __future__ import annotations
 
 import json
@@ -45,8 +46,11 @@ def dumps(obj) -> str:
 
 def grad_doc(report) -> dict:
     from ..session import tensor_record
+
     return {
-        "target": None if report.target is None else {"name": report.target_name, **tensor_record(report.target)},
+        "target": None
+        if report.target is None
+        else {"name": report.target_name, **tensor_record(report.target)},
         "leaves": {n: tensor_record(t) for n, t in report.leaves},
         "retained": {n: tensor_record(t) for n, t in report.retained},
     }
@@ -58,9 +62,20 @@ def grad_json(report) -> str:
 
 def graph_doc(nodes) -> dict:
     from ..session import tensor_record
-    return {"nodes": [
-        {"id": n.id, "name": n.name, "op": n.op, "inputs": n.inputs,
-         "next_functions": n.next_functions, **tensor_record(n.tensor)} for n in nodes]}
+
+    return {
+        "nodes": [
+            {
+                "id": n.id,
+                "name": n.name,
+                "op": n.op,
+                "inputs": n.inputs,
+                "next_functions": n.next_functions,
+                **tensor_record(n.tensor),
+            }
+            for n in nodes
+        ]
+    }
 
 
 def graph_json(nodes) -> str:
@@ -68,8 +83,13 @@ def graph_json(nodes) -> str:
 
 
 def error_json(err, filename) -> str:
-    record = {"type": err.type_name, "message": err.message, "file": filename,
-              "line": err.line or None, "column": err.column or None}
+    record = {
+        "type": err.type_name,
+        "message": err.message,
+        "file": filename,
+        "line": err.line or None,
+        "column": err.column or None,
+    }
     if getattr(err, "note", ""):
-        record["note"] = err.note              # which command-line option caused it
+        record["note"] = err.note  # which command-line option caused it
     return json.dumps({"error": record})

@@ -1,5 +1,6 @@
 """Tables for people: plain text laid out by `grid` (bold header on a colour terminal,
 unless NO_COLOR is set; 400 columns wide when not a terminal)."""
+
 from __future__ import annotations
 
 import os
@@ -33,8 +34,11 @@ def _print(columns, rows, file=None, title=None):
         tty = file.isatty()
     except (AttributeError, ValueError):
         tty = False
-    styled = tty and not os.environ.get("NO_COLOR") and \
-        os.environ.get("TERM", "").lower() not in ("dumb", "unknown")
+    styled = (
+        tty
+        and not os.environ.get("NO_COLOR")
+        and os.environ.get("TERM", "").lower() not in ("dumb", "unknown")
+    )
     file.write(grid.table(columns, rows, _terminal_width() if tty else 400, title, styled))
 
 
@@ -53,13 +57,27 @@ def grad_table(report, file=None):
     if report.target is not None:
         title = f"{report.target_name} = {report.target!r}"
     rows = [[n, tensor_text(x.array), str(x.needs_grad), _grad_text(x)] for n, x in report.leaves]
-    rows += [[f"{n} (retained)", tensor_text(x.array), str(x.needs_grad), _grad_text(x)]
-             for n, x in report.retained]
+    rows += [
+        [f"{n} (retained)", tensor_text(x.array), str(x.needs_grad), _grad_text(x)]
+        for n, x in report.retained
+    ]
     _print(["name", "value", "requires_grad", "grad"], rows, file, title)
 
 
-GRAPH_COLUMNS = ["id", "name", "node", "op", "grad_fn", "inputs", "next_functions", "requires_grad",
-                 "is_leaf", "shape", "value", "grad"]
+GRAPH_COLUMNS = [
+    "id",
+    "name",
+    "node",
+    "op",
+    "grad_fn",
+    "inputs",
+    "next_functions",
+    "requires_grad",
+    "is_leaf",
+    "shape",
+    "value",
+    "grad",
+]
 
 
 def graph_table(nodes, show_grad=False, file=None, columns=None, compact=False):
@@ -67,6 +85,7 @@ def graph_table(nodes, show_grad=False, file=None, columns=None, compact=False):
     leaf/constant, and grad only with `show_grad`). `compact`: values and grads as the
     explanations write them (`0.3747`, `[[1, 2], [3, 4]]`), not in PyTorch's print format."""
     if compact:
+
         def value(a):
             return show.value(a, rows=True)
 
@@ -78,13 +97,20 @@ def graph_table(nodes, show_grad=False, file=None, columns=None, compact=False):
 
     def row(n):
         x = n.tensor
-        r = {"id": str(n.id), "name": n.name or "", "op": n.op,
-             "grad_fn": x.grad_fn.name() if x.grad_fn else "None",
-             "node": x.grad_fn.name() if x.grad_fn else ("leaf" if x.needs_grad else "constant"),
-             "inputs": ",".join(map(str, n.inputs)),
-             "next_functions": ", ".join(str(f) for f in n.next_functions),
-             "requires_grad": str(x.needs_grad), "is_leaf": str(x.grad_fn is None),
-             "shape": str(list(x.array.shape)), "value": value(x.array),
-             "grad": grad(x) if x.grad_fn is None or x.retains_grad else ""}
+        r = {
+            "id": str(n.id),
+            "name": n.name or "",
+            "op": n.op,
+            "grad_fn": x.grad_fn.name() if x.grad_fn else "None",
+            "node": x.grad_fn.name() if x.grad_fn else ("leaf" if x.needs_grad else "constant"),
+            "inputs": ",".join(map(str, n.inputs)),
+            "next_functions": ", ".join(str(f) for f in n.next_functions),
+            "requires_grad": str(x.needs_grad),
+            "is_leaf": str(x.grad_fn is None),
+            "shape": str(list(x.array.shape)),
+            "value": value(x.array),
+            "grad": grad(x) if x.grad_fn is None or x.retains_grad else "",
+        }
         return [r[c] for c in cols]
+
     _print(cols, [row(n) for n in nodes], file)

@@ -1,4 +1,5 @@
 """Plain-text renderings: tensors in PyTorch's print format, TSV, the graph as a tree."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,6 +22,7 @@ def _compact(arr) -> str:
     import re
 
     from .jsonout import plain
+
     if arr is None:
         return ""
     return re.sub(r'"-?inf"|"nan"', lambda m: _BARE[m.group()], json.dumps(plain(np.asarray(arr))))
@@ -30,16 +32,20 @@ def grad_tsv(report) -> str:
     lines = ["name\tkind\tshape\tvalue\tgrad"]
     if report.target is not None:
         t = report.target
-        lines.append(f"{report.target_name}\ttarget\t{list(t.array.shape)}\t{_compact(t.array)}\t"
-                     f"{_compact(None if t._grad is None else t._grad.array)}")
+        lines.append(
+            f"{report.target_name}\ttarget\t{list(t.array.shape)}\t{_compact(t.array)}\t"
+            f"{_compact(None if t._grad is None else t._grad.array)}"
+        )
     for kind, rows in (("leaf", report.leaves), ("retained", report.retained)):
         for n, t in rows:
-            lines.append(f"{n}\t{kind}\t{list(t.array.shape)}\t{_compact(t.array)}\t"
-                         f"{_compact(None if t._grad is None else t._grad.array)}")
+            lines.append(
+                f"{n}\t{kind}\t{list(t.array.shape)}\t{_compact(t.array)}\t"
+                f"{_compact(None if t._grad is None else t._grad.array)}"
+            )
     return "\n".join(lines) + "\n"
 
 
-TREE_INDENT = 20      # levels of indentation shown; deeper lines carry their depth instead
+TREE_INDENT = 20  # levels of indentation shown; deeper lines carry their depth instead
 
 
 def graph_tree(nodes, show_grad=False) -> str:
@@ -68,8 +74,11 @@ def graph_tree(nodes, show_grad=False) -> str:
         stack = [(root, 0)]
         while stack:
             node, depth = stack.pop()
-            label = node.tensor.grad_fn.name() if node.tensor.grad_fn else (
-                "AccumulateGrad" if node.tensor.needs_grad else "constant")
+            label = (
+                node.tensor.grad_fn.name()
+                if node.tensor.grad_fn
+                else ("AccumulateGrad" if node.tensor.needs_grad else "constant")
+            )
             if node.name:
                 label += f" ({node.name})"
             t = node.tensor

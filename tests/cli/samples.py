@@ -4,6 +4,7 @@ A sample may carry a line `# args: ...` with extra command-line arguments (e.g. 
 Regenerate the pinned outputs after a deliberate change with
 `python -m tests.cli.samples` and review the diff.
 """
+
 from __future__ import annotations
 
 import shlex
@@ -18,7 +19,7 @@ COMMANDS = ("run", "grad", "graph", "jacobian", "hessian")
 def sample_args(path: Path) -> list[str]:
     for line in path.read_text().splitlines():
         if line.startswith("# args:"):
-            return shlex.split(line[len("# args:"):])
+            return shlex.split(line[len("# args:") :])
     return []
 
 
@@ -26,6 +27,7 @@ def invoke(args: list[str], stdin: str | None = None):
     from typer.testing import CliRunner
 
     from diffcli.cli import app
+
     result = CliRunner().invoke(app, args, input=stdin)
     return result.exit_code, result.stdout, result.stderr
 
@@ -35,6 +37,7 @@ def cli(*args, input=None):
     from typer.testing import CliRunner
 
     from diffcli.cli import app
+
     result = CliRunner().invoke(app, list(args), input=input)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.stderr
@@ -53,6 +56,7 @@ def expected_path(path: Path, command: str) -> Path:
 
 if __name__ == "__main__":
     import os
+
     os.chdir(ROOT)
     EXPECTED.mkdir(exist_ok=True)
     for p in SAMPLES:

@@ -5,6 +5,7 @@ resident memory under a stated bound. No assertion depends on the machine's spee
 subprocess timeout is a hang guard only, and --timeout is tested on scripts that would
 otherwise run for ever (or for hours).
 """
+
 from __future__ import annotations
 
 import os
@@ -23,10 +24,12 @@ from diffcli.lang.limits import Limits, resident_memory
 
 from .samples import ROOT, cli
 
-linux_only = pytest.mark.skipif(not (hasattr(os, "wait4") and sys.platform.startswith("linux")),
-                                reason="measures the child with wait4 and RLIMIT_AS")
+linux_only = pytest.mark.skipif(
+    not (hasattr(os, "wait4") and sys.platform.startswith("linux")),
+    reason="measures the child with wait4 and RLIMIT_AS",
+)
 
-AS_LIMIT_MB = 2048    # the child's address space: a cap that no longer holds fails, not swaps
+AS_LIMIT_MB = 2048  # the child's address space: a cap that no longer holds fails, not swaps
 HANG_GUARD = 120
 
 
@@ -49,8 +52,14 @@ def measured(*args) -> Child:
         resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT_MB << 20, AS_LIMIT_MB << 20))
 
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        p = subprocess.Popen([sys.executable, "-m", "diffcli", *args], stdin=subprocess.DEVNULL,
-                             stdout=out, stderr=err, preexec_fn=cap, cwd=ROOT)
+        p = subprocess.Popen(
+            [sys.executable, "-m", "diffcli", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            preexec_fn=cap,
+            cwd=ROOT,
+        )
         guard = threading.Timer(HANG_GUARD, p.kill)
         guard.start()
         try:
@@ -75,14 +84,20 @@ def string_error(cap=10_000_000):
 
 
 def memory_error_in(line, cap):
-    return line.startswith("error: ") and "LimitError: the script's tensors use " in line and line.endswith(
-        f" MB of memory, more than the limit of {cap} MB (raise it with --max-memory)")
+    return (
+        line.startswith("error: ")
+        and "LimitError: the script's tensors use " in line
+        and line.endswith(f" MB of memory, more than the limit of {cap} MB (raise it with --max-memory)")
+    )
 
 
-TIMEOUT_1 = "LimitError: the run took more than 1 second (raise the cap with --timeout, or give --timeout 0 for none)"
+TIMEOUT_1 = (
+    "LimitError: the run took more than 1 second (raise the cap with --timeout, or give --timeout 0 for none)"
+)
 
 
 # --- finding 6: --max-memory holds for every command, repeat and backward pass -----------
+
 
 @linux_only
 def test_check_counts_all_its_runs_against_max_memory():
@@ -106,14 +121,15 @@ def test_check_frees_each_run_before_the_next():
     r = measured("check", "-e", script, "--max-memory", "100")
     assert r.code == 0, r.stderr
     assert r.stdout.splitlines()[3].split()[-1] == "ok", r.stdout
-    assert r.peak_mb < 150, r.peak_mb        # (the interpreter itself: ~35 MB)
+    assert r.peak_mb < 150, r.peak_mb  # (the interpreter itself: ~35 MB)
 
 
 @linux_only
 def test_grad_repeat_with_create_graph_stops_at_max_memory():
     script = "x = ones(1000, requires_grad=True)\ny = x\n" + "y = sin(y)\n" * 900 + "z = y.sum()\n"
-    r = measured("grad", "-e", script, "--repeat", "300", "--create-graph", "--retain-graph",
-                 "--max-memory", "500")
+    r = measured(
+        "grad", "-e", script, "--repeat", "300", "--create-graph", "--retain-graph", "--max-memory", "500"
+    )
     assert r.code == 1, r.stderr
     last = r.stderr.splitlines()[-1]
     assert last.startswith("error: <expr>: LimitError: the script's tensors use "), last
@@ -145,8 +161,8 @@ def test_a_backward_pass_polls_the_limits():
         with pytest.raises(engine_errors.LimitError) as e:
             autograd.backward([_chain(1000)])
     assert str(e.value).endswith(" MB of memory, more than the limit of 500 MB (raise it with --max-memory)")
-    assert engine_errors.POLL[0] is None          # restored after the pass
-    autograd.backward([_chain(1000)])              # and no check outside `watching`
+    assert engine_errors.POLL[0] is None  # restored after the pass
+    autograd.backward([_chain(1000)])  # and no check outside `watching`
 
 
 @linux_only
@@ -155,47 +171,60 @@ def test_iterating_a_huge_tensor_stops_at_max_memory():
     r = measured("run", "-e", "for v in zeros(10**7):\n    pass", "--max-memory", "100")
     assert r.code == 1, r.stderr
     assert memory_error_in(r.first, 100) and r.first.startswith("error: <expr>:1:1: "), r.first
-    assert r.peak_mb < 350, r.peak_mb      # (the 80 MB of zeros, and the interpreter: ~35 MB)
+    assert r.peak_mb < 350, r.peak_mb  # (the 80 MB of zeros, and the interpreter: ~35 MB)
 
 
 # --- finding 7: Python values are bounded before they allocate -----------------------------
+
 
 @linux_only
 def test_a_comprehension_of_strings_stops_at_max_memory():
     r = measured("run", "-e", "x = [str(i) * 100 for i in range(10**6)]", "--max-memory", "100")
     assert r.code == 1, r.stderr
     assert memory_error_in(r.first, 100), r.first
-    assert r.peak_mb < 250, r.peak_mb      # (700 MB before)
+    assert r.peak_mb < 250, r.peak_mb  # (700 MB before)
 
 
 @linux_only
-@pytest.mark.parametrize("script, at, what", [
-    ("xs = []\nfor i in range(1000):\n    xs.append([0] * 10**7)", "3:15", "a list of 10000000 elements"),
-    ("xs = []\nfor i in range(1000):\n    xs.append('ab' * 4000000)", "3:15", "a string of 8000000 elements"),
-    ("x = list(range(10**7))", "1:5", "a list of 10000000 elements"),
-    ("x = []\nx.extend(range(10**7))", "2:1", "a list of 10000000 elements"),
-])
+@pytest.mark.parametrize(
+    "script, at, what",
+    [
+        ("xs = []\nfor i in range(1000):\n    xs.append([0] * 10**7)", "3:15", "a list of 10000000 elements"),
+        (
+            "xs = []\nfor i in range(1000):\n    xs.append('ab' * 4000000)",
+            "3:15",
+            "a string of 8000000 elements",
+        ),
+        ("x = list(range(10**7))", "1:5", "a list of 10000000 elements"),
+        ("x = []\nx.extend(range(10**7))", "2:1", "a list of 10000000 elements"),
+    ],
+)
 def test_a_big_python_value_is_weighed_against_max_memory_before_it_is_built(script, at, what):
     # (1,000 lists of 80 MB each in 2,000 statements: the memory used to be read only every
     # 1,024 statements)
     r = measured("run", "-e", script, "--max-memory", "300")
     assert r.code == 1, r.stderr
-    assert r.first.startswith(f"error: <expr>:{at}: LimitError: {what} would take the script's memory to "), r.first
+    assert r.first.startswith(f"error: <expr>:{at}: LimitError: {what} would take the script's memory to "), (
+        r.first
+    )
     assert r.first.endswith(" MB, more than the limit of 300 MB (raise it with --max-memory)"), r.first
     assert r.peak_mb < 450, r.peak_mb
 
 
 @linux_only
-@pytest.mark.parametrize("script, n", [
-    ('x = f"{1:>300000000}"', 300_000_000),
-    ('x = f"{1.5:.2000000000f}"', 2_000_000_450),
-    ('x = f"{\'a\':^999999999999}"', 999_999_999_999),
-    ('x = "{:>300000000}".format(1)', 300_000_000),
-    ("x = '%1000000000d' % 1", 1_000_000_000),
-    ("x = '%.2000000000f' % 1.5", 2_000_000_450),
-    ("x = '%*d' % (10**9, 1)", 1_000_000_000),
-    ("x = '%s%s' % ('a' * 6000000, 'b' * 6000000)", 12_000_000),
-])
+@pytest.mark.parametrize(
+    "script, n",
+    [
+        ('x = f"{1:>300000000}"', 300_000_000),
+        ('x = f"{1.5:.2000000000f}"', 2_000_000_450),
+        ("x = f\"{'a':^999999999999}\"", 999_999_999_999),
+        ('x = "{:>300000000}".format(1)', 300_000_000),
+        ("x = '%1000000000d' % 1", 1_000_000_000),
+        ("x = '%.2000000000f' % 1.5", 2_000_000_450),
+        ("x = '%*d' % (10**9, 1)", 1_000_000_000),
+        ("x = '%s%s' % ('a' * 6000000, 'b' * 6000000)", 12_000_000),
+    ],
+)
 def test_format_widths_and_precisions_are_estimated_first(script, n):
     r = measured("run", "-e", script)
     assert r.code == 1, r.stderr
@@ -204,18 +233,21 @@ def test_format_widths_and_precisions_are_estimated_first(script, n):
 
 
 @linux_only
-@pytest.mark.parametrize("script", [
-    "s = str([[0] * 1000000] * 1000000)",
-    "print([[0] * 1000000] * 1000000)",
-    "s = f'{[[0] * 1000000] * 1000000}'",
-    "s = f'{[[0] * 1000000] * 1000000!r}'",
-    "s = '{}'.format([[0] * 1000000] * 1000000)",
-    "s = '%s' % ([[0] * 1000000] * 1000000,)",
-    "assert False, [[0] * 1000000] * 1000000",
-    "print(1, 2, sep='ab' * 5000000)",
-    "print(1, end='x' * 10000000)",
-    "x = 'y' * 6000000\nprint(x, x)",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "s = str([[0] * 1000000] * 1000000)",
+        "print([[0] * 1000000] * 1000000)",
+        "s = f'{[[0] * 1000000] * 1000000}'",
+        "s = f'{[[0] * 1000000] * 1000000!r}'",
+        "s = '{}'.format([[0] * 1000000] * 1000000)",
+        "s = '%s' % ([[0] * 1000000] * 1000000,)",
+        "assert False, [[0] * 1000000] * 1000000",
+        "print(1, 2, sep='ab' * 5000000)",
+        "print(1, end='x' * 10000000)",
+        "x = 'y' * 6000000\nprint(x, x)",
+    ],
+)
 def test_text_of_values_stops_at_the_cap(script):
     r = measured("run", "-e", script)
     assert r.code == 1, r.stderr
@@ -224,13 +256,17 @@ def test_text_of_values_stops_at_the_cap(script):
 
 
 def test_text_within_the_cap_is_python_s():
-    script = ("a = [1, 2.5, None, True, 'x', (1,), ()]\na.append(a)\nprint(a)\nprint(str(a) == f'{a}')\n"
-              "print('%5.1f|%-4s|%r|%x' % (2.25, 'ab', 'q', 255))\nprint('{:>6}|{!r}|{x:.2e}'.format(7, 'z', x=1500.0))\n"
-              "print(1, 2, sep=None, end=None)\nprint(1, 2, sep='--')")
+    script = (
+        "a = [1, 2.5, None, True, 'x', (1,), ()]\na.append(a)\nprint(a)\nprint(str(a) == f'{a}')\n"
+        "print('%5.1f|%-4s|%r|%x' % (2.25, 'ab', 'q', 255))\nprint('{:>6}|{!r}|{x:.2e}'.format(7, 'z', x=1500.0))\n"
+        "print(1, 2, sep=None, end=None)\nprint(1, 2, sep='--')"
+    )
     r = cli("run", "-e", script)
     assert (r.exit_code, r.stderr) == (0, "")
-    assert r.stdout == ("[1, 2.5, None, True, 'x', (1,), (), [...]]\nTrue\n"
-                        "  2.2|ab  |'q'|ff\n     7|'z'|1.50e+03\n1 2\n1--2\n")
+    assert r.stdout == (
+        "[1, 2.5, None, True, 'x', (1,), (), [...]]\nTrue\n"
+        "  2.2|ab  |'q'|ff\n     7|'z'|1.50e+03\n1 2\n1--2\n"
+    )
     r = cli("run", "-e", "print(1, sep=2)")
     assert r.exit_code == 1
     assert r.stderr.startswith("error: <expr>:1:1: TypeError: sep must be None or a string, not int")
@@ -246,47 +282,60 @@ def test_the_string_cap_follows_max_elements():
 
 # --- finding 8: single statements that never ended ------------------------------------------
 
+
 @linux_only
-@pytest.mark.parametrize("script, first", [
-    ("print(sum(range(10**12)))", "sum() over 1000000000000 items"),
-    ("print(max(range(10**12)))", "max() over 1000000000000 items"),
-    ("print(min(range(10**12)))", "min() over 1000000000000 items"),
-    ("x = list(range(10**12))", None),
-])
+@pytest.mark.parametrize(
+    "script, first",
+    [
+        ("print(sum(range(10**12)))", "sum() over 1000000000000 items"),
+        ("print(max(range(10**12)))", "max() over 1000000000000 items"),
+        ("print(min(range(10**12)))", "min() over 1000000000000 items"),
+        ("x = list(range(10**12))", None),
+    ],
+)
 def test_builtins_over_huge_ranges_fail_before_they_start(script, first):
     r = measured("run", "-e", script)
     assert r.code == 1, r.stderr
     if first is None:
         assert r.first.endswith(elements_error("list", 10**12)), r.first
     else:
-        assert r.first.endswith(f"LimitError: {first} exceeds the limit of 10000000 loop iterations "
-                                "(raise the cap with --max-iterations)"), r.first
+        assert r.first.endswith(
+            f"LimitError: {first} exceeds the limit of 10000000 loop iterations "
+            "(raise the cap with --max-iterations)"
+        ), r.first
     assert r.peak_mb < 200, r.peak_mb
 
 
-@pytest.mark.parametrize("script", [
-    "print(all(range(1, 10**12)))",
-    "print((-1, -1) in zip(range(10**12), range(10**12)))",
-    "x = [a for a, b in zip(range(10**12), range(10**12))]",
-    "x = list(zip(range(10**12)))",
-    "x = list(enumerate(range(10**12)))",
-    "x = max(enumerate(range(10**12)))",
-    "x = [1 for i in range(10**6) for j in range(10**6)]",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "print(all(range(1, 10**12)))",
+        "print((-1, -1) in zip(range(10**12), range(10**12)))",
+        "x = [a for a, b in zip(range(10**12), range(10**12))]",
+        "x = list(zip(range(10**12)))",
+        "x = list(enumerate(range(10**12)))",
+        "x = max(enumerate(range(10**12)))",
+        "x = [1 for i in range(10**6) for j in range(10**6)]",
+    ],
+)
 @linux_only
 def test_builtins_and_comprehensions_count_their_iterations(script):
     r = measured("run", "-e", script, "--max-iterations", "1000")
     assert r.code == 1, r.stderr
-    assert "LimitError: " in r.first and "loop iterations (raise the cap with --max-iterations)" in r.first, r.first
+    assert "LimitError: " in r.first and "loop iterations (raise the cap with --max-iterations)" in r.first, (
+        r.first
+    )
 
 
 # (in a fresh process, with its hang guard: each of these ran for hours before)
 @linux_only
 def test_builtins_that_can_stop_early_do():
-    script = ("print(any(range(10**12)), all(range(10**12)), all(range(1, 5)))\n"
-              "print(0.5 in range(10**12), 10.0**11 in range(10**12), tensor(7.0) in range(10**12))\n"
-              "print(True in range(10**12), 'a' in range(10**12), -1 in range(10**12), 3 in range(0, 10**12, 3))\n"
-              "print((5, 5) in zip(range(10**12), range(10**12)))")
+    script = (
+        "print(any(range(10**12)), all(range(10**12)), all(range(1, 5)))\n"
+        "print(0.5 in range(10**12), 10.0**11 in range(10**12), tensor(7.0) in range(10**12))\n"
+        "print(True in range(10**12), 'a' in range(10**12), -1 in range(10**12), 3 in range(0, 10**12, 3))\n"
+        "print((5, 5) in zip(range(10**12), range(10**12)))"
+    )
     r = measured("run", "-e", script, "--max-iterations", "1000")
     assert (r.code, r.stderr) == (0, "")
     assert r.stdout == "True False True\nFalse True True\nTrue False False True\nTrue\n"
@@ -300,8 +349,11 @@ def test_sum_of_lists_is_linear_and_capped():
     assert r.code == 1 and r.first.endswith(elements_error("list", 5_001_000, 5_000_000)), r.stderr
     r = cli("run", "-e", "print(sum([[1], (2,)], []))")
     assert r.exit_code == 1 and 'TypeError: can only concatenate list (not "tuple") to list' in r.stderr
-    r = cli("run", "-e", "print(sum([1.5, 2.5], 1), sum(range(5)), max([3, 1, 2]), min(4, 2), "
-            "list(range(3)), tuple('ab'))")
+    r = cli(
+        "run",
+        "-e",
+        "print(sum([1.5, 2.5], 1), sum(range(5)), max([3, 1, 2]), min(4, 2), list(range(3)), tuple('ab'))",
+    )
     assert r.stdout == "5.0 10 3 2 [0, 1, 2] ('a', 'b')\n"
 
 
@@ -325,15 +377,21 @@ def test_unpacking_a_huge_tensor_checks_its_length_first():
     r = measured("run", "-e", "p, q = zeros(10**7)")
     assert r.code == 1, r.stderr
     assert r.first == "error: <expr>:1:1: ValueError: too many values to unpack (expected 2)", r.first
-    assert r.peak_mb < 300, r.peak_mb       # the 80 MB of zeros, no row made
+    assert r.peak_mb < 300, r.peak_mb  # the 80 MB of zeros, no row made
 
 
 def test_unpacking_still_unpacks():
-    r = cli("run", "-e", "p, q = tensor([[1.0, 2.0], [3.0, 4.0]])\na, b, c = range(3)\nprint(p, q, a + b + c)\n"
-            "try:\n    x, y, z = zeros(2)\nexcept ValueError as e:\n    print(e)\n"
-            "try:\n    x, y = tensor(1.0)\nexcept TypeError as e:\n    print(e)")
-    assert r.stdout == ("tensor([1., 2.]) tensor([3., 4.]) 3\nnot enough values to unpack (expected 3, got 2)\n"
-                        "iteration over a 0-d tensor\n"), r.stderr
+    r = cli(
+        "run",
+        "-e",
+        "p, q = tensor([[1.0, 2.0], [3.0, 4.0]])\na, b, c = range(3)\nprint(p, q, a + b + c)\n"
+        "try:\n    x, y, z = zeros(2)\nexcept ValueError as e:\n    print(e)\n"
+        "try:\n    x, y = tensor(1.0)\nexcept TypeError as e:\n    print(e)",
+    )
+    assert r.stdout == (
+        "tensor([1., 2.]) tensor([3., 4.]) 3\nnot enough values to unpack (expected 3, got 2)\n"
+        "iteration over a 0-d tensor\n"
+    ), r.stderr
 
 
 def test_comprehensions_and_slice_assignment_hold_the_list_cap():
@@ -358,8 +416,18 @@ def test_timeout_ends_an_endless_loop():
 
 @linux_only
 def test_timeout_ends_an_endless_comprehension_and_builtin():
-    r = measured("run", "-e", "x = [i for i in zip(range(10**15), range(10**15))]", *NO_OTHER_CAP,
-                 "--max-elements", str(10**15), "--max-memory", "100000", "--timeout", "1")
+    r = measured(
+        "run",
+        "-e",
+        "x = [i for i in zip(range(10**15), range(10**15))]",
+        *NO_OTHER_CAP,
+        "--max-elements",
+        str(10**15),
+        "--max-memory",
+        "100000",
+        "--timeout",
+        "1",
+    )
     assert r.code == 1 and r.first.endswith(TIMEOUT_1), r.stderr
     r = measured("run", "-e", "print(all(range(1, 10**15)))", *NO_OTHER_CAP, "--timeout", "1")
     assert r.code == 1 and r.first.endswith(TIMEOUT_1), r.stderr
@@ -381,7 +449,11 @@ def test_the_fast_reader_reads_timeout_as_typer_does():
     from diffcli import cli as diffcli_cli
 
     from .test_fast_args import _typer_kwargs
-    for argv in (["run", "-e", "x = 1", "--timeout", "7"], ["grad", "-e", "x = 1.0", "--timeout=0"],
-                 ["check", "x.txt", "--timeout", "0012", "--max-memory", "9"]):
+
+    for argv in (
+        ["run", "-e", "x = 1", "--timeout", "7"],
+        ["grad", "-e", "x = 1.0", "--timeout=0"],
+        ["check", "x.txt", "--timeout", "0012", "--max-memory", "9"],
+    ):
         code, name, kwargs = _typer_kwargs(argv)
         assert diffcli_cli._fast_args(argv) == (name, kwargs), argv

@@ -3,6 +3,7 @@
 Most tests run the Typer app in process (`CliRunner` keeps stdout and stderr apart); a
 few run `python -m diffcli` / the `diffcli` script for stdin, exit codes and colour.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,14 +29,22 @@ COMMANDS = ("grad", "graph", "run", "check", "explain", "jacobian", "hessian")
 
 def subprocess_cli(*args, input=None, env=None):
     full_env = dict(os.environ, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "diffcli", *args], input=input, capture_output=True,
-                          text=True, timeout=60, cwd=ROOT, env=full_env)
+    return subprocess.run(
+        [sys.executable, "-m", "diffcli", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env=full_env,
+    )
 
 
 GRAPH_SCRIPT = "x = 2.0\nc = tensor(3.0)\ny = x * c\nz = sin(y) + x\n"
 
 
 # --- help, version ------------------------------------------------------------------
+
 
 def test_every_command_and_option_has_help_text():
     group = typer.main.get_command(app)
@@ -99,7 +108,8 @@ def test_grad_tsv_of_the_card():
         "p\ttarget\t[]\t-0.03749121155546027\t\n"
         "a\tleaf\t[]\t1.0\t0.3747363590225995\n"
         "b\tleaf\t[]\t2.0\t0.3747363590225995\n"
-        "w\tleaf\t[]\t0.5\t2.2484181541355968\n")
+        "w\tleaf\t[]\t0.5\t2.2484181541355968\n"
+    )
 
 
 def test_grad_json_of_the_card():
@@ -107,7 +117,10 @@ def test_grad_json_of_the_card():
     assert r.exit_code == 0 and r.stderr == ""
     doc = json.loads(r.stdout)
     assert {k: v["grad"] for k, v in doc["leaves"].items()} == {
-        "a": 0.3747363590225995, "b": 0.3747363590225995, "w": 2.2484181541355968}
+        "a": 0.3747363590225995,
+        "b": 0.3747363590225995,
+        "w": 2.2484181541355968,
+    }
     assert doc["target"]["name"] == "p"
     assert doc["target"]["grad_fn"] == "SinBackward0"
 
@@ -132,39 +145,51 @@ def test_set_gives_free_variables_and_overrides_bare_literals():
 def test_wrt_selects_leaves_in_order_and_makes_them_require_grad():
     script = "x = 2.0\nc = tensor(3.0)\ny = x * c\n"
     r = cli("grad", "-e", script, "-f", "tsv")
-    assert r.stdout.splitlines()[1:] == ["y\ttarget\t[]\t6.0\t", "x\tleaf\t[]\t2.0\t3.0",
-                                         "c\tleaf\t[]\t3.0\t"]
+    assert r.stdout.splitlines()[1:] == [
+        "y\ttarget\t[]\t6.0\t",
+        "x\tleaf\t[]\t2.0\t3.0",
+        "c\tleaf\t[]\t3.0\t",
+    ]
     r = cli("grad", "-e", script, "--wrt", "c,x", "-f", "tsv")
-    assert r.stdout.splitlines()[1:] == ["y\ttarget\t[]\t6.0\t", "c\tleaf\t[]\t3.0\t2.0",
-                                         "x\tleaf\t[]\t2.0\t3.0"]
-    r = cli("grad", "-e", script, "--wrt", "nope")      # a name the script lacks: usage error
+    assert r.stdout.splitlines()[1:] == [
+        "y\ttarget\t[]\t6.0\t",
+        "c\tleaf\t[]\t3.0\t2.0",
+        "x\tleaf\t[]\t2.0\t3.0",
+    ]
+    r = cli("grad", "-e", script, "--wrt", "nope")  # a name the script lacks: usage error
     assert r.exit_code == 2
     assert r.stderr == "error: <expr>: UsageError: --wrt nope: the script defines no name 'nope'\n"
-    r = cli("grad", "-e", script, "--wrt", "y")         # defined, but not a leaf: usage error too
-    assert r.exit_code == 2                              # (issue 9: it was 1, unlike an unknown name)
-    assert r.stderr == ("error: <expr>: UsageError: --wrt y: 'y' is not a leaf tensor (computed by "
-                        "MulBackward0); --wrt takes the script's leaves (here: x, c)\n")
+    r = cli("grad", "-e", script, "--wrt", "y")  # defined, but not a leaf: usage error too
+    assert r.exit_code == 2  # (issue 9: it was 1, unlike an unknown name)
+    assert r.stderr == (
+        "error: <expr>: UsageError: --wrt y: 'y' is not a leaf tensor (computed by "
+        "MulBackward0); --wrt takes the script's leaves (here: x, c)\n"
+    )
 
 
-BACKWARD_TWICE = ("RuntimeError: Trying to backward through the graph a second time (or directly access "
-                  "saved tensors after they have already been freed). Saved intermediate values of the "
-                  "graph are freed when you call .backward() or autograd.grad(). Specify "
-                  "retain_graph=True if you need to backward through the graph a second time or if you "
-                  "need to access saved tensors after calling backward.")
+BACKWARD_TWICE = (
+    "RuntimeError: Trying to backward through the graph a second time (or directly access "
+    "saved tensors after they have already been freed). Saved intermediate values of the "
+    "graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if you "
+    "need to access saved tensors after calling backward."
+)
 
 
 def test_repeat_with_retain_graph_accumulates():
     r = cli("grad", "-e", "x = 3.0\np = x * x", "--repeat", "3", "--retain-graph", "-f", "tsv")
     assert r.exit_code == 0
-    assert r.stdout.splitlines()[2] == "x\tleaf\t[]\t3.0\t18.0"     # 3 x 6
+    assert r.stdout.splitlines()[2] == "x\tleaf\t[]\t3.0\t18.0"  # 3 x 6
 
 
 def test_repeat_without_retain_graph_is_pytorchs_second_backward_error():
     r = cli("grad", "-e", "x = 3.0\np = x * x", "--repeat", "2")
     assert (r.exit_code, r.stdout) == (1, "")
-    assert r.stderr == (f"error: <expr>: {BACKWARD_TWICE}\n"    # PyTorch's words, and the option
-                        "note: --repeat 2 calls backward 2 times, and the first call freed the graph: "
-                        "add --retain-graph to keep it\n")
+    assert r.stderr == (
+        f"error: <expr>: {BACKWARD_TWICE}\n"  # PyTorch's words, and the option
+        "note: --repeat 2 calls backward 2 times, and the first call freed the graph: "
+        "add --retain-graph to keep it\n"
+    )
 
 
 def test_repeat_through_nodes_that_saved_nothing_needs_no_retain_graph():
@@ -180,7 +205,8 @@ def test_create_graph_gives_gradients_a_grad_fn():
         "p = tensor(27., grad_fn=<PowBackward0>)\n"
         "name   value        requires_grad   grad\n"
         "────────────────────────────────────────────────────────────────────────\n"
-        "x      tensor(3.)   True            tensor(27., grad_fn=<CopyBackwards>)\n")
+        "x      tensor(3.)   True            tensor(27., grad_fn=<CopyBackwards>)\n"
+    )
     assert r.stderr.startswith("warning: <expr>: UserWarning: Using backward() with create_graph=True")
 
 
@@ -214,10 +240,12 @@ def test_script_that_calls_backward_itself_gets_no_extra_backward_unless_of():
     r = cli("grad", "-e", script, "-f", "tsv")
     assert r.exit_code == 0
     assert r.stdout.splitlines()[2] == "x\tleaf\t[]\t3.0\t6.0"
-    assert r.stderr == ("note: the script calls backward()/grad() itself, so no backward was added "
-                        "(give --of NAME --retain-graph to add one)\n")
+    assert r.stderr == (
+        "note: the script calls backward()/grad() itself, so no backward was added "
+        "(give --of NAME --retain-graph to add one)\n"
+    )
     r = cli("grad", "-e", script, "--of", "p", "-f", "tsv")
-    assert r.stdout.splitlines()[2] == "x\tleaf\t[]\t3.0\t12.0"      # accumulated
+    assert r.stdout.splitlines()[2] == "x\tleaf\t[]\t3.0\t12.0"  # accumulated
     assert r.stderr == ""
 
 
@@ -226,21 +254,24 @@ def test_script_prints_go_to_stderr_for_grad_graph_and_check():
     for command in ("grad", "graph", "check"):
         r = cli(command, "-e", script, "-f", "json")
         assert r.stderr == "hello tensor(2., requires_grad=True)\n", command
-        json.loads(r.stdout)                       # stdout is the JSON document alone
+        json.loads(r.stdout)  # stdout is the JSON document alone
 
 
 def test_last_assigned_name_that_is_no_tensor():
     r = cli("grad", "-e", "x = 1.0\ny = x.item()")
     assert r.exit_code == 1
-    assert r.stderr == ("error: <expr>: TypeError: the last assigned name 'y' is a float, not a tensor, "
-                        "so there is nothing to differentiate (give --of NAME)\n")
+    assert r.stderr == (
+        "error: <expr>: TypeError: the last assigned name 'y' is a float, not a tensor, "
+        "so there is nothing to differentiate (give --of NAME)\n"
+    )
     r = cli("grad", "-e", "x = 1.0\ny = x.item()", "--of", "y")
     assert r.stderr == "error: <expr>: TypeError: --of y: 'y' is a float, not a tensor\n"
-    r = cli("grad", "-e", "")                  # issue 9: an empty script is said to be empty
+    r = cli("grad", "-e", "")  # issue 9: an empty script is said to be empty
     assert r.stderr == "error: <expr>: ValueError: the script is empty: there is nothing to differentiate\n"
-    r = cli("grad", "-e", "import torch\nprint(1)")   # statements, but no assignment
-    assert r.stderr == ("1\nerror: <expr>: ValueError: the script assigns no name to differentiate "
-                        "(give --of NAME)\n")
+    r = cli("grad", "-e", "import torch\nprint(1)")  # statements, but no assignment
+    assert r.stderr == (
+        "1\nerror: <expr>: ValueError: the script assigns no name to differentiate (give --of NAME)\n"
+    )
 
 
 # --- graph --------------------------------------------------------------------------
@@ -317,8 +348,10 @@ AddBackward0 (z)
 """
 
 
-@pytest.mark.parametrize("fmt, expected", [("table", GRAPH_TABLE), ("dot", GRAPH_DOT),
-                                           ("mermaid", GRAPH_MERMAID), ("tree", GRAPH_TREE)])
+@pytest.mark.parametrize(
+    "fmt, expected",
+    [("table", GRAPH_TABLE), ("dot", GRAPH_DOT), ("mermaid", GRAPH_MERMAID), ("tree", GRAPH_TREE)],
+)
 def test_graph_formats(fmt, expected):
     r = cli("graph", "-e", GRAPH_SCRIPT, "--format", fmt)
     assert (r.exit_code, r.stdout, r.stderr) == (0, expected, "")
@@ -329,15 +362,28 @@ def test_graph_table_is_the_default_and_backward_adds_grads():
     assert cli("graph", "-e", GRAPH_SCRIPT, "--wide").stdout == GRAPH_TABLE_WIDE
     r = cli("graph", "-e", GRAPH_SCRIPT, "--backward", "--wide")
     lines = r.stdout.splitlines()
-    assert lines[0].split() == ["id", "name", "op", "grad_fn", "inputs", "next_functions",
-                                "requires_grad", "is_leaf", "shape", "value", "grad"]
-    assert lines[2].split()[-2:] == ["tensor(2.)", "tensor(3.8805)"]    # 3 + cos(6)
-    assert lines[3].split()[-1] == "None"                               # the constant
+    assert lines[0].split() == [
+        "id",
+        "name",
+        "op",
+        "grad_fn",
+        "inputs",
+        "next_functions",
+        "requires_grad",
+        "is_leaf",
+        "shape",
+        "value",
+        "grad",
+    ]
+    assert lines[2].split()[-2:] == ["tensor(2.)", "tensor(3.8805)"]  # 3 + cos(6)
+    assert lines[3].split()[-1] == "None"  # the constant
 
 
 def test_graph_of_the_card_as_a_tree():
     r = cli("graph", *CARD, "--format", "tree")
-    assert r.stdout == """\
+    assert (
+        r.stdout
+        == """\
 SinBackward0 (p)
   SubBackward0
     DivBackward0
@@ -350,6 +396,7 @@ SinBackward0 (p)
                 AccumulateGrad (b)
               AccumulateGrad (w)
 """
+    )
 
 
 def test_graph_of_restricts_to_one_tensors_graph():
@@ -359,6 +406,7 @@ def test_graph_of_restricts_to_one_tensors_graph():
 
 # --- run ----------------------------------------------------------------------------
 
+
 def test_run_shows_print_output_exactly():
     r = cli("run", "-e", "x = 2.0\ny = x**3\ny.backward()\nprint(x.grad)")
     assert (r.exit_code, r.stdout, r.stderr) == (0, "tensor(12.)\n", "")
@@ -367,11 +415,15 @@ def test_run_shows_print_output_exactly():
 
 
 def test_run_print_formats_like_pytorch_without_addresses():
-    r = cli("run", "-e", "x = 1.0\ny = x * 2\nprint(y.grad_fn, y.grad_fn.next_functions, None, True, 'a', 2.5)")
+    r = cli(
+        "run", "-e", "x = 1.0\ny = x * 2\nprint(y.grad_fn, y.grad_fn.next_functions, None, True, 'a', 2.5)"
+    )
     assert r.stdout == "<MulBackward0 object> ((<AccumulateGrad object>, 0), (None, 0)) None True a 2.5\n"
     r = cli("run", "-e", "print(print, sin, torch.Size, torch, str(2), [1, 'a'], (1,), sep='|', end='!')")
-    assert r.stdout == ("<built-in function print>|<built-in function sin>|<class 'torch.Size'>|"
-                        "<module 'torch'>|2|[1, 'a']|(1,)!")
+    assert r.stdout == (
+        "<built-in function print>|<built-in function sin>|<class 'torch.Size'>|"
+        "<module 'torch'>|2|[1, 'a']|(1,)!"
+    )
 
 
 def test_run_flushes_prints_before_a_failure():
@@ -388,11 +440,28 @@ def test_run_reads_stdin_with_dash():
     assert (r.exit_code, r.stdout) == (0, "tensor(6., grad_fn=<MulBackward0>)\n")
     p = subprocess_cli("run", "-", input="print(1 + 1)\n")
     assert (p.returncode, p.stdout, p.stderr) == (0, "2\n", "")
-    p = subprocess_cli("grad", "-", "-f", "json", input=Path(ROOT / "samples/card.txt").read_text()
-                       + "\n", env={"NO_COLOR": "1"})
+    p = subprocess_cli(
+        "grad",
+        "-",
+        "-f",
+        "json",
+        input=Path(ROOT / "samples/card.txt").read_text() + "\n",
+        env={"NO_COLOR": "1"},
+    )
     assert p.returncode == 1 and "--set a=VALUE" in p.stderr
-    p = subprocess_cli("grad", "-", "--set", "a=1", "--set", "b=2", "--set", "w=0.5", "-f", "json",
-                       input=(ROOT / "samples/card.txt").read_text())
+    p = subprocess_cli(
+        "grad",
+        "-",
+        "--set",
+        "a=1",
+        "--set",
+        "b=2",
+        "--set",
+        "w=0.5",
+        "-f",
+        "json",
+        input=(ROOT / "samples/card.txt").read_text(),
+    )
     assert p.returncode == 0 and json.loads(p.stdout)["leaves"]["w"]["grad"] == 2.2484181541355968
 
 
@@ -406,15 +475,20 @@ def test_script_and_expr_together_or_neither_are_usage_errors():
     assert (r.exit_code, r.stderr) == (2, "error: UsageError: give either SCRIPT or -e/--expr, not both\n")
     r = cli("run")
     assert (r.exit_code, r.stderr) == (
-        2, "error: UsageError: missing SCRIPT (a file, '-' for standard input, or -e TEXT)\n")
+        2,
+        "error: UsageError: missing SCRIPT (a file, '-' for standard input, or -e TEXT)\n",
+    )
 
 
 def test_every_command_runs_every_flavour_of_input(tmp_path):
     f = tmp_path / "s.txt"
     f.write_text("x = 2.0\ny = x * x\n")
     for command in COMMANDS:
-        for args, stdin in (([str(f)], None), (["-"], "x = 2.0\ny = x * x\n"),
-                            (["-e", "x = 2.0\ny = x * x"], None)):
+        for args, stdin in (
+            ([str(f)], None),
+            (["-"], "x = 2.0\ny = x * x\n"),
+            (["-e", "x = 2.0\ny = x * x"], None),
+        ):
             r = cli(command, *args, input=stdin)
             assert r.exit_code == 0, (command, args, r.stderr)
 
@@ -442,10 +516,16 @@ def test_check_order_2_adds_second_derivative_rows():
     assert r.exit_code == 0
     rows = [line.split() for line in r.stdout.splitlines()[3:9]]
     assert [(row[0], row[1], row[-1]) for row in rows] == [
-        ("a", "1", "ok"), ("b", "1", "ok"), ("w", "1", "ok"),
-        ("a", "2", "ok"), ("b", "2", "ok"), ("w", "2", "ok")]
-    doc = json.loads(cli("check", "-e", "x = [1.0, 2.0]\ny = (x**3).sum()", "--order", "2",
-                         "-f", "json").stdout)
+        ("a", "1", "ok"),
+        ("b", "1", "ok"),
+        ("w", "1", "ok"),
+        ("a", "2", "ok"),
+        ("b", "2", "ok"),
+        ("w", "2", "ok"),
+    ]
+    doc = json.loads(
+        cli("check", "-e", "x = [1.0, 2.0]\ny = (x**3).sum()", "--order", "2", "-f", "json").stdout
+    )
     hessian = doc["leaves"][1]
     assert (hessian["order"], hessian["analytic"]) == (2, [[6.0, 0.0], [0.0, 12.0]])
 
@@ -454,7 +534,9 @@ def test_check_at_a_kink_reports_kink_and_exits_0():
     # relu'(0) is 0 in PyTorch; the central difference is 0.5, the one-sided ones 0 and 1
     r = cli("check", "-e", "x = 0.0\ny = relu(x)")
     assert (r.exit_code, r.stderr) == (0, "")
-    assert r.stdout == """\
+    assert (
+        r.stdout
+        == """\
 finite-difference check of y
 leaf   order   worst   analytic   numeric   abs error   rel error   tolerance   fd error    result
 ──────────────────────────────────────────────────────────────────────────────────────────────────
@@ -463,6 +545,7 @@ order 1: float64: eps 1e-06, atol 1e-05, rtol 0.0001
 note: x (order 1): x: analytic 0.0, numeric 0.5: kink: one-sided differences 0 (left) and 1 (right); the \
 analytic value lies between them
 """
+    )
     r = cli("check", "-e", "x = 1.0\ny = floor(x)", "-f", "json")
     doc = json.loads(r.stdout)
     assert r.exit_code == 0 and doc["ok"] is True and doc["leaves"][0]["result"] == "kink"
@@ -493,8 +576,10 @@ def test_check_works_on_scripts_that_call_backward_themselves():
 def test_check_of_a_tensor_without_grad():
     r = cli("check", "-e", "x = tensor(1.0)\ny = x * 2")
     assert r.exit_code == 1
-    assert r.stderr == ("error: <expr>: ValueError: 'y' does not require grad, so it has no gradient "
-                        "to check (give --of NAME)\n")
+    assert r.stderr == (
+        "error: <expr>: ValueError: 'y' does not require grad, so it has no gradient "
+        "to check (give --of NAME)\n"
+    )
 
 
 def test_check_of_a_leaf_bound_to_two_names_or_rebound():
@@ -504,10 +589,13 @@ def test_check_of_a_leaf_bound_to_two_names_or_rebound():
 
 # --- stdout purity, colour ------------------------------------------------------------
 
-@pytest.mark.parametrize("command, fmt", [("grad", "json"), ("grad", "tsv"), ("graph", "json"),
-                                          ("graph", "dot"), ("check", "json")])
+
+@pytest.mark.parametrize(
+    "command, fmt",
+    [("grad", "json"), ("grad", "tsv"), ("graph", "json"), ("graph", "dot"), ("check", "json")],
+)
 def test_stdout_holds_only_the_requested_output(command, fmt):
-    script = "x = 2.0\nprint('noise')\ny = x * x\ny.grad\n"      # a print and a warning
+    script = "x = 2.0\nprint('noise')\ny = x * x\ny.grad\n"  # a print and a warning
     r = cli(command, "-e", script, "-f", fmt)
     assert r.exit_code == 0
     assert "noise" not in r.stdout and "warning" not in r.stdout
@@ -523,9 +611,16 @@ def test_stdout_holds_only_the_requested_output(command, fmt):
 def _run_in_terminal(args, env):
     """Run diffcli with stdout on a pseudo-terminal (where colour would be used)."""
     import pty
+
     master, slave = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "diffcli", *args], stdin=subprocess.DEVNULL,
-                         stdout=slave, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "diffcli", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=slave,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=env,
+    )
     os.close(slave)
     out = b""
     while True:
@@ -546,9 +641,9 @@ def test_no_color_is_honoured_on_a_terminal():
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     env["TERM"] = "xterm-256color"
     code, coloured = _run_in_terminal(["grad", *CARD], env)
-    assert code == 0 and "\x1b[" in coloured            # a terminal gets colour...
+    assert code == 0 and "\x1b[" in coloured  # a terminal gets colour...
     code, plain = _run_in_terminal(["grad", *CARD], dict(env, NO_COLOR="1"))
-    assert code == 0 and "\x1b[" not in plain            # ...unless NO_COLOR is set
+    assert code == 0 and "\x1b[" not in plain  # ...unless NO_COLOR is set
     assert plain.replace("\r\n", "\n") == CARD_TABLE
     code, helptext = _run_in_terminal(["grad", "--help"], dict(env, NO_COLOR="1"))
     assert code == 0 and "\x1b[" not in helptext
@@ -564,95 +659,138 @@ def test_installed_script_entry_point():
     exe = shutil.which("diffcli")
     if exe is None:
         pytest.skip("the diffcli script is not on PATH")
-    p = subprocess.run([exe, "grad", *CARD], capture_output=True, text=True, timeout=60, cwd=ROOT,
-                       env=dict(os.environ, NO_COLOR="1"))
+    p = subprocess.run(
+        [exe, "grad", *CARD],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env=dict(os.environ, NO_COLOR="1"),
+    )
     assert (p.returncode, p.stdout, p.stderr) == (0, CARD_TABLE, "")
 
 
 # --- issue 9, finding 11: papercuts ------------------------------------------------------------------
 
+
 def test_the_suggested_of_retain_graph_works_after_the_scripts_own_backward():
     script = "x = 3.0\np = x * x\np.backward()\n"
     r = cli("grad", "-e", script, "-f", "tsv")
-    assert r.stderr == ("note: the script calls backward()/grad() itself, so no backward was added "
-                        "(give --of NAME --retain-graph to add one)\n")
-    r = cli("grad", "-e", script, "--of", "p", "--retain-graph", "-f", "tsv")   # what the note says
+    assert r.stderr == (
+        "note: the script calls backward()/grad() itself, so no backward was added "
+        "(give --of NAME --retain-graph to add one)\n"
+    )
+    r = cli("grad", "-e", script, "--of", "p", "--retain-graph", "-f", "tsv")  # what the note says
     assert (r.exit_code, r.stdout.splitlines()[2], r.stderr) == (0, "x\tleaf\t[]\t3.0\t12.0", "")
     r = cli("grad", "-e", script, "--of", "p")
     assert (r.exit_code, r.stdout) == (1, "")
-    assert r.stderr == (f"error: <expr>: {BACKWARD_TWICE}\n"
-                        "note: the script's own backward()/grad() freed the graph before the backward "
-                        "added for --of p: add --retain-graph to keep it\n")
+    assert r.stderr == (
+        f"error: <expr>: {BACKWARD_TWICE}\n"
+        "note: the script's own backward()/grad() freed the graph before the backward "
+        "added for --of p: add --retain-graph to keep it\n"
+    )
 
 
 def test_an_error_from_grad_tensors_keeps_pytorchs_words_and_names_the_option():
     r = cli("grad", "-e", "x = [1.0, 2.0]\np = x * x", "--grad-tensors", "[1, 2, 3]")
-    assert r.stderr == ("error: <expr>: RuntimeError: Mismatch in shape: grad_output[0] has a shape of "
-                        "torch.Size([3]) and output[0] has a shape of torch.Size([2]).\n"
-                        "note: the gradient is the value of --grad-tensors [1, 2, 3]\n")
+    assert r.stderr == (
+        "error: <expr>: RuntimeError: Mismatch in shape: grad_output[0] has a shape of "
+        "torch.Size([3]) and output[0] has a shape of torch.Size([2]).\n"
+        "note: the gradient is the value of --grad-tensors [1, 2, 3]\n"
+    )
     r = cli("grad", "-e", "x = [1.0, 2.0]\np = x * x", "--grad-tensors", "[1, 2, 3]", "-f", "json")
     assert json.loads(r.stderr)["error"]["note"] == "the gradient is the value of --grad-tensors [1, 2, 3]"
 
 
 def test_a_misspelt_command_is_suggested_once():
     r = cli("grda")
-    assert (r.exit_code, r.stderr) == (2, "error: UsageError: No such command 'grda'. (Did you mean one of: "
-                                          "'grad', 'graph'?)\nTry 'diffcli --help' for help.\n")
+    assert (r.exit_code, r.stderr) == (
+        2,
+        "error: UsageError: No such command 'grda'. (Did you mean one of: "
+        "'grad', 'graph'?)\nTry 'diffcli --help' for help.\n",
+    )
 
 
 def test_an_unused_set_warns_and_a_second_expr_is_an_error():
     r = cli("grad", "-e", "x = 1.0\ny = x * x", "--set", "zz=3", "-f", "tsv")
-    assert (r.exit_code, r.stderr) == (0, "warning: <expr>: UsageWarning: --set zz: not used: the script "
-                                          "never uses that name\n")
+    assert (r.exit_code, r.stderr) == (
+        0,
+        "warning: <expr>: UsageWarning: --set zz: not used: the script never uses that name\n",
+    )
     r = cli("run", "-e", "x = sin(1.0)", "--set", "x=3")
-    assert r.stderr == ("warning: <expr>: UsageWarning: --set x: not used: the script assigns it a "
-                        "computed value, not a literal\n")
+    assert r.stderr == (
+        "warning: <expr>: UsageWarning: --set x: not used: the script assigns it a "
+        "computed value, not a literal\n"
+    )
     r = cli("run", "-e", "x = 1.0\nprint(x * q)", "--set", "q=2", "--set", "x=5")
     assert (r.exit_code, r.stdout, r.stderr) == (0, "tensor(10., grad_fn=<MulBackward0>)\n", "")
     for args in (["-e", "print(1)", "-e", "print(2)"], ["--expr=print(1)", "--expr", "print(2)"]):
         r = cli("run", *args)
         assert (r.exit_code, r.stdout, r.stderr) == (
-            2, "", "error: UsageError: -e/--expr given 2 times: give the script once (separate its "
-                   "statements with ';' or newlines)\n")
+            2,
+            "",
+            "error: UsageError: -e/--expr given 2 times: give the script once (separate its "
+            "statements with ';' or newlines)\n",
+        )
 
 
 def test_wrt_of_an_unknown_name_and_of_a_non_leaf_are_both_usage_errors():
     script = "x = 1.0\ny = x * x\n"
     for command in ("grad", "check"):
         r = cli(command, "-e", script, "--wrt", "zz")
-        assert (r.exit_code, r.stderr) == (2, "error: <expr>: UsageError: --wrt zz: the script defines "
-                                              "no name 'zz'\n"), command
+        assert (r.exit_code, r.stderr) == (
+            2,
+            "error: <expr>: UsageError: --wrt zz: the script defines no name 'zz'\n",
+        ), command
         r = cli(command, "-e", script, "--wrt", "y")
-        assert (r.exit_code, r.stderr) == (2, "error: <expr>: UsageError: --wrt y: 'y' is not a leaf "
-                                              "tensor (computed by MulBackward0); --wrt takes the "
-                                              "script's leaves (here: x)\n"), command
+        assert (r.exit_code, r.stderr) == (
+            2,
+            "error: <expr>: UsageError: --wrt y: 'y' is not a leaf "
+            "tensor (computed by MulBackward0); --wrt takes the "
+            "script's leaves (here: x)\n",
+        ), command
 
 
-@pytest.mark.parametrize("command, why", [
-    ("grad", "there is nothing to differentiate"),
-    ("graph", "there is no graph to show"),
-    ("check", "there is nothing to check"),
-])
+@pytest.mark.parametrize(
+    "command, why",
+    [
+        ("grad", "there is nothing to differentiate"),
+        ("graph", "there is no graph to show"),
+        ("check", "there is nothing to check"),
+    ],
+)
 def test_an_empty_script_is_said_to_be_empty(tmp_path, command, why):
     for text in ("", "\n\n", "# only a comment\n   \n"):
         f = tmp_path / "empty.txt"
         f.write_text(text)
         r = cli(command, str(f))
-        assert (r.exit_code, r.stdout, r.stderr) == (1, "", f"error: {f}: ValueError: the script is "
-                                                            f"empty: {why}\n")
-    assert cli("run", str(f)).exit_code == 0          # running nothing is fine, as for python
+        assert (r.exit_code, r.stdout, r.stderr) == (
+            1,
+            "",
+            f"error: {f}: ValueError: the script is empty: {why}\n",
+        )
+    assert cli("run", str(f)).exit_code == 0  # running nothing is fine, as for python
 
 
 def test_a_graph_of_constants_only_lists_them_and_says_so():
     # issue 13: every named value is in the graph, a script of constants only too
     r = cli("graph", "-e", "a = tensor(2.0)\nb = a * 3")
     assert (r.exit_code, r.stderr) == (0, "note: no tensor requires grad: the graph has constants only\n")
-    assert [line.split()[:3] for line in r.stdout.splitlines()[2:]] == [["0", "a", "constant"], ["1", "b", "constant"]]
+    assert [line.split()[:3] for line in r.stdout.splitlines()[2:]] == [
+        ["0", "a", "constant"],
+        ["1", "b", "constant"],
+    ]
     r = cli("graph", "-e", "a = tensor(2.0)\nb = a * 3", "-f", "json")
-    assert [(n["name"], n["op"], n["value"]) for n in json.loads(r.stdout)["nodes"]] == [("a", "constant", 2.0),
-                                                                                         ("b", "constant", 6.0)]
+    assert [(n["name"], n["op"], n["value"]) for n in json.loads(r.stdout)["nodes"]] == [
+        ("a", "constant", 2.0),
+        ("b", "constant", 6.0),
+    ]
     r = cli("graph", "-e", "import torch\nk = 3")
-    assert (r.exit_code, r.stdout, r.stderr) == (0, "", "note: the graph is empty: the script makes no tensor\n")
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        0,
+        "",
+        "note: the graph is empty: the script makes no tensor\n",
+    )
 
 
 def test_tsv_writes_non_finite_numbers_bare():

@@ -6,6 +6,7 @@ generated command lines, check its option table against the Typer app's own opti
 run the pinned samples through the Typer path too, and check that the common command
 (`grad ... --format json`) imports neither Typer, Click, Rich nor Lark.
 """
+
 from __future__ import annotations
 
 import functools
@@ -36,6 +37,7 @@ def _typer_kwargs(argv):
         def record(**kwargs):
             calls.append((function.__name__, kwargs))
             return 0
+
         return record
 
     app = cli._build_app([spy(f) for f in cli.COMMANDS.values()])
@@ -47,7 +49,7 @@ def _typer_kwargs(argv):
         cli._fast_args = original
     if not calls:
         return result.exit_code, None, None
-    (name, kwargs), = calls
+    ((name, kwargs),) = calls
     return result.exit_code, name, kwargs
 
 
@@ -55,10 +57,35 @@ PLAIN = [
     ["grad", *CARD, "--format", "json"],
     ["grad", *CARD, "-f", "tsv"],
     ["grad", "--format=json", *CARD],
-    ["grad", "-e", "x = a*2", "--set=a=3", "--wrt", "a", "--of", "x", "--retain-graph",
-     "--create-graph", "--repeat", "3", "--grad-tensors", "1.0"],
-    ["grad", "-", "--max-elements", "5", "--max-iterations=7", "--max-statements", "0009",
-     "--max-depth", "3", "--max-memory", "1"],
+    [
+        "grad",
+        "-e",
+        "x = a*2",
+        "--set=a=3",
+        "--wrt",
+        "a",
+        "--of",
+        "x",
+        "--retain-graph",
+        "--create-graph",
+        "--repeat",
+        "3",
+        "--grad-tensors",
+        "1.0",
+    ],
+    [
+        "grad",
+        "-",
+        "--max-elements",
+        "5",
+        "--max-iterations=7",
+        "--max-statements",
+        "0009",
+        "--max-depth",
+        "3",
+        "--max-memory",
+        "1",
+    ],
     ["grad", "x.txt", "--repeat", "1000", "--retain-graph", "--retain-graph", "-f", "json", "-f", "table"],
     ["grad"],
     ["grad", "--max-depth", "0"],
@@ -73,17 +100,47 @@ PLAIN = [
 ]
 
 DECLINED = [
-    [], ["--help"], ["--version"], ["grad", "--help"], ["grad", "-h"], ["Grad", "x"],
-    ["grad", "x", "y"], ["grad", ""], ["grad", "-fjson", "x"], ["grad", "--format", "JSON", "x"],
-    ["grad", "--format", "xml"], ["grad", "--repeat", "0"], ["grad", "--repeat", "1001"],
-    ["grad", "--repeat", "+5"], ["grad", "--repeat", " 5"], ["grad", "--repeat", "\u0665"],
-    ["grad", "--repeat", "5_0"], ["grad", "--", "x"], ["grad", "--retain-graph=1"],
-    ["grad", "--set"], ["grad", "--set", ""], ["grad", "--set="], ["grad", "-e", "-x"],
-    ["grad", "-e", "-"], ["grad", "--no-retain-graph"], ["grad", "--of"], ["grad", "--formt", "json"],
-    ["grad", "--backward"], ["graph", "--wrt", "a"], ["run", "--of", "a"], ["run", "-f", "json"],
-    ["check", "--eps", "inf"], ["check", "--eps", "nan"], ["check", "--eps", "1e"],
-    ["check", "--eps", "-1"], ["check", "--atol", "1_0"], ["check", "--order", "3"],
-    ["grad", "-5"], ["grad", "-x"], ["grad", "--ex", "x = 1"], ["grad", "-ex=1"],
+    [],
+    ["--help"],
+    ["--version"],
+    ["grad", "--help"],
+    ["grad", "-h"],
+    ["Grad", "x"],
+    ["grad", "x", "y"],
+    ["grad", ""],
+    ["grad", "-fjson", "x"],
+    ["grad", "--format", "JSON", "x"],
+    ["grad", "--format", "xml"],
+    ["grad", "--repeat", "0"],
+    ["grad", "--repeat", "1001"],
+    ["grad", "--repeat", "+5"],
+    ["grad", "--repeat", " 5"],
+    ["grad", "--repeat", "\u0665"],
+    ["grad", "--repeat", "5_0"],
+    ["grad", "--", "x"],
+    ["grad", "--retain-graph=1"],
+    ["grad", "--set"],
+    ["grad", "--set", ""],
+    ["grad", "--set="],
+    ["grad", "-e", "-x"],
+    ["grad", "-e", "-"],
+    ["grad", "--no-retain-graph"],
+    ["grad", "--of"],
+    ["grad", "--formt", "json"],
+    ["grad", "--backward"],
+    ["graph", "--wrt", "a"],
+    ["run", "--of", "a"],
+    ["run", "-f", "json"],
+    ["check", "--eps", "inf"],
+    ["check", "--eps", "nan"],
+    ["check", "--eps", "1e"],
+    ["check", "--eps", "-1"],
+    ["check", "--atol", "1_0"],
+    ["check", "--order", "3"],
+    ["grad", "-5"],
+    ["grad", "-x"],
+    ["grad", "--ex", "x = 1"],
+    ["grad", "-ex=1"],
 ]
 
 
@@ -106,11 +163,56 @@ def test_shell_completion_is_left_to_click(monkeypatch):
     assert cli._fast_args(["grad", *CARD]) is None
 
 
-_PIECES = ["-", "x.txt", "", "--", "-e", "--expr", "--set", "--set=a=1", "a=1", "b=[1, 2]", "-f", "--format",
-           "--format=json", "json", "tsv", "table", "dot", "tree", "JSON", "--of", "--wrt", "p", "a,b",
-           "--retain-graph", "--create-graph", "--backward", "--grad-tensors", "--repeat", "--order",
-           "--eps", "--atol", "--rtol", "1", "2", "0", "1000", "1001", "-1", "1e-3", ".5", "1.", "inf",
-           "--max-elements", "--max-depth=3", "--max-memory", "--help", "-h", "--no-retain-graph"]
+_PIECES = [
+    "-",
+    "x.txt",
+    "",
+    "--",
+    "-e",
+    "--expr",
+    "--set",
+    "--set=a=1",
+    "a=1",
+    "b=[1, 2]",
+    "-f",
+    "--format",
+    "--format=json",
+    "json",
+    "tsv",
+    "table",
+    "dot",
+    "tree",
+    "JSON",
+    "--of",
+    "--wrt",
+    "p",
+    "a,b",
+    "--retain-graph",
+    "--create-graph",
+    "--backward",
+    "--grad-tensors",
+    "--repeat",
+    "--order",
+    "--eps",
+    "--atol",
+    "--rtol",
+    "1",
+    "2",
+    "0",
+    "1000",
+    "1001",
+    "-1",
+    "1e-3",
+    ".5",
+    "1.",
+    "inf",
+    "--max-elements",
+    "--max-depth=3",
+    "--max-memory",
+    "--help",
+    "-h",
+    "--no-retain-graph",
+]
 
 
 def test_generated_command_lines_are_read_as_typer_reads_them():
@@ -171,8 +273,17 @@ def test_grad_json_imports_no_typer_click_rich_lark_or_numpy_random(tmp_path):
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     env.pop("DIFFCLI_NO_CACHE", None)
     env.pop("NO_COLOR", None)
-    runs = [subprocess.run([sys.executable, "-c", _PROBE.format(argv=argv)], env=env, cwd=ROOT,
-                           capture_output=True, text=True, timeout=120) for _ in range(2)]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _PROBE.format(argv=argv)],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        for _ in range(2)
+    ]
     first, second = runs
     assert first.stderr.splitlines()[-1] == "0 []"  # the parse tables ship with the package
     assert second.stderr.splitlines()[-1] == "0 []"
@@ -193,18 +304,21 @@ def _typer_path(argv):
     return result.exit_code, result.stdout, result.stderr
 
 
-@pytest.mark.parametrize("argv", [
-    ["grad", "samples/card.txt"],
-    ["grad", "-e", "x = (", "--format", "json"],
-    ["grad", "-e", "x = (", "-f", "tsv"],
-    ["grad", "-e", "y = q", "--format", "json"],
-    ["grad", "missing.txt", "-f", "json"],
-    ["grad", *CARD, "--of", "nope"],
-    ["grad", *CARD, "--max-depth", "0", "-f", "json"],
-    ["run", "-e", "print(1)\nprint(2 + )"],
-    ["check", *CARD, "--eps", "0"],
-    ["graph", *CARD, "-f", "dot"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["grad", "samples/card.txt"],
+        ["grad", "-e", "x = (", "--format", "json"],
+        ["grad", "-e", "x = (", "-f", "tsv"],
+        ["grad", "-e", "y = q", "--format", "json"],
+        ["grad", "missing.txt", "-f", "json"],
+        ["grad", *CARD, "--of", "nope"],
+        ["grad", *CARD, "--max-depth", "0", "-f", "json"],
+        ["run", "-e", "print(1)\nprint(2 + )"],
+        ["check", *CARD, "--eps", "0"],
+        ["graph", *CARD, "-f", "dot"],
+    ],
+)
 def test_both_paths_give_the_same_output_and_exit_code(argv):
     fast = CliRunner().invoke(cli.typer_app(), argv)  # the Group takes the fast path
     assert cli._fast_args(argv) is not None

@@ -13,6 +13,7 @@ Work is bounded by counts, not by the clock: the pathological cases run with sma
 alarm (`HANG_GUARD`) only turns a real hang into a failure instead of a stuck suite; it
 is generous, and no test compares elapsed time with a margin. `DIFFCLI_FUZZ_SCALE=20` multiplies the generated inputs for a longer hunt.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,15 +37,20 @@ from .samples import SAMPLES, sample_args  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_TEXTS = [(p.read_text(), sample_args(p)) for p in SAMPLES]
-FORMATS = {"run": [None], "grad": [None, "table", "json", "tsv"],
-           "graph": [None, "table", "json", "dot", "mermaid", "tree"], "check": [None, "table", "json"]}
-HANG_GUARD = 600.0    # seconds: only a hang reaches it (a bound on work is a cap, below)
+FORMATS = {
+    "run": [None],
+    "grad": [None, "table", "json", "tsv"],
+    "graph": [None, "table", "json", "dot", "mermaid", "tree"],
+    "check": [None, "table", "json"],
+}
+HANG_GUARD = 600.0  # seconds: only a hang reaches it (a bound on work is a cap, below)
 CAPS = ["--max-iterations", "200000", "--max-statements", "400000", "--max-memory", "1024"]
 COUNT = {"runs": 0}
-SCALE = int(os.environ.get("DIFFCLI_FUZZ_SCALE", "1"))   # e.g. 20 for a long run before a release
+SCALE = int(os.environ.get("DIFFCLI_FUZZ_SCALE", "1"))  # e.g. 20 for a long run before a release
 
-FUZZ = settings(derandomize=True, deadline=None, database=None, print_blob=True,
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    derandomize=True, deadline=None, database=None, print_blob=True, suppress_health_check=list(HealthCheck)
+)
 
 
 class _Hang(BaseException):
@@ -55,6 +61,7 @@ class _Hang(BaseException):
 def time_bound(seconds):
     def on_alarm(signum, frame):
         raise _Hang(f"no result after {seconds} s")
+
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -70,8 +77,9 @@ def outcome_is_clean(args, input=None, seconds=HANG_GUARD):
     with time_bound(seconds):
         result = CliRunner().invoke(app, args, input=input)
     shown = f"args={[a[:200] for a in args]!r} input={input[:200] if input else input!r}"
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
         f"{shown}: {result.exception!r}"
+    )
     err = result.stderr
     assert "Traceback" not in err, f"{shown}\n{err}"
     assert "InternalError" not in err and "internal error" not in err, f"{shown}\n{err}"
@@ -79,25 +87,131 @@ def outcome_is_clean(args, input=None, seconds=HANG_GUARD):
     if result.exit_code:
         lines = err.splitlines()
         text_error = any(line.startswith("error: ") for line in lines)
-        json_error = any(line.startswith('{"error": ') and "type" in json.loads(line)["error"]
-                         for line in lines)
+        json_error = any(
+            line.startswith('{"error": ') and "type" in json.loads(line)["error"] for line in lines
+        )
         assert text_error or json_error, f"{shown}: exit {result.exit_code} without an error message\n{err}"
     return result
 
 
 # --- strategies ---------------------------------------------------------------------------
 
-TOKENS = ["(", ")", "[", "]", ":", ",", ".", "=", "+", "-", "*", "/", "**", "^", "@", "//", "%",
-          "\n", " ", "    ", "\t", "x", "y", "a", "b", "w", "0", "1", "2.5", ".5", "1e-3", "1e400",
-          "-1", "None", "True", "False", "'s'", '"t"', "grad", "backward", "sum", "torch.", "F.",
-          "for", "in", "range(3)", "range(10**9)", "with", "no_grad()", "def", "return", "try",
-          "except", "import", "from", "as", "lambda", "if", "elif", "else", "while", "not", "and",
-          "or", "is", "[:, 0]", "...", "requires_grad=True", ".grad", ".grad_fn", ".next_functions",
-          ".T", ".data", "x[0]", "tensor([1.,2.])", "zeros(2,3)", "ones(100000,1)", ".retain_grad()",
-          ".item()", ".backward()", "#", ";", "\\", "'''", '"""', "0x10", "1_000", "1j", "π", "\x00",
-          "break", "continue", "pass", "global", "del", "+=", "*=", "<<", "~", "print(", "sin(",
-          "exp(", "matmul(", "@ ones(2)", "__class__", ".__class__", "__import__('os')", "f'{x}'",
-          "{", "}", "\r\n", "\x0c", "\u00a0", "\U0001F600"]
+TOKENS = [
+    "(",
+    ")",
+    "[",
+    "]",
+    ":",
+    ",",
+    ".",
+    "=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "**",
+    "^",
+    "@",
+    "//",
+    "%",
+    "\n",
+    " ",
+    "    ",
+    "\t",
+    "x",
+    "y",
+    "a",
+    "b",
+    "w",
+    "0",
+    "1",
+    "2.5",
+    ".5",
+    "1e-3",
+    "1e400",
+    "-1",
+    "None",
+    "True",
+    "False",
+    "'s'",
+    '"t"',
+    "grad",
+    "backward",
+    "sum",
+    "torch.",
+    "F.",
+    "for",
+    "in",
+    "range(3)",
+    "range(10**9)",
+    "with",
+    "no_grad()",
+    "def",
+    "return",
+    "try",
+    "except",
+    "import",
+    "from",
+    "as",
+    "lambda",
+    "if",
+    "elif",
+    "else",
+    "while",
+    "not",
+    "and",
+    "or",
+    "is",
+    "[:, 0]",
+    "...",
+    "requires_grad=True",
+    ".grad",
+    ".grad_fn",
+    ".next_functions",
+    ".T",
+    ".data",
+    "x[0]",
+    "tensor([1.,2.])",
+    "zeros(2,3)",
+    "ones(100000,1)",
+    ".retain_grad()",
+    ".item()",
+    ".backward()",
+    "#",
+    ";",
+    "\\",
+    "'''",
+    '"""',
+    "0x10",
+    "1_000",
+    "1j",
+    "π",
+    "\x00",
+    "break",
+    "continue",
+    "pass",
+    "global",
+    "del",
+    "+=",
+    "*=",
+    "<<",
+    "~",
+    "print(",
+    "sin(",
+    "exp(",
+    "matmul(",
+    "@ ones(2)",
+    "__class__",
+    ".__class__",
+    "__import__('os')",
+    "f'{x}'",
+    "{",
+    "}",
+    "\r\n",
+    "\x0c",
+    "\u00a0",
+    "\U0001f600",
+]
 
 
 @st.composite
@@ -109,8 +223,11 @@ def token_soup(draw):
 def mutated_sample(draw):
     text, args = draw(st.sampled_from(SAMPLE_TEXTS))
     for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(["truncate", "insert", "delete", "shuffle", "duplicate", "flip",
-                                     "dedent", "indent"]))
+        kind = draw(
+            st.sampled_from(
+                ["truncate", "insert", "delete", "shuffle", "duplicate", "flip", "dedent", "indent"]
+            )
+        )
         n = len(text)
         i = draw(st.integers(0, n))
         if kind == "truncate":
@@ -118,10 +235,10 @@ def mutated_sample(draw):
         elif kind == "insert":
             text = text[:i] + draw(st.sampled_from(TOKENS)) + text[i:]
         elif kind == "delete":
-            text = text[:i] + text[draw(st.integers(i, min(n, i + 20))):]
+            text = text[:i] + text[draw(st.integers(i, min(n, i + 20))) :]
         elif kind == "flip" and n:
             i = min(i, n - 1)
-            text = text[:i] + chr(draw(st.integers(0, 0x2FF))) + text[i + 1:]
+            text = text[:i] + chr(draw(st.integers(0, 0x2FF))) + text[i + 1 :]
         else:
             lines = text.split("\n")
             j = draw(st.integers(0, max(0, len(lines) - 1)))
@@ -141,33 +258,102 @@ def mutated_sample(draw):
 FUNCTIONS = sorted(engine.FUNCTIONS)
 METHODS = sorted(values.TENSOR_METHODS)
 ATTRIBUTES = sorted(values.TENSOR_ATTRS)
-ATOMS = ["a", "b", "v", "m", "c", "i", "1", "0", "-1", "2.5", "0.0", "1e400", "None", "True", "'s'",
-         "[1, 2]", "[[1.0], [2.0]]", "(1, 2)", "range(3)", "torch.float32", "[]", "()", "float('nan')",
-         "-0.0", "1e-320", "2**63", "10**20", "print", "torch", "v.grad_fn", "math.sin", "sin",
-         "no_grad()", "torch.Size([2, 3])", "[v, v]", "[[1, 2], [3]]", "[None]", "v.T", "m.t()", "v[0]",
-         "zeros(0)", "ones(0, 3)", "tensor([])", "tensor(3)", "tensor(True)"]
-PRELUDE = ("import torch\nimport math\na = [1.0, -2.0, 3.0]\nb = 0.5\n"
-           "v = tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\nm = ones(2, 3)\nc = tensor([1, 2])\n"
-           "i = int(2)\n")
+ATOMS = [
+    "a",
+    "b",
+    "v",
+    "m",
+    "c",
+    "i",
+    "1",
+    "0",
+    "-1",
+    "2.5",
+    "0.0",
+    "1e400",
+    "None",
+    "True",
+    "'s'",
+    "[1, 2]",
+    "[[1.0], [2.0]]",
+    "(1, 2)",
+    "range(3)",
+    "torch.float32",
+    "[]",
+    "()",
+    "float('nan')",
+    "-0.0",
+    "1e-320",
+    "2**63",
+    "10**20",
+    "print",
+    "torch",
+    "v.grad_fn",
+    "math.sin",
+    "sin",
+    "no_grad()",
+    "torch.Size([2, 3])",
+    "[v, v]",
+    "[[1, 2], [3]]",
+    "[None]",
+    "v.T",
+    "m.t()",
+    "v[0]",
+    "zeros(0)",
+    "ones(0, 3)",
+    "tensor([])",
+    "tensor(3)",
+    "tensor(True)",
+]
+PRELUDE = (
+    "import torch\nimport math\na = [1.0, -2.0, 3.0]\nb = 0.5\n"
+    "v = tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\nm = ones(2, 3)\nc = tensor([1, 2])\n"
+    "i = int(2)\n"
+)
 
 
 def expressions():
     """Random calls of every op and method on odd arguments: the engine's and the
     interpreter's error paths, not just the parser's."""
+
     def extend(inner):
         args = st.lists(inner, max_size=3).map(", ".join)
-        kw = st.sampled_from(["", ", dim=0", ", keepdim=True", ", requires_grad=True",
-                              ", dtype=torch.float32", ", -1"])
+        kw = st.sampled_from(
+            ["", ", dim=0", ", keepdim=True", ", requires_grad=True", ", dtype=torch.float32", ", -1"]
+        )
         return st.one_of(
             st.tuples(st.sampled_from(FUNCTIONS), args, kw).map(lambda t: f"{t[0]}({t[1]}{t[2]})"),
             st.tuples(inner, st.sampled_from(METHODS), args).map(lambda t: f"{t[0]}.{t[1]}({t[2]})"),
             st.tuples(inner, st.sampled_from(ATTRIBUTES)).map(lambda t: f"{t[0]}.{t[1]}"),
-            st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "@", "**", "//", "%", "<", "==",
-                                              "and", "or", "in", "is"]), inner).map(
-                lambda t: f"({t[0]} {t[1]} {t[2]})"),
-            st.tuples(inner, st.sampled_from(["0", "-1", ":", "1:", "::2", "..., 0", "None", "[0, 1]",
-                                              "a > 0", ":, 0", "10", "0.5", "True"])).map(
-                lambda t: f"{t[0]}[{t[1]}]"))
+            st.tuples(
+                inner,
+                st.sampled_from(
+                    ["+", "-", "*", "/", "@", "**", "//", "%", "<", "==", "and", "or", "in", "is"]
+                ),
+                inner,
+            ).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            st.tuples(
+                inner,
+                st.sampled_from(
+                    [
+                        "0",
+                        "-1",
+                        ":",
+                        "1:",
+                        "::2",
+                        "..., 0",
+                        "None",
+                        "[0, 1]",
+                        "a > 0",
+                        ":, 0",
+                        "10",
+                        "0.5",
+                        "True",
+                    ]
+                ),
+            ).map(lambda t: f"{t[0]}[{t[1]}]"),
+        )
+
     return st.recursive(st.sampled_from(ATOMS), extend, max_leaves=6)
 
 
@@ -176,10 +362,25 @@ def random_program(draw):
     lines = []
     for _ in range(draw(st.integers(1, 4))):
         e = draw(expressions())
-        template = draw(st.sampled_from([
-            "x = {e}", "print({e})", "{e}", "x = {e}\nx.sum().backward()", "x += {e}", "v.data = {e}",
-            "m[0] = {e}", "for q in {e}:\n    print(q)", "with {e}:\n    pass", "p, q = {e}",
-            "v.grad = {e}", "v.requires_grad = {e}", "y = [k for k in {e}]"]))
+        template = draw(
+            st.sampled_from(
+                [
+                    "x = {e}",
+                    "print({e})",
+                    "{e}",
+                    "x = {e}\nx.sum().backward()",
+                    "x += {e}",
+                    "v.data = {e}",
+                    "m[0] = {e}",
+                    "for q in {e}:\n    print(q)",
+                    "with {e}:\n    pass",
+                    "p, q = {e}",
+                    "v.grad = {e}",
+                    "v.requires_grad = {e}",
+                    "y = [k for k in {e}]",
+                ]
+            )
+        )
         lines.append(template.format(e=e))
     return PRELUDE + "\n".join(lines)
 
@@ -193,6 +394,7 @@ def with_format(command, fmt, args):
 
 
 # --- the generated inputs (1,050 runs) ------------------------------------------------------------
+
 
 @settings(FUZZ, max_examples=400 * SCALE)
 @given(mutated_sample(), command_and_format())
@@ -240,14 +442,39 @@ def test_random_bytes_as_file_or_stdin(fuzz_dir, data, cf, via_stdin):
 
 
 OPTION_VALUES = {
-    "--set": ["a=foo", "=1", "a", "a=", "a=[1,", "a=[[1],[2,3]]", "a=1e400", "a=-1e-400", "a=__import__('os')",
-              "1a=2", "a=1=2", "a=[]", "a=[1, 'x']", "a=True", "a=None", "a=(1, 2)"],
+    "--set": [
+        "a=foo",
+        "=1",
+        "a",
+        "a=",
+        "a=[1,",
+        "a=[[1],[2,3]]",
+        "a=1e400",
+        "a=-1e-400",
+        "a=__import__('os')",
+        "1a=2",
+        "a=1=2",
+        "a=[]",
+        "a=[1, 'x']",
+        "a=True",
+        "a=None",
+        "a=(1, 2)",
+    ],
     "--repeat": ["0", "-1", "abc", "1001", "1e3", "", "2"],
     "--format": ["xml", "", "JSON", "table", "json"],
     "--of": ["", "nope", "print", "__class__", "x", "torch", "1"],
     "--wrt": ["", ",,,", "nope", "x,,x", "__class__"],
-    "--grad-tensors": ["", ")(", "[1,", "ones_like(x)", "x.__class__", "[[1]]", "1e400", "print(1)",
-                       "zeros(10**9)"],
+    "--grad-tensors": [
+        "",
+        ")(",
+        "[1,",
+        "ones_like(x)",
+        "x.__class__",
+        "[[1]]",
+        "1e400",
+        "print(1)",
+        "zeros(10**9)",
+    ],
     "--max-elements": ["0", "-5", "x", "1", "99999999999999999999999"],
     "--max-iterations": ["0", "1", "abc"],
     "--max-statements": ["0", "1", "2"],
@@ -261,9 +488,15 @@ OPTION_VALUES = {
 
 
 @settings(FUZZ, max_examples=100 * SCALE)
-@given(st.sampled_from(["run", "grad", "graph", "check"]),
-       st.lists(st.sampled_from(sorted(OPTION_VALUES)).flatmap(
-           lambda o: st.tuples(st.just(o), st.sampled_from(OPTION_VALUES[o]))), max_size=3))
+@given(
+    st.sampled_from(["run", "grad", "graph", "check"]),
+    st.lists(
+        st.sampled_from(sorted(OPTION_VALUES)).flatmap(
+            lambda o: st.tuples(st.just(o), st.sampled_from(OPTION_VALUES[o]))
+        ),
+        max_size=3,
+    ),
+)
 def test_random_option_values(command, options):
     args = [command, "-e", "x = [1.0, 2.0]\ny = (x * x).sum()"]
     for option, value in options:
@@ -281,7 +514,10 @@ PATHOLOGICAL = {
     "10000 unary minus": ("x = " + "-" * 10000 + "1.0\nprint(x)", 0),
     "10000 powers": ("x = " + "1.0**" * 10000 + "1", 0),
     "10000 attributes": ("x = torch" + ".sin" * 10000, 1),
-    "2000 indented blocks": ("".join(" " * i + "if True:\n" for i in range(2000)) + " " * 2000 + "pass\n", None),
+    "2000 indented blocks": (
+        "".join(" " * i + "if True:\n" for i in range(2000)) + " " * 2000 + "pass\n",
+        None,
+    ),
     "1 MB line of additions": ("x = 0" + " + 1" * (MB // 4) + "\nprint(x)", 0),
     "1 MB comment": ("# " + "c" * MB + "\nprint(1)", 0),
     "1 MB string": ("print(len('" + "s" * MB + "'))", 0),
@@ -354,8 +590,15 @@ def test_pathological_files(tmp_path):
         "bom.txt": b"\xef\xbb\xbfx = 2.0\ny = x * x\n",
         "big.txt": b"x = 1.0\n" + b"# pad\n" * (MB // 6),
     }
-    expected = {"empty.txt": 0, "binary.png": 2, "latin1.txt": 2, "utf16.txt": 2, "nul.txt": 2,
-                "bom.txt": 0, "big.txt": 0}
+    expected = {
+        "empty.txt": 0,
+        "binary.png": 2,
+        "latin1.txt": 2,
+        "utf16.txt": 2,
+        "nul.txt": 2,
+        "bom.txt": 0,
+        "big.txt": 0,
+    }
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
         for command in ("run", "grad", "graph", "check"):
@@ -370,31 +613,34 @@ def test_pathological_files(tmp_path):
     locked.chmod(0)
     try:
         r = outcome_is_clean(["run", str(locked)])
-        assert r.exit_code == (0 if os.access(locked, os.R_OK) else 2)   # root may read it anyway
+        assert r.exit_code == (0 if os.access(locked, os.R_OK) else 2)  # root may read it anyway
     finally:
         locked.chmod(0o644)
 
 
-@pytest.mark.parametrize("args", [
-    ["grad", "-e", "x = 1.0", "--repeat", "0"],
-    ["grad", "-e", "x = 1.0", "--format", "xml"],
-    ["grad", "-e", "x = 1.0", "--set", "a=foo"],
-    ["grad", "-e", "x = 1.0", "--set", "=1"],
-    ["grad", "-e", "x = 1.0", "--set", "a=[1, [2]]"],
-    ["check", "-e", "x = 1.0\ny = x", "--eps", "nan"],
-    ["run", "-e", "x = 1.0", "--max-iterations", "-1"],
-    ["run", "samples/card.txt", "-e", "x = 1"],
-    ["run"],
-    ["nope"],
-    ["grad", "--of"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["grad", "-e", "x = 1.0", "--repeat", "0"],
+        ["grad", "-e", "x = 1.0", "--format", "xml"],
+        ["grad", "-e", "x = 1.0", "--set", "a=foo"],
+        ["grad", "-e", "x = 1.0", "--set", "=1"],
+        ["grad", "-e", "x = 1.0", "--set", "a=[1, [2]]"],
+        ["check", "-e", "x = 1.0\ny = x", "--eps", "nan"],
+        ["run", "-e", "x = 1.0", "--max-iterations", "-1"],
+        ["run", "samples/card.txt", "-e", "x = 1"],
+        ["run"],
+        ["nope"],
+        ["grad", "--of"],
+    ],
+)
 def test_bad_option_values_exit_2(args, monkeypatch):
     monkeypatch.chdir(ROOT)
     assert outcome_is_clean(args).exit_code == 2
     if "--format" not in args:
         r = outcome_is_clean(args + ["--format", "json"])
         assert r.exit_code == 2 and r.stdout == ""
-        if args[0] in ("grad", "check") and args[-1] != "--of":   # the JSON error object
+        if args[0] in ("grad", "check") and args[-1] != "--of":  # the JSON error object
             assert json.loads(r.stderr.splitlines()[-1])["error"]["type"] in ("UsageError", "FileError")
 
 

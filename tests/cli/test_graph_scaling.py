@@ -8,6 +8,7 @@ and its libraries': rich's Table took ~2,000 a row) and the characters written, 
 and 2n, must grow about 2x (a quadratic renderer grows 4x), within a budget of lines per
 node (an exponential or merely slow renderer exceeds it and stops at once).
 """
+
 from __future__ import annotations
 
 import io
@@ -24,15 +25,23 @@ from .samples import cli
 
 FORMATS = ("table", "json", "dot", "mermaid", "tree")
 
-SHAPES = {     # name: (the script at size n, how many nodes its graph has)
-    "chain": (lambda n: f"x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range({n}):\n    y = y * 1.01\n",
-              lambda n: n + 1),
-    "wide sum": (lambda n: "a = tensor(1.0, requires_grad=True)\np = " + " + ".join(["a"] * n) + "\n",
-                 lambda n: n),
-    "doubling": (lambda n: f"x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range({n}):\n    y = y + y\n",
-                 lambda n: n + 1),
-    "fan-in": (lambda n: f"x = tensor(1.0, requires_grad=True)\ns = stack([x * i for i in range({n})])\n",
-               lambda n: n + 2),
+SHAPES = {  # name: (the script at size n, how many nodes its graph has)
+    "chain": (
+        lambda n: f"x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range({n}):\n    y = y * 1.01\n",
+        lambda n: n + 1,
+    ),
+    "wide sum": (
+        lambda n: "a = tensor(1.0, requires_grad=True)\np = " + " + ".join(["a"] * n) + "\n",
+        lambda n: n,
+    ),
+    "doubling": (
+        lambda n: f"x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range({n}):\n    y = y + y\n",
+        lambda n: n + 1,
+    ),
+    "fan-in": (
+        lambda n: f"x = tensor(1.0, requires_grad=True)\ns = stack([x * i for i in range({n})])\n",
+        lambda n: n + 2,
+    ),
 }
 
 
@@ -90,7 +99,7 @@ def test_work_and_output_grow_linearly_with_the_graph(shape, fmt):
     n = 200 if shape == "doubling" else 400
     work, chars = [], []
     for k in (n, 2 * n):
-        run = run_of(script(k))                        # the script's run is not counted
+        run = run_of(script(k))  # the script's run is not counted
         count, (nodes, out) = lines_executed(lambda: build_and_render(run, fmt), budget=1000 * size(k))
         assert len(nodes) == size(k)
         work.append(count)
@@ -130,15 +139,21 @@ def test_a_20000_term_sum_in_every_format():
     # (issue 13: the named result p is drawn as its operator's box, then p's ellipse)
     dot = graph_cli(SUM, "dot").splitlines()
     assert dot[:2] == ["digraph G {", "  rankdir=LR;"]
-    assert dot[3] == '  n0 [shape=ellipse, style=filled, fillcolor="#fff4c2", color="#a07800", label="a\\n= 1\\nshape []"];'
+    assert (
+        dot[3]
+        == '  n0 [shape=ellipse, style=filled, fillcolor="#fff4c2", color="#a07800", label="a\\n= 1\\nshape []"];'
+    )
     assert sum(" -> " in x for x in dot) == 2 * (n - 1) + 1 and sum("[shape=" in x for x in dot) == n + 1
     mermaid = graph_cli(SUM, "mermaid").splitlines()
-    assert sum(" --> " in x for x in mermaid) == 2 * (n - 1) + 1 and len(mermaid) == 1 + (n + 1) + 2 * (n - 1) + 1
+    assert (
+        sum(" --> " in x for x in mermaid) == 2 * (n - 1) + 1
+        and len(mermaid) == 1 + (n + 1) + 2 * (n - 1) + 1
+    )
 
-    tree = graph_cli(SUM, "tree").splitlines()      # a chain n-1 deep: one line per edge
+    tree = graph_cli(SUM, "tree").splitlines()  # a chain n-1 deep: one line per edge
     assert len(tree) == 1 + 2 * (n - 1)
     assert tree[0] == "AddBackward0 (p)" and tree[1] == "  AddBackward0"
-    assert tree[-1] == "  AccumulateGrad (a)"      # p's second input, after the chain
+    assert tree[-1] == "  AccumulateGrad (a)"  # p's second input, after the chain
     assert max(map(len, tree)) == len(" " * 2 * text.TREE_INDENT + f"[depth {n - 1}] AccumulateGrad (a)")
 
 
@@ -150,16 +165,20 @@ def test_60_doublings_in_every_format():
     assert lines[-1].split()[-1] == "tensor(1.1529e+18)"
     nodes = json.loads(graph_cli(DOUBLINGS, "json"))["nodes"]
     assert [x["inputs"] for x in nodes] == [[]] + [[i - 1, i - 1] for i in range(1, 61)]
-    assert nodes[-1]["value"] == 2.0 ** 60
-    assert graph_cli(DOUBLINGS, "dot").count(" -> ") == 121      # 120, and y's box to y's ellipse
+    assert nodes[-1]["value"] == 2.0**60
+    assert graph_cli(DOUBLINGS, "dot").count(" -> ") == 121  # 120, and y's box to y's ellipse
     assert graph_cli(DOUBLINGS, "mermaid").count(" --> ") == 121
 
     tree = graph_cli(DOUBLINGS, "tree").splitlines()
-    assert len(tree) == 121                         # each node in full once, then a reference
+    assert len(tree) == 121  # each node in full once, then a reference
     assert tree[:3] == ["AddBackward0 (y)", "  AddBackward0 [#59]", "    AddBackward0 [#58]"]
     deep = " " * 2 * text.TREE_INDENT
-    assert tree[59:63] == [deep + "[depth 59] AddBackward0 [#1]", deep + "[depth 60] AccumulateGrad (x)",
-                           deep + "[depth 60] AccumulateGrad (x)", deep + "[depth 59] AddBackward0 [#1 shown above]"]
+    assert tree[59:63] == [
+        deep + "[depth 59] AddBackward0 [#1]",
+        deep + "[depth 60] AccumulateGrad (x)",
+        deep + "[depth 60] AccumulateGrad (x)",
+        deep + "[depth 59] AddBackward0 [#1 shown above]",
+    ]
     assert tree[-1] == "  AddBackward0 [#59 shown above]"
     assert sum(x.endswith("shown above]") for x in tree) == 59
 
@@ -183,7 +202,9 @@ d = (b * a).sin() + b
 
 
 def test_tree_prints_a_shared_subtree_once_then_refers_to_it_by_id():
-    assert graph_cli(SHARED, "tree") == """\
+    assert (
+        graph_cli(SHARED, "tree")
+        == """\
 AddBackward0 (d)
   SinBackward0
     MulBackward0
@@ -195,6 +216,10 @@ AddBackward0 (d)
       MulBackward0 (a) [#2 shown above]
   AddBackward0 (b) [#3 shown above]
 """
-    ids = {row.split()[1]: row.split()[0] for row in graph_cli(SHARED, "table").splitlines()[2:]
-           if len(row.split()) > 1 and row.split()[1] in ("a", "b")}
-    assert ids == {"a": "2", "b": "3"}              # the ids are the table's
+    )
+    ids = {
+        row.split()[1]: row.split()[0]
+        for row in graph_cli(SHARED, "table").splitlines()[2:]
+        if len(row.split()) > 1 and row.split()[1] in ("a", "b")
+    }
+    assert ids == {"a": "2", "b": "3"}  # the ids are the table's

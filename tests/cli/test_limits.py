@@ -1,5 +1,6 @@
 """Limits (SPEC §4): tensor elements, loop iterations, statements and call depth have caps
 with clear errors naming the option that raises them, and fail fast (before the work)."""
+
 from __future__ import annotations
 
 import time
@@ -24,30 +25,36 @@ def limit_error(n, cap=10_000_000):
 
 # --- --max-elements -------------------------------------------------------------------
 
+
 def test_huge_constructor():
     err = fails_fast("x = zeros(100000000)")
-    assert err == ("error: <expr>:1:5: " + limit_error(100_000_000) + "\n    x = zeros(100000000)\n        ^\n")
+    assert err == (
+        "error: <expr>:1:5: " + limit_error(100_000_000) + "\n    x = zeros(100000000)\n        ^\n"
+    )
 
 
-@pytest.mark.parametrize("script, n", [
-    ("x = ones(100000, 1) * ones(1, 100000)", 10_000_000_000),       # a broadcast
-    ("x = ones(20000, 1) + ones(20000)", 400_000_000),
-    ("x = ones(20000, 1) < ones(20000)", 400_000_000),              # comparisons broadcast too
-    ("x = where(ones(20000, 1) > 0, ones(20000), 0.0)", 400_000_000),
-    ("x = maximum(ones(20000, 1), ones(20000))", 400_000_000),
-    ("x = outer(ones(100000), ones(100000))", 10_000_000_000),
-    ("x = ones(100000, 1) @ ones(1, 100000)", 10_000_000_000),
-    ("x = ones(100000, 0) @ ones(0, 100000)", 10_000_000_000),      # empty operands
-    ("x = matmul(ones(5, 10000, 1), ones(1, 10000))", 500_000_000),
-    ("x = ones(10000, 1).expand(10000, 10000)", 100_000_000),
-    ("x = ones(10000, 1).expand(-1, 10000).clone()", 100_000_000),
-    ("x = ones(10000).repeat(10000)", 100_000_000),
-    ("x = cat([ones(6000000), ones(6000000)])", 12_000_000),
-    ("x = stack([ones(6000000), ones(6000000)])", 12_000_000),
-    ("x = eye(100000)", 10_000_000_000),
-    ("x = full((4000, 4000), 1.0)", 16_000_000),
-    ("x = arange(1e9)", 1_000_000_000),
-])
+@pytest.mark.parametrize(
+    "script, n",
+    [
+        ("x = ones(100000, 1) * ones(1, 100000)", 10_000_000_000),  # a broadcast
+        ("x = ones(20000, 1) + ones(20000)", 400_000_000),
+        ("x = ones(20000, 1) < ones(20000)", 400_000_000),  # comparisons broadcast too
+        ("x = where(ones(20000, 1) > 0, ones(20000), 0.0)", 400_000_000),
+        ("x = maximum(ones(20000, 1), ones(20000))", 400_000_000),
+        ("x = outer(ones(100000), ones(100000))", 10_000_000_000),
+        ("x = ones(100000, 1) @ ones(1, 100000)", 10_000_000_000),
+        ("x = ones(100000, 0) @ ones(0, 100000)", 10_000_000_000),  # empty operands
+        ("x = matmul(ones(5, 10000, 1), ones(1, 10000))", 500_000_000),
+        ("x = ones(10000, 1).expand(10000, 10000)", 100_000_000),
+        ("x = ones(10000, 1).expand(-1, 10000).clone()", 100_000_000),
+        ("x = ones(10000).repeat(10000)", 100_000_000),
+        ("x = cat([ones(6000000), ones(6000000)])", 12_000_000),
+        ("x = stack([ones(6000000), ones(6000000)])", 12_000_000),
+        ("x = eye(100000)", 10_000_000_000),
+        ("x = full((4000, 4000), 1.0)", 16_000_000),
+        ("x = arange(1e9)", 1_000_000_000),
+    ],
+)
 def test_ops_that_would_build_a_huge_tensor_are_refused_before_the_work(script, n):
     err = fails_fast(script, seconds=3)
     assert limit_error(n) in err.splitlines()[0]
@@ -73,7 +80,9 @@ def test_python_sequences_are_capped_too():
     }
     for script, what in cases.items():
         err = fails_fast(script, "--max-elements", "1000000")
-        assert f"LimitError: {what} exceeds the limit of 1000000 elements (raise it with --max-elements)" in err
+        assert (
+            f"LimitError: {what} exceeds the limit of 1000000 elements (raise it with --max-elements)" in err
+        )
 
 
 def test_huge_integers_are_refused_not_computed():
@@ -85,11 +94,14 @@ def test_huge_integers_are_refused_not_computed():
 
 # --- --max-iterations ---------------------------------------------------------------------
 
+
 def test_a_too_long_loop_fails_before_it_starts():
     err = fails_fast("for i in range(10**9):\n    pass", seconds=2)
-    assert err == ("error: <expr>:1:10: LimitError: a loop of 1000000000 iterations exceeds the limit of "
-                   "10000000 loop iterations (raise the cap with --max-iterations)\n"
-                   "    for i in range(10**9):\n             ^\n")
+    assert err == (
+        "error: <expr>:1:10: LimitError: a loop of 1000000000 iterations exceeds the limit of "
+        "10000000 loop iterations (raise the cap with --max-iterations)\n"
+        "    for i in range(10**9):\n             ^\n"
+    )
     err = fails_fast("x = [i for i in range(10**9)]", seconds=2)
     assert "(raise the cap with --max-iterations)" in err
 
@@ -105,31 +117,40 @@ def test_max_iterations_counts_every_loop():
     err = fails_fast(script, "--max-iterations", "929")
     assert "LimitError: " in err and "(raise the cap with --max-iterations)" in err
     err = fails_fast("i = 0\nwhile True:\n    i = i + 1", "--max-iterations", "1000")
-    assert err.startswith("error: <expr>:2:1: LimitError: more than 1000 loop iterations (raise the cap "
-                          "with --max-iterations)")
+    assert err.startswith(
+        "error: <expr>:2:1: LimitError: more than 1000 loop iterations (raise the cap with --max-iterations)"
+    )
 
 
 def test_limits_cannot_be_caught_by_the_script():
     err = fails_fast("try:\n    for i in range(10**9):\n        pass\nexcept Exception:\n    print('caught')")
     assert "--max-iterations" in err
-    err = fails_fast("try:\n    while True:\n        pass\nexcept Exception:\n    print('caught')",
-                     "--max-iterations", "100")
+    err = fails_fast(
+        "try:\n    while True:\n        pass\nexcept Exception:\n    print('caught')",
+        "--max-iterations",
+        "100",
+    )
     assert "--max-iterations" in err
 
 
 # --- --max-statements ------------------------------------------------------------------------
 
+
 def test_max_statements():
     script = "\n".join(f"x{i} = {i}" for i in range(20))
     assert cli("run", "-e", script, "--max-statements", "20").exit_code == 0
     err = fails_fast(script, "--max-statements", "19")  # the parser counts them first
-    assert err == ("error: <expr>:20:1: LimitError: the script has more than 19 statements (raise the "
-                   "cap with --max-statements)\n    x19 = 19\n    ^\n")
+    assert err == (
+        "error: <expr>:20:1: LimitError: the script has more than 19 statements (raise the "
+        "cap with --max-statements)\n    x19 = 19\n    ^\n"
+    )
     looping = "for i in range(6):\n    x = i\n    y = x"  # 3 statements, 13 executed
     assert cli("run", "-e", looping, "--max-statements", "13").exit_code == 0
     err = fails_fast(looping, "--max-statements", "12")
-    assert err == ("error: <expr>:3:5: LimitError: more than 12 statements executed (raise the cap with "
-                   "--max-statements)\n        y = x\n        ^\n")
+    assert err == (
+        "error: <expr>:3:5: LimitError: more than 12 statements executed (raise the cap with "
+        "--max-statements)\n        y = x\n        ^\n"
+    )
 
 
 def test_an_endless_loop_ends_on_the_statement_cap():
@@ -144,8 +165,10 @@ RECURSE = "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\
 
 def test_unbounded_recursion_names_max_depth():
     err = fails_fast("def f(n):\n    return f(n + 1)\nf(0)")
-    assert err == ("error: <expr>:2:12: RecursionError: maximum recursion depth exceeded (100; raise the "
-                   "cap with --max-depth)\n        return f(n + 1)\n               ^\n")
+    assert err == (
+        "error: <expr>:2:12: RecursionError: maximum recursion depth exceeded (100; raise the "
+        "cap with --max-depth)\n        return f(n + 1)\n               ^\n"
+    )
 
 
 def test_max_depth_raises_and_lowers_the_cap():
@@ -157,8 +180,10 @@ def test_max_depth_raises_and_lowers_the_cap():
 
 
 def test_depth_is_restored_after_a_caught_recursion_error():
-    script = ("def f(n):\n    return f(n + 1)\ntry:\n    f(0)\nexcept Exception as e:\n    print('caught')\n"
-              + RECURSE.format(n=99))
+    script = (
+        "def f(n):\n    return f(n + 1)\ntry:\n    f(0)\nexcept Exception as e:\n    print('caught')\n"
+        + RECURSE.format(n=99)
+    )
     assert cli("run", "-e", script).stdout == "caught\n99\n"
 
 
@@ -169,6 +194,7 @@ def test_a_depth_cap_above_what_the_host_stack_allows_still_ends_cleanly():
 
 
 # --- nesting in the source --------------------------------------------------------------------
+
 
 def test_deeply_nested_expressions():
     r = cli("run", "-e", "x = " + "(" * 10000 + "1" + ")" * 10000)
@@ -189,11 +215,14 @@ def test_long_flat_expressions_are_not_nesting():
 # Measured as the growth of the process's resident memory during the run, so these run
 # diffcli in a fresh process (in this one, earlier tests' freed memory could be reused).
 
+
 def diffcli_process(*args, timeout=60):
     import subprocess
     import sys
-    return subprocess.run([sys.executable, "-m", "diffcli", *args], capture_output=True, text=True,
-                          timeout=timeout)
+
+    return subprocess.run(
+        [sys.executable, "-m", "diffcli", *args], capture_output=True, text=True, timeout=timeout
+    )
 
 
 MANY_BIG = "xs = []\nfor i in range(1000):\n    xs = xs + [ones(1000000) * i]\nprint(len(xs))"
@@ -211,13 +240,19 @@ def test_max_memory_stops_a_script_that_keeps_many_big_tensors_alive():
 
 
 def test_max_memory_lets_through_what_fits_and_what_is_freed():
-    r = diffcli_process("run", "-e", "xs = [ones(1000000) for i in range(10)]\nprint(len(xs))",
-                        "--max-memory", "200")
+    r = diffcli_process(
+        "run", "-e", "xs = [ones(1000000) for i in range(10)]\nprint(len(xs))", "--max-memory", "200"
+    )
     assert (r.returncode, r.stdout) == (0, "10\n"), r.stderr
     # 100 big temporaries made and dropped one after another: one is alive at a time (a
     # tensor bound to a name stays alive until the run ends, so these are not named)
-    r = diffcli_process("run", "-e", "for i in range(100):\n    s = (ones(1000000) * i).sum()\n"
-                        "print(s.item())", "--max-memory", "100")
+    r = diffcli_process(
+        "run",
+        "-e",
+        "for i in range(100):\n    s = (ones(1000000) * i).sum()\nprint(s.item())",
+        "--max-memory",
+        "100",
+    )
     assert (r.returncode, r.stdout) == (0, "99000000.0\n"), r.stderr
     r = diffcli_process("run", "-e", MANY_BIG.replace("1000)", "30)"), "--max-memory", "1000")
     assert (r.returncode, r.stdout) == (0, "30\n"), r.stderr

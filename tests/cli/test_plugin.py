@@ -68,8 +68,12 @@ def test_a_drifted_golden_fails_its_expect_item(pytester):
 def _grad_json(path):
     # (a child process: pytester's teardown drops the modules a test imported, so diffcli
     # run in-process here could mix two imports of its own modules)
-    r = subprocess.run([sys.executable, "-m", "diffcli", "grad", str(path), "--format", "json"],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-m", "diffcli", "grad", str(path), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     return r.stdout
 

@@ -133,15 +133,15 @@ def test_the_failing_subgraph_leaves_out_what_the_failing_leaf_does_not_reach(he
     src = Source("a = 1.5\nb = 2.0\nu = a * a\nv = sin(b)\ny = u + v\n", "s.txt")
     report = check(src, session.Options(trace=True))
     assert failing_subgraph(report, ["a"]) == (
-        'flowchart LR\n'
+        "flowchart LR\n"
         '  n0(["a<br/>= 1.5<br/>shape []"])\n'
         '  n1["MulBackward0<br/>#1"]\n'
         '  v1(["u<br/>= 2.25<br/>shape []"])\n'
         '  n4["AddBackward0<br/>#4"]\n'
         '  v4(["y<br/>= 3.1593<br/>shape []"])\n'
-        '  n0 --> n1\n'
-        '  n0 --> n1\n'
-        '  n1 --> v1\n'
-        '  v1 --> n4\n'
-        '  n4 --> v4\n'
+        "  n0 --> n1\n"
+        "  n0 --> n1\n"
+        "  n1 --> v1\n"
+        "  v1 --> n4\n"
+        "  n4 --> v4\n"
     )  # (a * a: a is both inputs, as `graph` draws it)

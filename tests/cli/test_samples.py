@@ -38,8 +38,11 @@ def test_every_pytorch_flavour_sample_was_recorded():
 def test_pytorch_flavour_sample_prints_what_pytorch_printed(record, monkeypatch):
     monkeypatch.chdir(ROOT)
     want = expected_path(ROOT / "samples" / record["sample"], "run").read_text()
-    code, stdout = int(want.split("\n", 1)[0].split()[1]), want.split("--- stdout\n", 1)[1].split("--- stderr\n")[0]
-    assert stdout == record["stdout"]             # the pinned run output is PyTorch's
+    code, stdout = (
+        int(want.split("\n", 1)[0].split()[1]),
+        want.split("--- stdout\n", 1)[1].split("--- stderr\n")[0],
+    )
+    assert stdout == record["stdout"]  # the pinned run output is PyTorch's
     assert code == record["returncode"]
     if record["error"]:
         assert f": {record['error']}\n" in want

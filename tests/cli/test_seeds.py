@@ -8,6 +8,7 @@ flavour (float32 default dtype, as torch), and every number is printed exactly a
 printed it, `.item()`'s float32 values included. Warnings: the same ones, on the same
 lines, in the same order.
 """
+
 import json
 import re
 from pathlib import Path
@@ -48,5 +49,5 @@ def test_seed_prints_what_pytorch_printed(seed, tmp_path):
         if "TensorBody" in seed["stderr"]:
             assert _warning_lines(err) == _warning_lines(seed["stderr"])
     else:
-        last = seed["stderr"].strip().splitlines()[-1]           # "RuntimeError: Trying to ..."
+        last = seed["stderr"].strip().splitlines()[-1]  # "RuntimeError: Trying to ..."
         assert f": {last}" in err.splitlines()[0]

@@ -3,6 +3,7 @@ printing and errors, bit for bit as PyTorch's.
 
 Moved from the former tests/engine/test_regressions.py: divergences from PyTorch 2.13 that
 were fixed, stated on the engine's API with the values and texts PyTorch gives."""
+
 import pytest
 
 from diffcli.engine import FUNCTIONS, EngineError, errors, tensor
@@ -55,12 +56,15 @@ def test_empty_Tensor_constructor_is_one_dimensional():
     assert tuple(FUNCTIONS["Tensor"]().shape) == (0,)
 
 
-@pytest.mark.parametrize("data, kind, text", [
-    ([1, [2]], "TypeError", "'list' object cannot be interpreted as an integer"),
-    ([[1], 2], "TypeError", "not a sequence"),
-    ([[1, 2], [3]], "ValueError", "expected sequence of length 2 at dim 1 (got 1)"),
-    ([[[1, 2]], [[3]]], "ValueError", "expected sequence of length 2 at dim 2 (got 1)"),
-])
+@pytest.mark.parametrize(
+    "data, kind, text",
+    [
+        ([1, [2]], "TypeError", "'list' object cannot be interpreted as an integer"),
+        ([[1], 2], "TypeError", "not a sequence"),
+        ([[1, 2], [3]], "ValueError", "expected sequence of length 2 at dim 1 (got 1)"),
+        ([[[1, 2]], [[3]]], "ValueError", "expected sequence of length 2 at dim 2 (got 1)"),
+    ],
+)
 def test_ragged_data_gives_pytorchs_error(data, kind, text):
     with pytest.raises(EngineError) as info:
         tensor(data)
@@ -89,6 +93,7 @@ def test_linspace_and_arange_values_are_pytorchs_bit_for_bit(fn, args, dtype, di
     import hashlib
 
     from diffcli.engine import dtypes
+
     t = FUNCTIONS[fn](*args, dtype=dtypes.BY_NAME[dtype])
     assert t.array.dtype.name == dtype
     assert hashlib.sha256(t.array.tobytes()).hexdigest()[:16] == digest
@@ -96,6 +101,7 @@ def test_linspace_and_arange_values_are_pytorchs_bit_for_bit(fn, args, dtype, di
 
 def test_linspace_and_arange_points_pytorch_prints():
     from diffcli.engine import dtypes
+
     f64 = dtypes.float64
     assert FUNCTIONS["linspace"](-1, 1, 15, dtype=f64)[7].item() == 5.551115123125783e-17
     assert FUNCTIONS["linspace"](-1, 1, 7, dtype=f64).array[3] == 5.551115123125783e-17
@@ -108,14 +114,17 @@ def test_linspace_and_arange_points_pytorch_prints():
     assert vals(FUNCTIONS["arange"](10, 0, -3)) == [10, 7, 4, 1]
 
 
-@pytest.mark.parametrize("fn, args, text", [
-    ("linspace", (0, 1, -1), "number of steps must be non-negative"),
-    ("arange", (0, 5, -1), "upper bound and lower bound inconsistent with step sign"),
-    ("arange", (0, 1, 0), "step must be nonzero"),
-    ("arange", (0, float("inf")), "unsupported range: 0 -> inf"),
-    ("arange", (float("nan"), 2), "unsupported range: nan -> 2"),
-    ("arange", (1.5, -float("inf"), -1), "unsupported range: 1.5 -> -inf"),
-])
+@pytest.mark.parametrize(
+    "fn, args, text",
+    [
+        ("linspace", (0, 1, -1), "number of steps must be non-negative"),
+        ("arange", (0, 5, -1), "upper bound and lower bound inconsistent with step sign"),
+        ("arange", (0, 1, 0), "step must be nonzero"),
+        ("arange", (0, float("inf")), "unsupported range: 0 -> inf"),
+        ("arange", (float("nan"), 2), "unsupported range: nan -> 2"),
+        ("arange", (1.5, -float("inf"), -1), "unsupported range: 1.5 -> -inf"),
+    ],
+)
 def test_linspace_and_arange_errors_are_pytorchs(fn, args, text):
     with pytest.raises(errors.TorchRuntimeError) as e:
         FUNCTIONS[fn](*args)

@@ -11,6 +11,7 @@
 
 Timings are printed (`pytest -s`) and attached to the report as user properties.
 """
+
 import gc
 import math
 import time
@@ -47,7 +48,7 @@ def test_million_op_chain(record_property):
     t1 = time.perf_counter()
     y.backward()
     t2 = time.perf_counter()
-    assert math.isclose(x.grad.item(), 1.0000001 ** DEPTH, rel_tol=1e-9)
+    assert math.isclose(x.grad.item(), 1.0000001**DEPTH, rel_tol=1e-9)
     node = weakref.ref(y.grad_fn)
     del y
     t3 = time.perf_counter()
@@ -128,6 +129,7 @@ def test_grad_releases_and_retains_like_backward():
 
 # --- memory: no cycle keeps a 100 MB tensor alive ------------------------------------------
 
+
 def _big():
     return Tensor(np.ones(BIG), requires_grad=True)
 
@@ -173,7 +175,7 @@ def _in_place_on_view():
 
 def _autograd_grad_create_graph():
     x = _big()
-    (g,) = grad((x ** 2).sum(), x, create_graph=True)
+    (g,) = grad((x**2).sum(), x, create_graph=True)
     g.sum().backward()
     return [x, g, x.grad]
 
@@ -185,9 +187,19 @@ def _retained_graph():
     return [x, y]
 
 
-@pytest.mark.parametrize("make", [_exp_saved_output, _mul_saved_input, _graph_without_backward,
-                                  _retain_grad, _in_place_on_view, _autograd_grad_create_graph,
-                                  _retained_graph], ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.parametrize(
+    "make",
+    [
+        _exp_saved_output,
+        _mul_saved_input,
+        _graph_without_backward,
+        _retain_grad,
+        _in_place_on_view,
+        _autograd_grad_create_graph,
+        _retained_graph,
+    ],
+    ids=lambda f: f.__name__.strip("_"),
+)
 def test_no_reference_cycle_keeps_big_tensors(make):
     gc.collect()
     gc.disable()  # prove that reference counting alone frees everything
@@ -205,7 +217,7 @@ def test_create_graph_cycle_is_collected():
     x = _big()
     errors.reset_warn_once()
     with pytest.warns(UserWarning, match="create_graph=True will create a reference cycle"):
-        (x ** 2).sum().backward(create_graph=True)
+        (x**2).sum().backward(create_graph=True)
     assert x.grad.grad_fn is not None
     ref = weakref.ref(x)
     del x

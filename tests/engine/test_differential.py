@@ -20,6 +20,7 @@ Compared: every value (forward), requires_grad / is_leaf / grad_fn name of every
 intermediate, the exception type and text when a step or the backward raises, leaf and
 retained .grad, grad() results. Skipped without torch.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -96,6 +97,7 @@ def _inplace(f):
         t = a.clone()
         f(t)
         return t
+
     return op
 
 
@@ -126,8 +128,8 @@ OPS = {
     "rsub": (1, lambda M, a: 2 - a),
     "mul_scalar": (1, lambda M, a: a * 0.5),
     "rdiv": (1, lambda M, a: 3 / (a * a + 1)),
-    "square": (1, lambda M, a: a ** 2),
-    "cube": (1, lambda M, a: a ** 3),
+    "square": (1, lambda M, a: a**2),
+    "cube": (1, lambda M, a: a**3),
     "rpow": (1, lambda M, a: 2 ** a.tanh()),
     "neg": (1, lambda M, a: -a),
     "sin": (1, lambda M, a: a.sin()),
@@ -153,13 +155,21 @@ OPS = {
     "stale_view": (1, _stale_view),
     "view_inplace": (1, _view_inplace),
     # x[..., 0] = ... is CopySlices; on a 0-dim tensor x[...] = ... is CopyBackwards
-    "setitem": (1, _inplace(lambda t: t.__setitem__((..., 0) if t.dim() else ...,
-                                                    t[..., -1] * 3 if t.dim() else t * 3))),
+    "setitem": (
+        1,
+        _inplace(lambda t: t.__setitem__((..., 0) if t.dim() else ..., t[..., -1] * 3 if t.dim() else t * 3)),
+    ),
     # the whole tensor from a 0-dim value: FillBackward3 (CopyBackwards for a 0-dim t)
     "setitem_fill": (1, _inplace(lambda t: t.__setitem__(..., t.sum().sin()))),
     # list indices: IndexPutBackward0
-    "setitem_index": (1, _inplace(lambda t: t.__setitem__((..., [0]), t[..., -1:].exp())
-                                  if t.dim() else t.__setitem__(None, t.exp()))),
+    "setitem_index": (
+        1,
+        _inplace(
+            lambda t: (
+                t.__setitem__((..., [0]), t[..., -1:].exp()) if t.dim() else t.__setitem__(None, t.exp())
+            )
+        ),
+    ),
 }
 
 
@@ -224,8 +234,16 @@ def programs(draw):
     pool = [i for i in range(n) if req[i]] if any(req) and draw(st.integers(0, 9)) else list(range(n))
     inputs = sorted(draw(st.sets(st.sampled_from(pool), min_size=1, max_size=len(pool))))
     weights = [draw(hnp.arrays(np.float64, s, elements=floats)) for s in shapes[:n]]
-    return dict(leaves=leaves, req=req, steps=steps, retain=retain, gradient=gradient,
-                mode=mode, inputs=inputs, weights=weights)
+    return dict(
+        leaves=leaves,
+        req=req,
+        steps=steps,
+        retain=retain,
+        gradient=gradient,
+        mode=mode,
+        inputs=inputs,
+        weights=weights,
+    )
 
 
 def run(M, prog):
@@ -268,10 +286,15 @@ def run(M, prog):
         else:
             want = [leaves[i] for i in prog["inputs"]]
             res = M.grad([out.sum()], want, create_graph=True, allow_unused=True)
-            obs.extend(("grad()", k, None if r is None else M.numpy(r), None if r is None
-                        else r.requires_grad) for k, r in enumerate(res))
-            terms = [(r * M.leaf(prog["weights"][i], False)).sum()
-                     for r, i in zip(res, prog["inputs"]) if r is not None and r.requires_grad]
+            obs.extend(
+                ("grad()", k, None if r is None else M.numpy(r), None if r is None else r.requires_grad)
+                for k, r in enumerate(res)
+            )
+            terms = [
+                (r * M.leaf(prog["weights"][i], False)).sum()
+                for r, i in zip(res, prog["inputs"])
+                if r is not None and r.requires_grad
+            ]
             if terms:
                 total = terms[0]
                 for t in terms[1:]:
@@ -315,11 +338,10 @@ def check(prog):
         torch.set_default_dtype(prev)
     for w, g in zip(want, got):
         assert _same(g, w), f"engine {g!r}\n torch {w!r}\nprogram {prog!r}"
-    assert len(got) == len(want), f"engine {got[len(want):]!r}\n torch {want[len(got):]!r}"
+    assert len(got) == len(want), f"engine {got[len(want) :]!r}\n torch {want[len(got) :]!r}"
 
 
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                      HealthCheck.data_too_large])
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 @settings(max_examples=100, **SETTINGS)

@@ -12,6 +12,7 @@ saturating softmax/logsumexp/sigmoid/softplus/gelu.
 "Exactly" means: the same nan positions, the same infinities, the same sign on every
 zero (-0.0 vs 0.0), and finite values equal to the last bit.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,23 +28,46 @@ def assert_exact(ours, theirs, what):
     assert a.shape == b.shape, f"{what}: shape {a.shape} != {b.shape}"
     np.testing.assert_array_equal(np.isnan(a), np.isnan(b), err_msg=f"{what}: nan positions")
     finite = ~np.isnan(b)
-    np.testing.assert_array_equal(np.signbit(a[finite]), np.signbit(b[finite]),
-                                  err_msg=f"{what}: signs (incl. -0.0)")
+    np.testing.assert_array_equal(
+        np.signbit(a[finite]), np.signbit(b[finite]), err_msg=f"{what}: signs (incl. -0.0)"
+    )
     np.testing.assert_array_equal(a[finite], b[finite], err_msg=what)
 
 
 def test_every_reference_edge_row_is_recorded():
     labels = {r["label"] for r in RECORDS}
-    for label in ("abs at 0", "abs at -0.0", "relu at 0", "sign (zero grad)",
-                  "clamp at boundaries", "clamp min>max", "maximum tie", "minimum tie",
-                  "max() full reduction ties", "min() full reduction ties", "max(dim) ties",
-                  "sqrt at 0", "log at 0", "a**0 (exponent zero)", "0**b and a**b at a=0",
-                  "(-8)**(1/3) base negative", "where hides nan? torch.where(a>0, a.log(), 0)",
-                  "prod with one zero", "prod with two zeros", "norm of zero vector",
-                  "std of one element", "var of one element", "atan2 at (0,0)", "asin at 1",
-                  "x[[0,0,2]] repeated index accumulates", "log_softmax extreme",
-                  "logsumexp with -inf", "gelu at 0", "softplus above threshold",
-                  "sigmoid saturated"):
+    for label in (
+        "abs at 0",
+        "abs at -0.0",
+        "relu at 0",
+        "sign (zero grad)",
+        "clamp at boundaries",
+        "clamp min>max",
+        "maximum tie",
+        "minimum tie",
+        "max() full reduction ties",
+        "min() full reduction ties",
+        "max(dim) ties",
+        "sqrt at 0",
+        "log at 0",
+        "a**0 (exponent zero)",
+        "0**b and a**b at a=0",
+        "(-8)**(1/3) base negative",
+        "where hides nan? torch.where(a>0, a.log(), 0)",
+        "prod with one zero",
+        "prod with two zeros",
+        "norm of zero vector",
+        "std of one element",
+        "var of one element",
+        "atan2 at (0,0)",
+        "asin at 1",
+        "x[[0,0,2]] repeated index accumulates",
+        "log_softmax extreme",
+        "logsumexp with -inf",
+        "gelu at 0",
+        "softplus above threshold",
+        "sigmoid saturated",
+    ):
         assert label in labels, label
 
 

@@ -13,6 +13,7 @@ Cases whose point is a float32/float64 difference are replaced by `adapted:*` go
 that make the same point in the float64 world. When reference.json is not on this
 machine, its entries are read from the copies kept in the goldens.
 """
+
 import json
 
 import pytest
@@ -25,10 +26,8 @@ UNSUPPORTED = {
     "Parameter of int tensor": "the engine has no torch.nn.Parameter",
 }
 DTYPE_DEPENDENT = {  # replaced by the adapted:* goldens
-    "backward(gradient=...) with float64 gradient for float32 output":
-        "adapted: float32 gradient for a float64 output, and float64 for float32",
-    "backward(gradient=...) with int64 gradient for float32 output":
-        "prints the float32 leaf's grad dtype; adapted: gradient dtype cases",
+    "backward(gradient=...) with float64 gradient for float32 output": "adapted: float32 gradient for a float64 output, and float64 for float32",
+    "backward(gradient=...) with int64 gradient for float32 output": "prints the float32 leaf's grad dtype; adapted: gradient dtype cases",
     "matmul dtype mismatch float32 @ float64": "adapted: float32 @ float64 explicitly",
     "assign .grad with wrong dtype": "adapted: float32 onto float64 and float64 onto float32",
 }
@@ -36,7 +35,7 @@ DTYPE_DEPENDENT = {  # replaced by the adapted:* goldens
 
 def _cases():
     """(label, code, reference outcome dict, golden torch64 outcome dict)."""
-    goldens = {s["id"][len("errors:"):]: s for s in golden_scenarios("errors:")}
+    goldens = {s["id"][len("errors:") :]: s for s in golden_scenarios("errors:")}
     ref = {e["label"]: e for e in json.loads(REFERENCE.read_text())["errors"]}
     return [(label, e["code"], e, goldens[label]) for label, e in ref.items()]
 
@@ -84,15 +83,17 @@ def test_adapted_error(scenario):
 
 def test_vendored_reference_copies_are_verbatim():
     ref = {e["label"]: e for e in json.loads(REFERENCE.read_text())["errors"]}
-    goldens = {s["id"][len("errors:"):]: s for s in golden_scenarios("errors:")}
+    goldens = {s["id"][len("errors:") :]: s for s in golden_scenarios("errors:")}
     assert set(ref) == set(goldens)
     for label, s in goldens.items():
         e = ref[label]
         assert s["code"] == e["code"]
         assert s["reference"]["raised"] == e["raised"] and s["reference"]["stdout"] == e["stdout"]
         if e["raised"]:
-            assert s["reference"]["exception"] == {"type": e["exception"]["type"],
-                                                   "str": e["exception"]["str"]}
+            assert s["reference"]["exception"] == {
+                "type": e["exception"]["type"],
+                "str": e["exception"]["str"],
+            }
 
 
 def test_every_skip_names_a_reference_case():

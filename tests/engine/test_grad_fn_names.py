@@ -6,6 +6,7 @@ exactly, values and gradients to 1e-12 relative. The names are also checked agai
 float32 catalogue tests/goldens/torchref/reference.json (copied from PyTorch's recorded
 reference).
 """
+
 from __future__ import annotations
 
 import json
@@ -95,18 +96,45 @@ def test_goldens_cover_the_surprising_names():
     by_expr = {(r["setup"], r["expr"]): r for r in records}
     names = {r["output"]["grad_fn"] for r in records}
     graphs = " ".join(r["graph"] for r in records)
-    for name in ("RsubBackward1", "ReciprocalBackward0", "PermuteBackward0", "TBackward0",
-                 "SelectBackward0", "SliceBackward0", "IndexBackward0", "SumBackward0",
-                 "SumBackward1", "MeanBackward0", "MeanBackward1", "ProdBackward0",
-                 "ProdBackward1", "MaxBackward0", "MaxBackward1", "PowBackward0",
-                 "PowBackward1", "PowBackward2", "ClampBackward1", "ViewBackward0",
-                 "UnsafeViewBackward0", "CloneBackward0", "SqueezeBackward4", "MvBackward0",
-                 "DotBackward0", "MmBackward0", "BmmBackward0", "ReshapeAliasBackward0"):
+    for name in (
+        "RsubBackward1",
+        "ReciprocalBackward0",
+        "PermuteBackward0",
+        "TBackward0",
+        "SelectBackward0",
+        "SliceBackward0",
+        "IndexBackward0",
+        "SumBackward0",
+        "SumBackward1",
+        "MeanBackward0",
+        "MeanBackward1",
+        "ProdBackward0",
+        "ProdBackward1",
+        "MaxBackward0",
+        "MaxBackward1",
+        "PowBackward0",
+        "PowBackward1",
+        "PowBackward2",
+        "ClampBackward1",
+        "ViewBackward0",
+        "UnsafeViewBackward0",
+        "CloneBackward0",
+        "SqueezeBackward4",
+        "MvBackward0",
+        "DotBackward0",
+        "MmBackward0",
+        "BmmBackward0",
+        "ReshapeAliasBackward0",
+    ):
         assert name in names or name in graphs, name
     two_over_a = by_expr[("a = T([0.5, 1.5, 2.5])", "2 / a")]
     assert two_over_a["graph"] == "MulBackward0(ReciprocalBackward0(AccumulateGrad[a]), None)"
-    assert any(r["next_functions"] and ["AccumulateGrad", 0] in r["next_functions"]
-               and [None, 0] in r["next_functions"] for r in records)
+    assert any(
+        r["next_functions"]
+        and ["AccumulateGrad", 0] in r["next_functions"]
+        and [None, 0] in r["next_functions"]
+        for r in records
+    )
 
 
 def _reference_entries():
@@ -127,8 +155,22 @@ def _reference_entries():
 
 # Entries of the float32 catalogue that use ops outside diffcli's table (SPEC §1 lists
 # what a script can reach); they are not recorded in ops.json either.
-NOT_IN_TABLE = ("linalg", "cumprod", "F.linear", "addmm", "chunk", "split", "unbind", "gather",
-                "index_select", "masked_fill", "with_logits", "l1_loss", "argmax", "topk")
+NOT_IN_TABLE = (
+    "linalg",
+    "cumprod",
+    "F.linear",
+    "addmm",
+    "chunk",
+    "split",
+    "unbind",
+    "gather",
+    "index_select",
+    "masked_fill",
+    "with_logits",
+    "l1_loss",
+    "argmax",
+    "topk",
+)
 
 
 @pytest.mark.parametrize("group, entry", _reference_entries())
@@ -166,9 +208,15 @@ def replay_second_order(golden) -> dict:
     for (k, x), gx in zip(xs.items(), gs):
         v = _direction(x)
         rec["directions"][k] = values_of(v)
-        rec["grads"][k] = None if gx is None else {
-            "values": values_of(gx), "grad_fn": None if gx.grad_fn is None else gx.grad_fn.name(),
-            "graph": graph_text(gx.grad_fn, names)}
+        rec["grads"][k] = (
+            None
+            if gx is None
+            else {
+                "values": values_of(gx),
+                "grad_fn": None if gx.grad_fn is None else gx.grad_fn.name(),
+                "graph": graph_text(gx.grad_fn, names),
+            }
+        )
         if gx is not None and gx.requires_grad:
             term = (gx * v).sum()
             total = term if total is None else total + term

@@ -16,6 +16,7 @@ Unary ops run on shapes (), (3,), (2, 3); binary ops on those and on the broadca
 pairs ((2,3),(3,)), ((3,1),(1,4)), ((2,3),()). `test_every_op_has_a_row` keeps the table
 and the rows in step: a new op is a new row.
 """
+
 from __future__ import annotations
 
 import math
@@ -70,19 +71,18 @@ UNIT = uniform(-0.85, 0.85)
 PROB = uniform(0.1, 0.9)
 
 UNARY_SHAPES = [((),), ((3,),), ((2, 3),)]
-BINARY_SHAPES = [((), ()), ((3,), (3,)), ((2, 3), (2, 3)), ((2, 3), (3,)), ((3, 1), (1, 4)),
-                 ((2, 3), ())]
+BINARY_SHAPES = [((), ()), ((3,), (3,)), ((2, 3), (2, 3)), ((2, 3), (3,)), ((3, 1), (1, 4)), ((2, 3), ())]
 
 
 @dataclass
 class Row:
     name: str
-    fn: Callable                      # (*tensors) -> Tensor, on the engine
-    ref: Callable | None              # (*arrays) -> array, numpy; None: no forward check
-    shapes: list                      # list of tuples of input shapes
-    domain: object = DEFAULT          # one sampler, or a tuple with one per input
-    covers: tuple = ()                # FUNCTIONS names this row exercises
-    order: int = 2                    # highest derivative order checked
+    fn: Callable  # (*tensors) -> Tensor, on the engine
+    ref: Callable | None  # (*arrays) -> array, numpy; None: no forward check
+    shapes: list  # list of tuples of input shapes
+    domain: object = DEFAULT  # one sampler, or a tuple with one per input
+    covers: tuple = ()  # FUNCTIONS names this row exercises
+    order: int = 2  # highest derivative order checked
     rtol: float = 1e-6
     fwd_rtol: float = 1e-12
 
@@ -108,118 +108,223 @@ def _sigmoid(x):
 
 UNARY_ROWS = [
     # name, numpy reference, domain
-    ("sin", np.sin, DEFAULT), ("cos", np.cos, DEFAULT), ("tan", np.tan, uniform(-1.2, 1.2)),
-    ("asin", np.arcsin, UNIT), ("acos", np.arccos, UNIT), ("atan", np.arctan, DEFAULT),
-    ("sinh", np.sinh, DEFAULT), ("cosh", np.cosh, DEFAULT), ("tanh", np.tanh, DEFAULT),
-    ("asinh", np.arcsinh, DEFAULT), ("acosh", np.arccosh, uniform(1.2, 3.0)),
-    ("atanh", np.arctanh, UNIT), ("exp", np.exp, DEFAULT), ("expm1", np.expm1, DEFAULT),
-    ("log", np.log, POSITIVE), ("log2", np.log2, POSITIVE), ("log10", np.log10, POSITIVE),
-    ("log1p", np.log1p, uniform(-0.7, 2.0)), ("sqrt", np.sqrt, POSITIVE),
+    ("sin", np.sin, DEFAULT),
+    ("cos", np.cos, DEFAULT),
+    ("tan", np.tan, uniform(-1.2, 1.2)),
+    ("asin", np.arcsin, UNIT),
+    ("acos", np.arccos, UNIT),
+    ("atan", np.arctan, DEFAULT),
+    ("sinh", np.sinh, DEFAULT),
+    ("cosh", np.cosh, DEFAULT),
+    ("tanh", np.tanh, DEFAULT),
+    ("asinh", np.arcsinh, DEFAULT),
+    ("acosh", np.arccosh, uniform(1.2, 3.0)),
+    ("atanh", np.arctanh, UNIT),
+    ("exp", np.exp, DEFAULT),
+    ("expm1", np.expm1, DEFAULT),
+    ("log", np.log, POSITIVE),
+    ("log2", np.log2, POSITIVE),
+    ("log10", np.log10, POSITIVE),
+    ("log1p", np.log1p, uniform(-0.7, 2.0)),
+    ("sqrt", np.sqrt, POSITIVE),
     ("rsqrt", lambda x: 1 / np.sqrt(x), POSITIVE),
-    ("reciprocal", lambda x: 1 / x, away_from_zero(0.3)), ("abs", np.abs, away_from_zero()),
-    ("sign", np.sign, away_from_zero()), ("sigmoid", _sigmoid, DEFAULT),
+    ("reciprocal", lambda x: 1 / x, away_from_zero(0.3)),
+    ("abs", np.abs, away_from_zero()),
+    ("sign", np.sign, away_from_zero()),
+    ("sigmoid", _sigmoid, DEFAULT),
     ("relu", lambda x: np.maximum(x, 0), away_from_zero()),
     ("gelu", lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))), DEFAULT),
     ("silu", lambda x: x * _sigmoid(x), DEFAULT),
     ("softplus", lambda x: np.log1p(np.exp(x)), DEFAULT),
     ("elu", lambda x: np.where(x > 0, x, np.expm1(x)), away_from_zero()),
     ("leaky_relu", lambda x: np.where(x > 0, x, 0.01 * x), away_from_zero()),
-    ("floor", np.floor, off_grid), ("ceil", np.ceil, off_grid), ("round", np.round, off_grid),
-    ("trunc", np.trunc, off_grid), ("neg", np.negative, DEFAULT),
-    ("square", np.square, DEFAULT), ("erf", _erf, DEFAULT), ("sinc", np.sinc, DEFAULT),
+    ("floor", np.floor, off_grid),
+    ("ceil", np.ceil, off_grid),
+    ("round", np.round, off_grid),
+    ("trunc", np.trunc, off_grid),
+    ("neg", np.negative, DEFAULT),
+    ("square", np.square, DEFAULT),
+    ("erf", _erf, DEFAULT),
+    ("sinc", np.sinc, DEFAULT),
 ]
 for _name, _ref, _dom in UNARY_ROWS:
     row(_name, F[_name], _ref, UNARY_SHAPES, domain=_dom)
 
 
 def _gelu_tanh(x):
-    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
 
 
-row("gelu(approximate=tanh)", lambda x: F["gelu"](x, approximate="tanh"), _gelu_tanh,
-    UNARY_SHAPES, covers=["gelu"])
-row("softplus(beta=2, threshold=1.5)", lambda x: F["softplus"](x, beta=2, threshold=1.5),
-    lambda x: np.where(2 * x > 1.5, x, np.log1p(np.exp(2 * x)) / 2), UNARY_SHAPES,
-    domain=uniform(-2, 0.6), covers=["softplus"])
-row("softplus above threshold", lambda x: F["softplus"](x, threshold=1.0),
-    lambda x: np.where(x > 1.0, x, np.log1p(np.exp(x))), UNARY_SHAPES,
-    domain=uniform(1.2, 3.0), covers=["softplus"])
-row("elu(alpha=0.5)", lambda x: F["elu"](x, alpha=0.5),
-    lambda x: np.where(x > 0, x, 0.5 * np.expm1(x)), UNARY_SHAPES, domain=away_from_zero(),
-    covers=["elu"])
-row("leaky_relu(0.2)", lambda x: F["leaky_relu"](x, 0.2), lambda x: np.where(x > 0, x, 0.2 * x),
-    UNARY_SHAPES, domain=away_from_zero(), covers=["leaky_relu"])
-row("round(decimals=1)", lambda x: F["round"](x, decimals=1), lambda x: np.round(x, 1),
-    UNARY_SHAPES, domain=lambda rng, s: off_grid(rng, s) / 10, covers=["round"])
+row(
+    "gelu(approximate=tanh)",
+    lambda x: F["gelu"](x, approximate="tanh"),
+    _gelu_tanh,
+    UNARY_SHAPES,
+    covers=["gelu"],
+)
+row(
+    "softplus(beta=2, threshold=1.5)",
+    lambda x: F["softplus"](x, beta=2, threshold=1.5),
+    lambda x: np.where(2 * x > 1.5, x, np.log1p(np.exp(2 * x)) / 2),
+    UNARY_SHAPES,
+    domain=uniform(-2, 0.6),
+    covers=["softplus"],
+)
+row(
+    "softplus above threshold",
+    lambda x: F["softplus"](x, threshold=1.0),
+    lambda x: np.where(x > 1.0, x, np.log1p(np.exp(x))),
+    UNARY_SHAPES,
+    domain=uniform(1.2, 3.0),
+    covers=["softplus"],
+)
+row(
+    "elu(alpha=0.5)",
+    lambda x: F["elu"](x, alpha=0.5),
+    lambda x: np.where(x > 0, x, 0.5 * np.expm1(x)),
+    UNARY_SHAPES,
+    domain=away_from_zero(),
+    covers=["elu"],
+)
+row(
+    "leaky_relu(0.2)",
+    lambda x: F["leaky_relu"](x, 0.2),
+    lambda x: np.where(x > 0, x, 0.2 * x),
+    UNARY_SHAPES,
+    domain=away_from_zero(),
+    covers=["leaky_relu"],
+)
+row(
+    "round(decimals=1)",
+    lambda x: F["round"](x, decimals=1),
+    lambda x: np.round(x, 1),
+    UNARY_SHAPES,
+    domain=lambda rng, s: off_grid(rng, s) / 10,
+    covers=["round"],
+)
 
 # ---------------------------------------------------------------------------------------
 # binary arithmetic, with broadcasting
 
 BINARY_ROWS = [
-    ("add", np.add, DEFAULT), ("sub", np.subtract, DEFAULT), ("mul", np.multiply, DEFAULT),
+    ("add", np.add, DEFAULT),
+    ("sub", np.subtract, DEFAULT),
+    ("mul", np.multiply, DEFAULT),
     ("div", np.divide, (DEFAULT, away_from_zero(0.4))),
-    ("pow", np.power, (POSITIVE, DEFAULT)), ("atan2", np.arctan2, (DEFAULT, away_from_zero())),
-    ("maximum", np.maximum, DEFAULT), ("minimum", np.minimum, DEFAULT),
-    ("rsub", lambda a, b: b - a, DEFAULT), ("hypot", np.hypot, DEFAULT),
+    ("pow", np.power, (POSITIVE, DEFAULT)),
+    ("atan2", np.arctan2, (DEFAULT, away_from_zero())),
+    ("maximum", np.maximum, DEFAULT),
+    ("minimum", np.minimum, DEFAULT),
+    ("rsub", lambda a, b: b - a, DEFAULT),
+    ("hypot", np.hypot, DEFAULT),
     ("logaddexp", np.logaddexp, DEFAULT),
 ]
 for _name, _ref, _dom in BINARY_ROWS:
     row(_name, F[_name], _ref, BINARY_SHAPES, domain=_dom)
 
-row("add(alpha=0.5)", lambda a, b: F["add"](a, b, alpha=0.5), lambda a, b: a + 0.5 * b,
-    BINARY_SHAPES, covers=["add"])
-row("sub(alpha=2)", lambda a, b: F["sub"](a, b, alpha=2), lambda a, b: a - 2 * b,
-    BINARY_SHAPES, covers=["sub"])
+row(
+    "add(alpha=0.5)",
+    lambda a, b: F["add"](a, b, alpha=0.5),
+    lambda a, b: a + 0.5 * b,
+    BINARY_SHAPES,
+    covers=["add"],
+)
+row(
+    "sub(alpha=2)",
+    lambda a, b: F["sub"](a, b, alpha=2),
+    lambda a, b: a - 2 * b,
+    BINARY_SHAPES,
+    covers=["sub"],
+)
 row("max(a, b)", F["max"], np.maximum, BINARY_SHAPES, covers=["max"])
 row("min(a, b)", F["min"], np.minimum, BINARY_SHAPES, covers=["min"])
-row("where(mask, a, b)", lambda a, b: F["where"](Tensor(np.array([True, False, True])), a, b),
-    lambda a, b: np.where([True, False, True], a, b), [((3,), (3,)), ((2, 3), (3,)), ((), (3,))],
-    covers=["where"])
-row("where(a > 0, a, 0.0)", lambda a: F["where"](a > 0, a, 0.0), lambda a: np.where(a > 0, a, 0.0),
-    UNARY_SHAPES, domain=away_from_zero(), covers=["where"])
+row(
+    "where(mask, a, b)",
+    lambda a, b: F["where"](Tensor(np.array([True, False, True])), a, b),
+    lambda a, b: np.where([True, False, True], a, b),
+    [((3,), (3,)), ((2, 3), (3,)), ((), (3,))],
+    covers=["where"],
+)
+row(
+    "where(a > 0, a, 0.0)",
+    lambda a: F["where"](a > 0, a, 0.0),
+    lambda a: np.where(a > 0, a, 0.0),
+    UNARY_SHAPES,
+    domain=away_from_zero(),
+    covers=["where"],
+)
 
 # operators and Python-number operands (the PyTorch nodes differ: RsubBackward1, 2/a...)
 for _name, _fn, _ref, _dom in [
-        ("a + 2", lambda a: a + 2, lambda a: a + 2, DEFAULT),
-        ("2 - a", lambda a: 2 - a, lambda a: 2 - a, DEFAULT),
-        ("a * 2.5", lambda a: a * 2.5, lambda a: a * 2.5, DEFAULT),
-        ("a / 2", lambda a: a / 2, lambda a: a / 2, DEFAULT),
-        ("2 / a", lambda a: 2 / a, lambda a: 2 / a, away_from_zero(0.4)),
-        ("a ** 2", lambda a: a ** 2, lambda a: a ** 2, DEFAULT),
-        ("a ** 3", lambda a: a ** 3, lambda a: a ** 3, DEFAULT),
-        ("a ** 0.5", lambda a: a ** 0.5, np.sqrt, POSITIVE),
-        ("a ** -1.5", lambda a: a ** -1.5, lambda a: a ** -1.5, POSITIVE),
-        ("a ** 0", lambda a: a ** 0, lambda a: a ** 0, DEFAULT),
-        ("2 ** a", lambda a: 2 ** a, lambda a: 2 ** a, DEFAULT),
-        ("-a", lambda a: -a, np.negative, DEFAULT),
-        ("abs(a)", lambda a: abs(a), np.abs, away_from_zero())]:
+    ("a + 2", lambda a: a + 2, lambda a: a + 2, DEFAULT),
+    ("2 - a", lambda a: 2 - a, lambda a: 2 - a, DEFAULT),
+    ("a * 2.5", lambda a: a * 2.5, lambda a: a * 2.5, DEFAULT),
+    ("a / 2", lambda a: a / 2, lambda a: a / 2, DEFAULT),
+    ("2 / a", lambda a: 2 / a, lambda a: 2 / a, away_from_zero(0.4)),
+    ("a ** 2", lambda a: a**2, lambda a: a**2, DEFAULT),
+    ("a ** 3", lambda a: a**3, lambda a: a**3, DEFAULT),
+    ("a ** 0.5", lambda a: a**0.5, np.sqrt, POSITIVE),
+    ("a ** -1.5", lambda a: a**-1.5, lambda a: a**-1.5, POSITIVE),
+    ("a ** 0", lambda a: a**0, lambda a: a**0, DEFAULT),
+    ("2 ** a", lambda a: 2**a, lambda a: 2**a, DEFAULT),
+    ("-a", lambda a: -a, np.negative, DEFAULT),
+    ("abs(a)", lambda a: abs(a), np.abs, away_from_zero()),
+]:
     row(_name, _fn, _ref, UNARY_SHAPES, domain=_dom, covers=[])
 row("a @ b operator", lambda a, b: a @ b, np.matmul, [((2, 3), (3, 4))], covers=[])
 
 # clamp family: bounds as numbers and as tensors; inputs kept off the bounds
 _off_bounds = lambda rng, s: rng.choice([-1.6, -0.4, 0.3, 1.4], s) + rng.uniform(-0.2, 0.2, s)
 for _name, _kw, _ref in [
-        ("clamp(-1, 1)", dict(min=-1.0, max=1.0), lambda a: np.clip(a, -1, 1)),
-        ("clamp(min=0)", dict(min=0.0), lambda a: np.maximum(a, 0)),
-        ("clamp(max=0)", dict(max=0.0), lambda a: np.minimum(a, 0)),
-        ("clamp(min=1, max=-1) (min > max)", dict(min=1.0, max=-1.0), lambda a: np.full_like(a, -1.0))]:
-    row(_name, lambda a, kw=_kw: F["clamp"](a, **kw), _ref, UNARY_SHAPES, domain=_off_bounds,
-        covers=["clamp"])
-row("clamp_min(0)", lambda a: F["clamp_min"](a, 0.0), lambda a: np.maximum(a, 0), UNARY_SHAPES, covers=["clamp_min"],
-    domain=_off_bounds)
-row("clamp_max(0)", lambda a: F["clamp_max"](a, 0.0), lambda a: np.minimum(a, 0), UNARY_SHAPES, covers=["clamp_max"],
-    domain=_off_bounds)
+    ("clamp(-1, 1)", dict(min=-1.0, max=1.0), lambda a: np.clip(a, -1, 1)),
+    ("clamp(min=0)", dict(min=0.0), lambda a: np.maximum(a, 0)),
+    ("clamp(max=0)", dict(max=0.0), lambda a: np.minimum(a, 0)),
+    ("clamp(min=1, max=-1) (min > max)", dict(min=1.0, max=-1.0), lambda a: np.full_like(a, -1.0)),
+]:
+    row(
+        _name, lambda a, kw=_kw: F["clamp"](a, **kw), _ref, UNARY_SHAPES, domain=_off_bounds, covers=["clamp"]
+    )
+row(
+    "clamp_min(0)",
+    lambda a: F["clamp_min"](a, 0.0),
+    lambda a: np.maximum(a, 0),
+    UNARY_SHAPES,
+    covers=["clamp_min"],
+    domain=_off_bounds,
+)
+row(
+    "clamp_max(0)",
+    lambda a: F["clamp_max"](a, 0.0),
+    lambda a: np.minimum(a, 0),
+    UNARY_SHAPES,
+    covers=["clamp_max"],
+    domain=_off_bounds,
+)
 _lo, _hi = np.array([-1.0, 0.0, -0.1]), np.array([1.0, 0.5, 1.0])
-row("clamp(tensor bounds)", lambda a: F["clamp"](a, Tensor(_lo), Tensor(_hi)),
-    lambda a: np.minimum(np.maximum(a, _lo), _hi), [((3,),), ((2, 3),)], domain=_off_bounds,
-    covers=["clamp"])
-row("clamp(a, lo, hi) all differentiable", lambda a, lo, hi: F["clamp"](a, lo, hi),
+row(
+    "clamp(tensor bounds)",
+    lambda a: F["clamp"](a, Tensor(_lo), Tensor(_hi)),
+    lambda a: np.minimum(np.maximum(a, _lo), _hi),
+    [((3,),), ((2, 3),)],
+    domain=_off_bounds,
+    covers=["clamp"],
+)
+row(
+    "clamp(a, lo, hi) all differentiable",
+    lambda a, lo, hi: F["clamp"](a, lo, hi),
     lambda a, lo, hi: np.minimum(np.maximum(a, lo), hi),
     [((3,), (3,), (3,)), ((2, 3), (3,), ()), ((2, 3), (2, 1), (2, 3))],
-    domain=(_off_bounds, uniform(-1.1, -0.9), uniform(0.9, 1.1)), covers=["clamp"])
-row("clamp(a, min=lo) differentiable bound", lambda a, lo: F["clamp"](a, min=lo),
-    lambda a, lo: np.maximum(a, lo), [((3,), (3,)), ((2, 3), ())],
-    domain=(_off_bounds, uniform(-1.1, -0.9)), covers=["clamp"])
+    domain=(_off_bounds, uniform(-1.1, -0.9), uniform(0.9, 1.1)),
+    covers=["clamp"],
+)
+row(
+    "clamp(a, min=lo) differentiable bound",
+    lambda a, lo: F["clamp"](a, min=lo),
+    lambda a, lo: np.maximum(a, lo),
+    [((3,), (3,)), ((2, 3), ())],
+    domain=(_off_bounds, uniform(-1.1, -0.9)),
+    covers=["clamp"],
+)
 
 # ---------------------------------------------------------------------------------------
 # reductions, dim / keepdim variants
@@ -227,92 +332,210 @@ row("clamp(a, min=lo) differentiable bound", lambda a, lo: F["clamp"](a, min=lo)
 RED_SHAPES = [((),), ((3,),), ((2, 3),)]
 MAT = [((2, 3),)]
 for _name, _fn, _ref, _shapes, _dom in [
-        ("sum()", lambda a: F["sum"](a), np.sum, RED_SHAPES, DEFAULT),
-        ("sum(0)", lambda a: F["sum"](a, 0), lambda a: np.sum(a, 0), [((3,),), ((2, 3),)], DEFAULT),
-        ("sum(-1, keepdim)", lambda a: F["sum"](a, -1, keepdim=True),
-         lambda a: np.sum(a, -1, keepdims=True), [((3,),), ((2, 3),)], DEFAULT),
-        ("sum((0, 1))", lambda a: F["sum"](a, (0, 1)), np.sum, MAT, DEFAULT),
-        ("sum(()) (empty dims)", lambda a: F["sum"](a, ()), np.sum, MAT, DEFAULT),
-        ("mean()", lambda a: F["mean"](a), np.mean, RED_SHAPES, DEFAULT),
-        ("mean(1)", lambda a: F["mean"](a, 1), lambda a: np.mean(a, 1), MAT, DEFAULT),
-        ("mean(0, keepdim)", lambda a: F["mean"](a, 0, keepdim=True),
-         lambda a: np.mean(a, 0, keepdims=True), [((3,),), ((2, 3),)], DEFAULT),
-        ("prod()", lambda a: F["prod"](a), np.prod, RED_SHAPES, away_from_zero(0.5)),
-        ("prod(1)", lambda a: F["prod"](a, 1), lambda a: np.prod(a, 1), MAT, away_from_zero(0.5)),
-        ("prod(0, keepdim)", lambda a: F["prod"](a, 0, keepdim=True),
-         lambda a: np.prod(a, 0, keepdims=True), [((3,),), ((2, 3),)], away_from_zero(0.5)),
-        ("prod() through a zero", lambda a: F["prod"](a), np.prod, [((3,),), ((2, 3),)], with_zero),
-        ("prod(1) through zeros", lambda a: F["prod"](a, 1), lambda a: np.prod(a, 1), MAT, with_zero),
-        ("max()", lambda a: F["max"](a), np.max, RED_SHAPES, spread),
-        ("min()", lambda a: F["min"](a), np.min, RED_SHAPES, spread),
-        ("max(1).values", lambda a: F["max"](a, 1).values, lambda a: np.max(a, 1), MAT, spread),
-        ("max(0, keepdim)[0]", lambda a: F["max"](a, 0, keepdim=True)[0],
-         lambda a: np.max(a, 0, keepdims=True), [((3,),), ((2, 3),)], spread),
-        ("min(-1).values", lambda a: F["min"](a, -1).values, lambda a: np.min(a, -1),
-         [((3,),), ((2, 3),)], spread),
-        ("amax()", lambda a: F["amax"](a), np.max, RED_SHAPES, spread),
-        ("amax(1, keepdim)", lambda a: F["amax"](a, 1, keepdim=True),
-         lambda a: np.max(a, 1, keepdims=True), MAT, spread),
-        ("var()", lambda a: F["var"](a), lambda a: np.var(a, ddof=1), [((3,),), ((2, 3),)], DEFAULT),
-        ("var(1)", lambda a: F["var"](a, 1), lambda a: np.var(a, 1, ddof=1), MAT, DEFAULT),
-        ("var(0, unbiased=False, keepdim)", lambda a: F["var"](a, 0, unbiased=False, keepdim=True),
-         lambda a: np.var(a, 0, keepdims=True), [((3,),), ((2, 3),)], DEFAULT),
-        ("std()", lambda a: F["std"](a), lambda a: np.std(a, ddof=1), [((3,),), ((2, 3),)], DEFAULT),
-        ("std(1, keepdim)", lambda a: F["std"](a, 1, keepdim=True),
-         lambda a: np.std(a, 1, ddof=1, keepdims=True), MAT, DEFAULT),
-        ("std(correction=0)", lambda a: F["std"](a, correction=0), np.std, [((3,),), ((2, 3),)],
-         DEFAULT),
-        ("norm()", lambda a: F["norm"](a), lambda a: np.sqrt(np.sum(a * a)), RED_SHAPES,
-         away_from_zero(0.3)),
-        ("norm(p=1)", lambda a: F["norm"](a, p=1), lambda a: np.sum(np.abs(a)), RED_SHAPES,
-         away_from_zero(0.3)),
-        ("norm(p=3)", lambda a: F["norm"](a, p=3), lambda a: np.sum(np.abs(a) ** 3) ** (1 / 3),
-         RED_SHAPES, away_from_zero(0.3)),
-        ("norm(p=1.5)", lambda a: F["norm"](a, p=1.5),
-         lambda a: np.sum(np.abs(a) ** 1.5) ** (1 / 1.5), RED_SHAPES, away_from_zero(0.3)),
-        ("norm(p=0.5)", lambda a: F["norm"](a, p=0.5),
-         lambda a: np.sum(np.abs(a) ** 0.5) ** 2, RED_SHAPES, away_from_zero(0.3)),
-        ("norm(p=inf)", lambda a: F["norm"](a, p=float("inf")), lambda a: np.max(np.abs(a)),
-         RED_SHAPES, spread),
-        ("norm(dim=1)", lambda a: F["norm"](a, dim=1), lambda a: np.sqrt(np.sum(a * a, 1)), MAT,
-         away_from_zero(0.3)),
-        ("norm(p=1, dim=0, keepdim)", lambda a: F["norm"](a, p=1, dim=0, keepdim=True),
-         lambda a: np.sum(np.abs(a), 0, keepdims=True), MAT, away_from_zero(0.3)),
-        ("logsumexp(0)", lambda a: F["logsumexp"](a, 0), lambda a: np.log(np.sum(np.exp(a), 0)),
-         RED_SHAPES, DEFAULT),
-        ("logsumexp(1, keepdim)", lambda a: F["logsumexp"](a, 1, keepdim=True),
-         lambda a: np.log(np.sum(np.exp(a), 1, keepdims=True)), MAT, DEFAULT),
-        ("logsumexp((0, 1))", lambda a: F["logsumexp"](a, (0, 1)),
-         lambda a: np.log(np.sum(np.exp(a))), MAT, DEFAULT),
-        ("softmax(0)", lambda a: F["softmax"](a, 0),
-         lambda a: np.exp(a) / np.sum(np.exp(a), 0), RED_SHAPES, DEFAULT),
-        ("softmax(-1)", lambda a: F["softmax"](a, -1),
-         lambda a: np.exp(a) / np.sum(np.exp(a), -1, keepdims=True), MAT, DEFAULT),
-        ("log_softmax(0)", lambda a: F["log_softmax"](a, 0),
-         lambda a: a - np.log(np.sum(np.exp(a), 0)), RED_SHAPES, DEFAULT),
-        ("log_softmax(1)", lambda a: F["log_softmax"](a, 1),
-         lambda a: a - np.log(np.sum(np.exp(a), 1, keepdims=True)), MAT, DEFAULT),
-        ("cumsum(0)", lambda a: F["cumsum"](a, 0), lambda a: np.cumsum(a, 0) if a.ndim else a,
-         RED_SHAPES, DEFAULT),
-        ("cumsum(-1)", lambda a: F["cumsum"](a, -1), lambda a: np.cumsum(a, -1), MAT, DEFAULT)]:
+    ("sum()", lambda a: F["sum"](a), np.sum, RED_SHAPES, DEFAULT),
+    ("sum(0)", lambda a: F["sum"](a, 0), lambda a: np.sum(a, 0), [((3,),), ((2, 3),)], DEFAULT),
+    (
+        "sum(-1, keepdim)",
+        lambda a: F["sum"](a, -1, keepdim=True),
+        lambda a: np.sum(a, -1, keepdims=True),
+        [((3,),), ((2, 3),)],
+        DEFAULT,
+    ),
+    ("sum((0, 1))", lambda a: F["sum"](a, (0, 1)), np.sum, MAT, DEFAULT),
+    ("sum(()) (empty dims)", lambda a: F["sum"](a, ()), np.sum, MAT, DEFAULT),
+    ("mean()", lambda a: F["mean"](a), np.mean, RED_SHAPES, DEFAULT),
+    ("mean(1)", lambda a: F["mean"](a, 1), lambda a: np.mean(a, 1), MAT, DEFAULT),
+    (
+        "mean(0, keepdim)",
+        lambda a: F["mean"](a, 0, keepdim=True),
+        lambda a: np.mean(a, 0, keepdims=True),
+        [((3,),), ((2, 3),)],
+        DEFAULT,
+    ),
+    ("prod()", lambda a: F["prod"](a), np.prod, RED_SHAPES, away_from_zero(0.5)),
+    ("prod(1)", lambda a: F["prod"](a, 1), lambda a: np.prod(a, 1), MAT, away_from_zero(0.5)),
+    (
+        "prod(0, keepdim)",
+        lambda a: F["prod"](a, 0, keepdim=True),
+        lambda a: np.prod(a, 0, keepdims=True),
+        [((3,),), ((2, 3),)],
+        away_from_zero(0.5),
+    ),
+    ("prod() through a zero", lambda a: F["prod"](a), np.prod, [((3,),), ((2, 3),)], with_zero),
+    ("prod(1) through zeros", lambda a: F["prod"](a, 1), lambda a: np.prod(a, 1), MAT, with_zero),
+    ("max()", lambda a: F["max"](a), np.max, RED_SHAPES, spread),
+    ("min()", lambda a: F["min"](a), np.min, RED_SHAPES, spread),
+    ("max(1).values", lambda a: F["max"](a, 1).values, lambda a: np.max(a, 1), MAT, spread),
+    (
+        "max(0, keepdim)[0]",
+        lambda a: F["max"](a, 0, keepdim=True)[0],
+        lambda a: np.max(a, 0, keepdims=True),
+        [((3,),), ((2, 3),)],
+        spread,
+    ),
+    (
+        "min(-1).values",
+        lambda a: F["min"](a, -1).values,
+        lambda a: np.min(a, -1),
+        [((3,),), ((2, 3),)],
+        spread,
+    ),
+    ("amax()", lambda a: F["amax"](a), np.max, RED_SHAPES, spread),
+    (
+        "amax(1, keepdim)",
+        lambda a: F["amax"](a, 1, keepdim=True),
+        lambda a: np.max(a, 1, keepdims=True),
+        MAT,
+        spread,
+    ),
+    ("var()", lambda a: F["var"](a), lambda a: np.var(a, ddof=1), [((3,),), ((2, 3),)], DEFAULT),
+    ("var(1)", lambda a: F["var"](a, 1), lambda a: np.var(a, 1, ddof=1), MAT, DEFAULT),
+    (
+        "var(0, unbiased=False, keepdim)",
+        lambda a: F["var"](a, 0, unbiased=False, keepdim=True),
+        lambda a: np.var(a, 0, keepdims=True),
+        [((3,),), ((2, 3),)],
+        DEFAULT,
+    ),
+    ("std()", lambda a: F["std"](a), lambda a: np.std(a, ddof=1), [((3,),), ((2, 3),)], DEFAULT),
+    (
+        "std(1, keepdim)",
+        lambda a: F["std"](a, 1, keepdim=True),
+        lambda a: np.std(a, 1, ddof=1, keepdims=True),
+        MAT,
+        DEFAULT,
+    ),
+    ("std(correction=0)", lambda a: F["std"](a, correction=0), np.std, [((3,),), ((2, 3),)], DEFAULT),
+    ("norm()", lambda a: F["norm"](a), lambda a: np.sqrt(np.sum(a * a)), RED_SHAPES, away_from_zero(0.3)),
+    ("norm(p=1)", lambda a: F["norm"](a, p=1), lambda a: np.sum(np.abs(a)), RED_SHAPES, away_from_zero(0.3)),
+    (
+        "norm(p=3)",
+        lambda a: F["norm"](a, p=3),
+        lambda a: np.sum(np.abs(a) ** 3) ** (1 / 3),
+        RED_SHAPES,
+        away_from_zero(0.3),
+    ),
+    (
+        "norm(p=1.5)",
+        lambda a: F["norm"](a, p=1.5),
+        lambda a: np.sum(np.abs(a) ** 1.5) ** (1 / 1.5),
+        RED_SHAPES,
+        away_from_zero(0.3),
+    ),
+    (
+        "norm(p=0.5)",
+        lambda a: F["norm"](a, p=0.5),
+        lambda a: np.sum(np.abs(a) ** 0.5) ** 2,
+        RED_SHAPES,
+        away_from_zero(0.3),
+    ),
+    ("norm(p=inf)", lambda a: F["norm"](a, p=float("inf")), lambda a: np.max(np.abs(a)), RED_SHAPES, spread),
+    (
+        "norm(dim=1)",
+        lambda a: F["norm"](a, dim=1),
+        lambda a: np.sqrt(np.sum(a * a, 1)),
+        MAT,
+        away_from_zero(0.3),
+    ),
+    (
+        "norm(p=1, dim=0, keepdim)",
+        lambda a: F["norm"](a, p=1, dim=0, keepdim=True),
+        lambda a: np.sum(np.abs(a), 0, keepdims=True),
+        MAT,
+        away_from_zero(0.3),
+    ),
+    (
+        "logsumexp(0)",
+        lambda a: F["logsumexp"](a, 0),
+        lambda a: np.log(np.sum(np.exp(a), 0)),
+        RED_SHAPES,
+        DEFAULT,
+    ),
+    (
+        "logsumexp(1, keepdim)",
+        lambda a: F["logsumexp"](a, 1, keepdim=True),
+        lambda a: np.log(np.sum(np.exp(a), 1, keepdims=True)),
+        MAT,
+        DEFAULT,
+    ),
+    (
+        "logsumexp((0, 1))",
+        lambda a: F["logsumexp"](a, (0, 1)),
+        lambda a: np.log(np.sum(np.exp(a))),
+        MAT,
+        DEFAULT,
+    ),
+    (
+        "softmax(0)",
+        lambda a: F["softmax"](a, 0),
+        lambda a: np.exp(a) / np.sum(np.exp(a), 0),
+        RED_SHAPES,
+        DEFAULT,
+    ),
+    (
+        "softmax(-1)",
+        lambda a: F["softmax"](a, -1),
+        lambda a: np.exp(a) / np.sum(np.exp(a), -1, keepdims=True),
+        MAT,
+        DEFAULT,
+    ),
+    (
+        "log_softmax(0)",
+        lambda a: F["log_softmax"](a, 0),
+        lambda a: a - np.log(np.sum(np.exp(a), 0)),
+        RED_SHAPES,
+        DEFAULT,
+    ),
+    (
+        "log_softmax(1)",
+        lambda a: F["log_softmax"](a, 1),
+        lambda a: a - np.log(np.sum(np.exp(a), 1, keepdims=True)),
+        MAT,
+        DEFAULT,
+    ),
+    (
+        "cumsum(0)",
+        lambda a: F["cumsum"](a, 0),
+        lambda a: np.cumsum(a, 0) if a.ndim else a,
+        RED_SHAPES,
+        DEFAULT,
+    ),
+    ("cumsum(-1)", lambda a: F["cumsum"](a, -1), lambda a: np.cumsum(a, -1), MAT, DEFAULT),
+]:
     row(_name, _fn, _ref, _shapes, domain=_dom, covers=[_name.split("(")[0]])
 
 # ---------------------------------------------------------------------------------------
 # matrix products: every rank combination of matmul, and the named products
 
 MATMUL_SHAPES = [
-    ((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)),              # 1D/2D
-    ((2, 2, 3), (2, 3, 4)), ((2, 2, 3), (3, 4)), ((2, 3), (2, 3, 4)),            # 3D mixes
-    ((2, 2, 3), (3,)), ((3,), (2, 3, 4)), ((1, 2, 3), (2, 3, 4)), ((2, 2, 3), (1, 3, 4)),
-    ((2, 1, 2, 3), (3, 3, 2)),                                                     # batch broadcast
+    ((3,), (3,)),
+    ((2, 3), (3,)),
+    ((3,), (3, 4)),
+    ((2, 3), (3, 4)),  # 1D/2D
+    ((2, 2, 3), (2, 3, 4)),
+    ((2, 2, 3), (3, 4)),
+    ((2, 3), (2, 3, 4)),  # 3D mixes
+    ((2, 2, 3), (3,)),
+    ((3,), (2, 3, 4)),
+    ((1, 2, 3), (2, 3, 4)),
+    ((2, 2, 3), (1, 3, 4)),
+    ((2, 1, 2, 3), (3, 3, 2)),  # batch broadcast
 ]
 row("matmul", F["matmul"], np.matmul, MATMUL_SHAPES)
-row("matmul(constant, b)", lambda b: F["matmul"](Tensor(np.arange(6.0).reshape(2, 3) / 5), b),
-    lambda b: np.matmul(np.arange(6.0).reshape(2, 3) / 5, b), [((3,),), ((3, 4),), ((2, 3, 4),)],
-    covers=["matmul"])
-row("matmul(a, constant)", lambda a: F["matmul"](a, Tensor(np.arange(12.0).reshape(3, 4) / 7)),
-    lambda a: np.matmul(a, np.arange(12.0).reshape(3, 4) / 7), [((3,),), ((2, 3),), ((2, 2, 3),)],
-    covers=["matmul"])
+row(
+    "matmul(constant, b)",
+    lambda b: F["matmul"](Tensor(np.arange(6.0).reshape(2, 3) / 5), b),
+    lambda b: np.matmul(np.arange(6.0).reshape(2, 3) / 5, b),
+    [((3,),), ((3, 4),), ((2, 3, 4),)],
+    covers=["matmul"],
+)
+row(
+    "matmul(a, constant)",
+    lambda a: F["matmul"](a, Tensor(np.arange(12.0).reshape(3, 4) / 7)),
+    lambda a: np.matmul(a, np.arange(12.0).reshape(3, 4) / 7),
+    [((3,),), ((2, 3),), ((2, 2, 3),)],
+    covers=["matmul"],
+)
 row("mm", F["mm"], np.matmul, [((2, 3), (3, 4)), ((1, 1), (1, 1))])
 row("mv", F["mv"], np.matmul, [((2, 3), (3,))])
 row("dot", F["dot"], np.dot, [((3,), (3,))])
@@ -328,77 +551,114 @@ def _m(name):
 
 
 for _name, _fn, _ref, _shapes in [
-        ("reshape(3, 2)", lambda a: F["reshape"](a, 3, 2), lambda a: a.reshape(3, 2), MAT),
-        ("reshape(-1)", lambda a: F["reshape"](a, -1), lambda a: a.reshape(-1), RED_SHAPES),
-        ("reshape of a transpose", lambda a: F["reshape"](F["t"](a), 6), lambda a: a.T.reshape(6), MAT),
-        ("reshape of a transpose (viewable)", lambda a: F["reshape"](F["t"](a), 3, 1, 2),
-         lambda a: a.T.reshape(3, 1, 2), MAT),
-        ("view(6)", lambda a: a.view(6), lambda a: a.reshape(6), MAT),
-        ("view_as", lambda a: a.view_as(Tensor(np.zeros((3, 2)))), lambda a: a.reshape(3, 2), MAT),
-        ("reshape_as", lambda a: a.reshape_as(Tensor(np.zeros((6, 1)))), lambda a: a.reshape(6, 1), MAT),
-        ("flatten()", lambda a: F["flatten"](a), lambda a: a.reshape(-1), RED_SHAPES),
-        ("flatten(0, 1) 3D", lambda a: F["flatten"](a, 0, 1), lambda a: a.reshape(-1, a.shape[-1]),
-         [((2, 2, 3),)]),
-        ("squeeze()", lambda a: F["squeeze"](a), np.squeeze, [((1, 3),), ((2, 1, 3),)]),
-        ("squeeze(1)", lambda a: F["squeeze"](a, 1), lambda a: np.squeeze(a, 1), [((3, 1),)]),
-        ("unsqueeze(0)", lambda a: F["unsqueeze"](a, 0), lambda a: a[None], RED_SHAPES),
-        ("unsqueeze(-1)", lambda a: F["unsqueeze"](a, -1), lambda a: a[..., None], RED_SHAPES),
-        ("transpose(0, 1)", lambda a: F["transpose"](a, 0, 1), lambda a: a.swapaxes(0, 1), MAT),
-        ("transpose(0, 2) 3D", lambda a: F["transpose"](a, 0, 2), lambda a: a.swapaxes(0, 2),
-         [((2, 3, 4),)]),
-        ("permute(2, 0, 1)", lambda a: F["permute"](a, 2, 0, 1), lambda a: a.transpose(2, 0, 1),
-         [((2, 3, 4),)]),
-        ("t()", lambda a: F["t"](a), lambda a: a.T, RED_SHAPES),
-        ("a.T", lambda a: a.T, lambda a: a.T, [((2, 3),)]),
-        ("expand(2, 3)", lambda a: a.expand(2, 3), lambda a: np.broadcast_to(a, (2, 3)),
-         [((),), ((3,),), ((1, 3),)]),
-        ("expand(-1, 4)", lambda a: a.expand(-1, 4), lambda a: np.broadcast_to(a, (3, 4)), [((3, 1),)]),
-        ("expand_as", lambda a: a.expand_as(Tensor(np.zeros((2, 3)))),
-         lambda a: np.broadcast_to(a, (2, 3)), [((3,),), ((2, 1),)]),
-        ("repeat(2, 2)", lambda a: a.repeat(2, 2), lambda a: np.tile(a, (2, 2)), RED_SHAPES),
-        ("clone", lambda a: F["clone"](a), np.copy, RED_SHAPES),
-        ("contiguous of a transpose", lambda a: F["t"](a).contiguous(), lambda a: a.T.copy(), MAT),
-        ("flip(0)", lambda a: F["flip"](a, 0), lambda a: np.flip(a, 0), [((3,),), ((2, 3),)]),
-        ("flip(0, 1)", lambda a: F["flip"](a, 0, 1), lambda a: np.flip(a, (0, 1)), MAT),
-        ("select(1, -1)", lambda a: F["select"](a, 1, -1), lambda a: a[:, -1], MAT)]:
+    ("reshape(3, 2)", lambda a: F["reshape"](a, 3, 2), lambda a: a.reshape(3, 2), MAT),
+    ("reshape(-1)", lambda a: F["reshape"](a, -1), lambda a: a.reshape(-1), RED_SHAPES),
+    ("reshape of a transpose", lambda a: F["reshape"](F["t"](a), 6), lambda a: a.T.reshape(6), MAT),
+    (
+        "reshape of a transpose (viewable)",
+        lambda a: F["reshape"](F["t"](a), 3, 1, 2),
+        lambda a: a.T.reshape(3, 1, 2),
+        MAT,
+    ),
+    ("view(6)", lambda a: a.view(6), lambda a: a.reshape(6), MAT),
+    ("view_as", lambda a: a.view_as(Tensor(np.zeros((3, 2)))), lambda a: a.reshape(3, 2), MAT),
+    ("reshape_as", lambda a: a.reshape_as(Tensor(np.zeros((6, 1)))), lambda a: a.reshape(6, 1), MAT),
+    ("flatten()", lambda a: F["flatten"](a), lambda a: a.reshape(-1), RED_SHAPES),
+    (
+        "flatten(0, 1) 3D",
+        lambda a: F["flatten"](a, 0, 1),
+        lambda a: a.reshape(-1, a.shape[-1]),
+        [((2, 2, 3),)],
+    ),
+    ("squeeze()", lambda a: F["squeeze"](a), np.squeeze, [((1, 3),), ((2, 1, 3),)]),
+    ("squeeze(1)", lambda a: F["squeeze"](a, 1), lambda a: np.squeeze(a, 1), [((3, 1),)]),
+    ("unsqueeze(0)", lambda a: F["unsqueeze"](a, 0), lambda a: a[None], RED_SHAPES),
+    ("unsqueeze(-1)", lambda a: F["unsqueeze"](a, -1), lambda a: a[..., None], RED_SHAPES),
+    ("transpose(0, 1)", lambda a: F["transpose"](a, 0, 1), lambda a: a.swapaxes(0, 1), MAT),
+    ("transpose(0, 2) 3D", lambda a: F["transpose"](a, 0, 2), lambda a: a.swapaxes(0, 2), [((2, 3, 4),)]),
+    ("permute(2, 0, 1)", lambda a: F["permute"](a, 2, 0, 1), lambda a: a.transpose(2, 0, 1), [((2, 3, 4),)]),
+    ("t()", lambda a: F["t"](a), lambda a: a.T, RED_SHAPES),
+    ("a.T", lambda a: a.T, lambda a: a.T, [((2, 3),)]),
+    (
+        "expand(2, 3)",
+        lambda a: a.expand(2, 3),
+        lambda a: np.broadcast_to(a, (2, 3)),
+        [((),), ((3,),), ((1, 3),)],
+    ),
+    ("expand(-1, 4)", lambda a: a.expand(-1, 4), lambda a: np.broadcast_to(a, (3, 4)), [((3, 1),)]),
+    (
+        "expand_as",
+        lambda a: a.expand_as(Tensor(np.zeros((2, 3)))),
+        lambda a: np.broadcast_to(a, (2, 3)),
+        [((3,),), ((2, 1),)],
+    ),
+    ("repeat(2, 2)", lambda a: a.repeat(2, 2), lambda a: np.tile(a, (2, 2)), RED_SHAPES),
+    ("clone", lambda a: F["clone"](a), np.copy, RED_SHAPES),
+    ("contiguous of a transpose", lambda a: F["t"](a).contiguous(), lambda a: a.T.copy(), MAT),
+    ("flip(0)", lambda a: F["flip"](a, 0), lambda a: np.flip(a, 0), [((3,),), ((2, 3),)]),
+    ("flip(0, 1)", lambda a: F["flip"](a, 0, 1), lambda a: np.flip(a, (0, 1)), MAT),
+    ("select(1, -1)", lambda a: F["select"](a, 1, -1), lambda a: a[:, -1], MAT),
+]:
     row(_name, _fn, _ref, _shapes, covers=[_name.split("(")[0].split(" ")[0]])
 
-row("cat", lambda a, b: F["cat"]([a, b]), lambda a, b: np.concatenate([a, b]),
-    [((3,), (2,)), ((2, 3), (1, 3))])
-row("cat(dim=1) with a constant", lambda a, b: F["cat"]([a, Tensor(np.ones((2, 1))), b], dim=1),
-    lambda a, b: np.concatenate([a, np.ones((2, 1)), b], 1), [((2, 3), (2, 2))], covers=["cat"])
-row("stack", lambda a, b: F["stack"]([a, b]), lambda a, b: np.stack([a, b]),
-    [((), ()), ((3,), (3,)), ((2, 3), (2, 3))])
-row("stack(dim=-1)", lambda a, b: F["stack"]([a, b], dim=-1), lambda a, b: np.stack([a, b], -1),
-    [((3,), (3,)), ((2, 3), (2, 3))], covers=["stack"])
+row(
+    "cat",
+    lambda a, b: F["cat"]([a, b]),
+    lambda a, b: np.concatenate([a, b]),
+    [((3,), (2,)), ((2, 3), (1, 3))],
+)
+row(
+    "cat(dim=1) with a constant",
+    lambda a, b: F["cat"]([a, Tensor(np.ones((2, 1))), b], dim=1),
+    lambda a, b: np.concatenate([a, np.ones((2, 1)), b], 1),
+    [((2, 3), (2, 2))],
+    covers=["cat"],
+)
+row(
+    "stack",
+    lambda a, b: F["stack"]([a, b]),
+    lambda a, b: np.stack([a, b]),
+    [((), ()), ((3,), (3,)), ((2, 3), (2, 3))],
+)
+row(
+    "stack(dim=-1)",
+    lambda a, b: F["stack"]([a, b], dim=-1),
+    lambda a, b: np.stack([a, b], -1),
+    [((3,), (3,)), ((2, 3), (2, 3))],
+    covers=["stack"],
+)
 
 # ---------------------------------------------------------------------------------------
 # indexing: int, slice, step slice, lists with repeats, masks, None, ellipsis
 
 _mask = np.array([[True, False, True], [False, True, True]])
 for _name, _key, _shapes in [
-        ("x[1]", 1, [((3,),), ((2, 3),)]),
-        ("x[-1]", -1, [((3,),), ((2, 3),)]),
-        ("x[0, 2]", (0, 2), MAT),
-        ("x[1:3]", slice(1, 3), [((4,),)]),
-        ("x[:]", slice(None), [((3,),), ((2, 3),)]),
-        ("x[::2]", slice(None, None, 2), [((5,),), ((3, 3),)]),
-        ("x[:, 1:]", (slice(None), slice(1, None)), MAT),
-        ("x[1, ::2]", (1, slice(None, None, 2)), MAT),
-        ("x[[0, 0, 2]]", [0, 0, 2], [((3,),), ((3, 2),)]),
-        ("x[:, [2, 0, 2]]", (slice(None), [2, 0, 2]), MAT),
-        ("x[[0, 1], [2, 2]]", ([0, 1], [2, 2]), MAT),
-        ("x[0, [1, 1]]", (0, [1, 1]), MAT),
-        ("x[mask]", _mask, MAT),
-        ("x[row mask]", np.array([True, False]), MAT),
-        ("x[None]", None, RED_SHAPES),
-        ("x[..., None]", (Ellipsis, None), RED_SHAPES),
-        ("x[...]", Ellipsis, RED_SHAPES),
-        ("x[..., 1]", (Ellipsis, 1), MAT),
-        ("x[:, None, 1]", (slice(None), None, 1), MAT),
-        ("x[idx tensor]", np.array([[1, 0], [1, 1]]), [((3,),)])]:
-    _k = tuple(Tensor(k) if isinstance(k, np.ndarray) else k for k in _key) \
-        if isinstance(_key, tuple) else (Tensor(_key) if isinstance(_key, np.ndarray) else _key)
+    ("x[1]", 1, [((3,),), ((2, 3),)]),
+    ("x[-1]", -1, [((3,),), ((2, 3),)]),
+    ("x[0, 2]", (0, 2), MAT),
+    ("x[1:3]", slice(1, 3), [((4,),)]),
+    ("x[:]", slice(None), [((3,),), ((2, 3),)]),
+    ("x[::2]", slice(None, None, 2), [((5,),), ((3, 3),)]),
+    ("x[:, 1:]", (slice(None), slice(1, None)), MAT),
+    ("x[1, ::2]", (1, slice(None, None, 2)), MAT),
+    ("x[[0, 0, 2]]", [0, 0, 2], [((3,),), ((3, 2),)]),
+    ("x[:, [2, 0, 2]]", (slice(None), [2, 0, 2]), MAT),
+    ("x[[0, 1], [2, 2]]", ([0, 1], [2, 2]), MAT),
+    ("x[0, [1, 1]]", (0, [1, 1]), MAT),
+    ("x[mask]", _mask, MAT),
+    ("x[row mask]", np.array([True, False]), MAT),
+    ("x[None]", None, RED_SHAPES),
+    ("x[..., None]", (Ellipsis, None), RED_SHAPES),
+    ("x[...]", Ellipsis, RED_SHAPES),
+    ("x[..., 1]", (Ellipsis, 1), MAT),
+    ("x[:, None, 1]", (slice(None), None, 1), MAT),
+    ("x[idx tensor]", np.array([[1, 0], [1, 1]]), [((3,),)]),
+]:
+    _k = (
+        tuple(Tensor(k) if isinstance(k, np.ndarray) else k for k in _key)
+        if isinstance(_key, tuple)
+        else (Tensor(_key) if isinstance(_key, np.ndarray) else _key)
+    )
     row(_name, lambda a, k=_k: a[k], lambda a, k=_key: a[k], _shapes, covers=["select"])
 
 # ---------------------------------------------------------------------------------------
@@ -415,36 +675,78 @@ def _log_softmax(z, axis):
 
 
 for _red, _agg in [("mean", np.mean), ("sum", np.sum), ("none", lambda x: x)]:
-    row(f"mse_loss({_red})", lambda a, r=_red: F["mse_loss"](a, Tensor(_target), reduction=r),
-        lambda a, f=_agg: f((a - _target) ** 2), MAT, covers=["mse_loss"])
-    row(f"binary_cross_entropy({_red})",
+    row(
+        f"mse_loss({_red})",
+        lambda a, r=_red: F["mse_loss"](a, Tensor(_target), reduction=r),
+        lambda a, f=_agg: f((a - _target) ** 2),
+        MAT,
+        covers=["mse_loss"],
+    )
+    row(
+        f"binary_cross_entropy({_red})",
         lambda p, r=_red: F["binary_cross_entropy"](p, Tensor(_labels), reduction=r),
-        lambda p, f=_agg: f(-(_labels * np.log(p) + (1 - _labels) * np.log(1 - p))), MAT,
-        domain=PROB, covers=["binary_cross_entropy"])
-    row(f"cross_entropy({_red})", lambda z, r=_red: F["cross_entropy"](z, Tensor(_classes), reduction=r),
-        lambda z, f=_agg: f(-_log_softmax(z, 1)[[0, 1], _classes]), MAT, covers=["cross_entropy"])
-    row(f"nll_loss({_red})", lambda z, r=_red: F["nll_loss"](z, Tensor(_classes), reduction=r),
-        lambda z, f=_agg: f(-z[[0, 1], _classes]), MAT, covers=["nll_loss"])
-row("mse_loss(a, b) both differentiable", lambda a, b: F["mse_loss"](a, b),
-    lambda a, b: np.mean((a - b) ** 2), [((3,), (3,)), ((2, 3), (2, 3))], covers=["mse_loss"])
-row("binary_cross_entropy(weight)",
+        lambda p, f=_agg: f(-(_labels * np.log(p) + (1 - _labels) * np.log(1 - p))),
+        MAT,
+        domain=PROB,
+        covers=["binary_cross_entropy"],
+    )
+    row(
+        f"cross_entropy({_red})",
+        lambda z, r=_red: F["cross_entropy"](z, Tensor(_classes), reduction=r),
+        lambda z, f=_agg: f(-_log_softmax(z, 1)[[0, 1], _classes]),
+        MAT,
+        covers=["cross_entropy"],
+    )
+    row(
+        f"nll_loss({_red})",
+        lambda z, r=_red: F["nll_loss"](z, Tensor(_classes), reduction=r),
+        lambda z, f=_agg: f(-z[[0, 1], _classes]),
+        MAT,
+        covers=["nll_loss"],
+    )
+row(
+    "mse_loss(a, b) both differentiable",
+    lambda a, b: F["mse_loss"](a, b),
+    lambda a, b: np.mean((a - b) ** 2),
+    [((3,), (3,)), ((2, 3), (2, 3))],
+    covers=["mse_loss"],
+)
+row(
+    "binary_cross_entropy(weight)",
     lambda p: F["binary_cross_entropy"](p, Tensor(_labels), weight=Tensor(np.array([1.0, 2.0, 0.5]))),
     lambda p: np.mean(np.array([1.0, 2.0, 0.5]) * -(_labels * np.log(p) + (1 - _labels) * np.log(1 - p))),
-    MAT, domain=PROB, covers=["binary_cross_entropy"])
-row("cross_entropy(probabilities)", lambda z: F["cross_entropy"](z, Tensor(_probs)),
-    lambda z: -np.sum(_log_softmax(z, 1) * _probs) / 2, MAT, covers=["cross_entropy"])
-row("cross_entropy(1D, 0-dim target)", lambda z: F["cross_entropy"](z, Tensor(np.array(1))),
-    lambda z: -_log_softmax(z, 0)[1], [((3,),)], covers=["cross_entropy"])
-row("cross_entropy(label_smoothing=0.1)",
+    MAT,
+    domain=PROB,
+    covers=["binary_cross_entropy"],
+)
+row(
+    "cross_entropy(probabilities)",
+    lambda z: F["cross_entropy"](z, Tensor(_probs)),
+    lambda z: -np.sum(_log_softmax(z, 1) * _probs) / 2,
+    MAT,
+    covers=["cross_entropy"],
+)
+row(
+    "cross_entropy(1D, 0-dim target)",
+    lambda z: F["cross_entropy"](z, Tensor(np.array(1))),
+    lambda z: -_log_softmax(z, 0)[1],
+    [((3,),)],
+    covers=["cross_entropy"],
+)
+row(
+    "cross_entropy(label_smoothing=0.1)",
     lambda z: F["cross_entropy"](z, Tensor(_classes), label_smoothing=0.1),
-    lambda z: np.mean(0.9 * -_log_softmax(z, 1)[[0, 1], _classes]
-                      + 0.1 / 3 * -np.sum(_log_softmax(z, 1), 1)),
-    MAT, covers=["cross_entropy"])
-row("cross_entropy(weight, ignore_index)",
-    lambda z: F["cross_entropy"](z, Tensor(np.array([2, 1, -100])),
-                                 weight=Tensor(np.array([1.0, 2.0, 0.5]))),
+    lambda z: np.mean(0.9 * -_log_softmax(z, 1)[[0, 1], _classes] + 0.1 / 3 * -np.sum(_log_softmax(z, 1), 1)),
+    MAT,
+    covers=["cross_entropy"],
+)
+row(
+    "cross_entropy(weight, ignore_index)",
+    lambda z: F["cross_entropy"](z, Tensor(np.array([2, 1, -100])), weight=Tensor(np.array([1.0, 2.0, 0.5]))),
     lambda z: (0.5 * -_log_softmax(z, 1)[0, 2] + 2.0 * -_log_softmax(z, 1)[1, 1]) / 2.5,
-    [((3, 3),)], covers=["cross_entropy"])
+    [((3, 3),)],
+    covers=["cross_entropy"],
+)
 
 _logit_w = np.array([1.0, 2.0, 0.5])
 _logit_pw = np.array([1.0, 3.0, 0.5])
@@ -457,26 +759,60 @@ def _bce_logits_ref(z, y, w=1.0, pw=None):
 
 
 for _red, _agg in [("mean", np.mean), ("sum", np.sum), ("none", lambda x: x)]:
-    row(f"binary_cross_entropy_with_logits({_red})",
+    row(
+        f"binary_cross_entropy_with_logits({_red})",
         lambda z, r=_red: F["binary_cross_entropy_with_logits"](z, Tensor(_labels), reduction=r),
-        lambda z, f=_agg: f(_bce_logits_ref(z, _labels)), MAT,
-        covers=["binary_cross_entropy_with_logits"])
-row("binary_cross_entropy_with_logits(z, t, weight, pos_weight)",
+        lambda z, f=_agg: f(_bce_logits_ref(z, _labels)),
+        MAT,
+        covers=["binary_cross_entropy_with_logits"],
+    )
+row(
+    "binary_cross_entropy_with_logits(z, t, weight, pos_weight)",
     lambda z, y: F["binary_cross_entropy_with_logits"](
-        z, y, weight=Tensor(_logit_w), pos_weight=Tensor(_logit_pw)),
+        z, y, weight=Tensor(_logit_w), pos_weight=Tensor(_logit_pw)
+    ),
     lambda z, y: np.mean(_bce_logits_ref(z, y, _logit_w, _logit_pw)),
-    [((2, 3), (2, 3))], covers=["binary_cross_entropy_with_logits"])
+    [((2, 3), (2, 3))],
+    covers=["binary_cross_entropy_with_logits"],
+)
 
 # ---------------------------------------------------------------------------------------
 # ops of the table with nothing to differentiate, or checked elsewhere
 
 NOT_DIFFERENTIABLE = {
-    "tensor", "Tensor", "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn",
-    "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "manual_seed",  # leaves
-    "lt", "le", "gt", "ge", "eq", "ne", "logical_and", "logical_or", "logical_not",  # bool out
+    "tensor",
+    "Tensor",
+    "zeros",
+    "ones",
+    "full",
+    "eye",
+    "arange",
+    "linspace",
+    "rand",
+    "randn",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "rand_like",
+    "randn_like",
+    "manual_seed",  # leaves
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "eq",
+    "ne",
+    "logical_and",
+    "logical_or",
+    "logical_not",  # bool out
     "detach",  # cuts the graph (goldens check grad_fn None)
     "floor_divide",  # no derivative (NotImplemented: test_regressions)
-    "any", "all", "argmax", "argmin", "equal", "allclose",  # bool/int64/Python bool out
+    "any",
+    "all",
+    "argmax",
+    "argmin",
+    "equal",
+    "allclose",  # bool/int64/Python bool out
 }
 
 # remainder where it is smooth (0 < x < y: x itself; y's gradient -grad * floor(x / y) = -0.)
@@ -589,27 +925,34 @@ def _check_second_order(r, arrays, u, rng, head):
     if total is None:
         hs = [np.zeros_like(a) for a in arrays]
     else:
-        hs = [np.zeros_like(a) if h is None else h.array
-              for a, h in zip(arrays, grad(total, xs, allow_unused=True))]
+        hs = [
+            np.zeros_like(a) if h is None else h.array
+            for a, h in zip(arrays, grad(total, xs, allow_unused=True))
+        ]
     fd2 = _central_diff(
         lambda arrs: float(sum(np.sum(g * v) for g, v in zip(_first_order(r, arrs, u, head), vs))),
-        arrays, 1e-5)
+        arrays,
+        1e-5,
+    )
     for h, d in zip(hs, fd2):
-        np.testing.assert_allclose(h, d, rtol=1e-5, atol=1e-5,
-                                   err_msg=f"second order of {'f*f' if head else 'f'}")
+        np.testing.assert_allclose(
+            h, d, rtol=1e-5, atol=1e-5, err_msg=f"second order of {'f*f' if head else 'f'}"
+        )
 
 
 def test_every_op_has_a_row():
     """Every function of the table is exercised by a row, or listed as not differentiable
     (aliases such as `multiply` count through the callable they share)."""
     covered = {id(F[c]) for r in ROWS for c in r.covers if c in F}
-    missing = sorted(name for name, fn in F.items()
-                     if id(fn) not in covered and name not in NOT_DIFFERENTIABLE)
+    missing = sorted(
+        name for name, fn in F.items() if id(fn) not in covered and name not in NOT_DIFFERENTIABLE
+    )
     assert not missing, f"ops without a test row: {missing}"
 
 
 # ---------------------------------------------------------------------------------------
 # a few property tests over random shapes
+
 
 def _reduce_to(g, shape):
     """numpy's sum of a broadcast gradient back down to an operand's shape."""
@@ -622,11 +965,15 @@ def _broadcastable_pair():
     dims = st.lists(st.integers(1, 3), min_size=0, max_size=3)
 
     def pair(shape):
-        return st.tuples(st.just(tuple(shape)),
-                         st.lists(st.sampled_from([0, 1]), min_size=len(shape), max_size=len(shape))
-                         .map(lambda ones: tuple(1 if o else s for o, s in zip(ones, shape))),
-                         st.integers(0, len(shape)))
-    return dims.flatmap(pair).map(lambda t: (t[0], t[1][t[2]:]))
+        return st.tuples(
+            st.just(tuple(shape)),
+            st.lists(st.sampled_from([0, 1]), min_size=len(shape), max_size=len(shape)).map(
+                lambda ones: tuple(1 if o else s for o, s in zip(ones, shape))
+            ),
+            st.integers(0, len(shape)),
+        )
+
+    return dims.flatmap(pair).map(lambda t: (t[0], t[1][t[2] :]))
 
 
 @settings(max_examples=25, deadline=None)
@@ -646,14 +993,20 @@ def test_broadcast_gradients_reduce_to_operand_shapes(shapes, swap):
 
 
 @settings(max_examples=25, deadline=None)
-@given(ra=st.integers(1, 4), rb=st.integers(1, 4), n=st.integers(1, 3), m=st.integers(1, 3),
-       p=st.integers(1, 3), batch=st.lists(st.integers(1, 2), min_size=2, max_size=2),
-       ga=st.booleans())
+@given(
+    ra=st.integers(1, 4),
+    rb=st.integers(1, 4),
+    n=st.integers(1, 3),
+    m=st.integers(1, 3),
+    p=st.integers(1, 3),
+    batch=st.lists(st.integers(1, 2), min_size=2, max_size=2),
+    ga=st.booleans(),
+)
 def test_matmul_any_ranks(ra, rb, n, m, p, batch, ga):
     """matmul equals numpy for ranks 1-4 with broadcast batches; its gradients equal
     the closed forms u @ b^T and a^T @ u summed over broadcast batch dims."""
-    sa = (m,) if ra == 1 else tuple(batch[:ra - 2]) + (n, m)
-    sb = (m,) if rb == 1 else tuple(batch[::-1][:rb - 2]) + (m, p)
+    sa = (m,) if ra == 1 else tuple(batch[: ra - 2]) + (n, m)
+    sb = (m,) if rb == 1 else tuple(batch[::-1][: rb - 2]) + (m, p)
     rng = np.random.default_rng(1)
     a, b = rng.standard_normal(sa), rng.standard_normal(sb)
     ta, tb = Tensor(a, ga), Tensor(b, True)
@@ -669,30 +1022,36 @@ def test_matmul_any_ranks(ra, rb, n, m, p, batch, ga):
     db = np.matmul(np.swapaxes(a2, -1, -2), u2)
 
     if ga:
-        np.testing.assert_allclose(ta.grad.array, _reduce_to(da, a2.shape).reshape(sa),
-                                   rtol=1e-10, atol=1e-10)
-    np.testing.assert_allclose(tb.grad.array, _reduce_to(db, b2.shape).reshape(sb),
-                               rtol=1e-10, atol=1e-10)
+        np.testing.assert_allclose(
+            ta.grad.array, _reduce_to(da, a2.shape).reshape(sa), rtol=1e-10, atol=1e-10
+        )
+    np.testing.assert_allclose(tb.grad.array, _reduce_to(db, b2.shape).reshape(sb), rtol=1e-10, atol=1e-10)
 
 
 @settings(max_examples=25, deadline=None)
-@given(shape=st.lists(st.integers(1, 3), min_size=1, max_size=3),
-       data=st.data(), keepdim=st.booleans(), op=st.sampled_from(["sum", "mean", "amax", "logsumexp"]))
+@given(
+    shape=st.lists(st.integers(1, 3), min_size=1, max_size=3),
+    data=st.data(),
+    keepdim=st.booleans(),
+    op=st.sampled_from(["sum", "mean", "amax", "logsumexp"]),
+)
 def test_reductions_over_random_dims(shape, data, keepdim, op):
     """sum/mean/amax/logsumexp over any subset of dims: numpy's value, and a gradient of
     the input's shape that sums to what the chain rule says."""
-    dims = data.draw(st.lists(st.integers(0, len(shape) - 1), min_size=1, max_size=len(shape),
-                              unique=True))
+    dims = data.draw(st.lists(st.integers(0, len(shape) - 1), min_size=1, max_size=len(shape), unique=True))
     rng = np.random.default_rng(2)
     a = spread(rng, tuple(shape))
     t = Tensor(a, True)
     out = F[op](t, tuple(dims), keepdim=keepdim)
-    ref = {"sum": np.sum, "mean": np.mean, "amax": np.max,
-           "logsumexp": lambda x, axis, keepdims: np.log(np.sum(np.exp(x), axis=axis, keepdims=keepdims))}[op]
+    ref = {
+        "sum": np.sum,
+        "mean": np.mean,
+        "amax": np.max,
+        "logsumexp": lambda x, axis, keepdims: np.log(np.sum(np.exp(x), axis=axis, keepdims=keepdims)),
+    }[op]
     np.testing.assert_allclose(out.array, ref(a, axis=tuple(dims), keepdims=keepdim), rtol=1e-12)
     F["sum"](out).backward()
     assert t.grad.array.shape == a.shape
     count = int(np.prod([shape[d] for d in dims]))
-    expect = {"sum": a.size, "mean": a.size / count, "amax": a.size / count,
-              "logsumexp": a.size / count}[op]
+    expect = {"sum": a.size, "mean": a.size / count, "amax": a.size / count, "logsumexp": a.size / count}[op]
     np.testing.assert_allclose(t.grad.array.sum(), expect, rtol=1e-12)

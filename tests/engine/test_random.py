@@ -6,6 +6,7 @@
 - the mt19937 engine against the C++ standard's own check value;
 - a differential test against live torch, skipped without it.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -87,15 +88,15 @@ def test_mt19937_matches_the_cxx_standard():
 
 
 def test_seed_uses_low_32_bits_and_wraps_negative():
-    assert R.Generator(2 ** 32 + 5).random(4).tolist() == R.Generator(5).random(4).tolist()
-    assert R.Generator(-1).initial_seed() == 2 ** 64 - 1
-    assert R.Generator(-2 ** 63).initial_seed() == 2 ** 63
+    assert R.Generator(2**32 + 5).random(4).tolist() == R.Generator(5).random(4).tolist()
+    assert R.Generator(-1).initial_seed() == 2**64 - 1
+    assert R.Generator(-(2**63)).initial_seed() == 2**63
     assert R.Generator(1.5).initial_seed() == 1
     assert R.Generator(True).initial_seed() == 1
     with pytest.raises(errors.TorchValueError, match="Overflow when unpacking long long"):
-        R.Generator(2 ** 64)
+        R.Generator(2**64)
     with pytest.raises(errors.TorchValueError, match="Overflow when unpacking long long"):
-        R.Generator(-2 ** 63 - 1)
+        R.Generator(-(2**63) - 1)
     with pytest.raises(errors.TorchValueError, match="invalid literal for int"):
         K.manual_seed("a")
     with pytest.raises(errors.TorchTypeError):
@@ -107,18 +108,19 @@ def test_random64_and_uniforms():
     r = R.Generator(3).random(4).tolist()
     assert g.random64(2).tolist() == [(r[0] << 32) | r[1], (r[2] << 32) | r[3]]
     g = R.Generator(3)
-    assert g.uniform(2, np.float32).tolist() == [(v & 0xFFFFFF) * 2.0 ** -24 for v in r[:2]]
+    assert g.uniform(2, np.float32).tolist() == [(v & 0xFFFFFF) * 2.0**-24 for v in r[:2]]
     g = R.Generator(3)
     assert g.uniform(2, np.float64).tolist() == [
-        (((r[0] << 32) | r[1]) & (2 ** 53 - 1)) * 2.0 ** -53,
-        (((r[2] << 32) | r[3]) & (2 ** 53 - 1)) * 2.0 ** -53]
+        (((r[0] << 32) | r[1]) & (2**53 - 1)) * 2.0**-53,
+        (((r[2] << 32) | r[3]) & (2**53 - 1)) * 2.0**-53,
+    ]
 
 
 def test_normal_cache_survives_calls_and_manual_seed_clears_it():
     K.manual_seed(11)
-    a = K.randn(1, dtype=dtypes.float64).array.tolist()     # draws a pair, caches sin
+    a = K.randn(1, dtype=dtypes.float64).array.tolist()  # draws a pair, caches sin
     assert R.default_generator.next_double_normal is not None
-    b = K.randn(1, dtype=dtypes.float64).array.tolist()     # the cached one
+    b = K.randn(1, dtype=dtypes.float64).array.tolist()  # the cached one
     assert R.default_generator.next_double_normal is None
     g = R.Generator(11)
     u1, u2 = g.uniform(2, np.float64).tolist()
@@ -136,19 +138,25 @@ def test_fma_is_correctly_rounded():
     got = R._fma(a, b, c)
     # exact reference: a*b is exact in float64; a*b + c as a Python fraction-free sum
     from fractions import Fraction
+
     for i in range(0, 20000, 97):
         exact = Fraction(float(a[i])) * Fraction(float(b[i])) + Fraction(float(c[i]))
         lo = np.float32(float(exact))
         cands = [np.nextafter(lo, np.float32(-np.inf)), lo, np.nextafter(lo, np.float32(np.inf))]
-        best = min(cands, key=lambda v: (abs(Fraction(float(v)) - exact),
-                                         int(np.array(v).view(np.uint32)) & 1))
+        best = min(
+            cands, key=lambda v: (abs(Fraction(float(v)) - exact), int(np.array(v).view(np.uint32)) & 1)
+        )
         assert got[i] == best
 
 
 def test_integer_dtypes_refuse_like_pytorch():
-    with pytest.raises(errors.TorchNotImplementedError, match="\"normal_kernel_cpu\" not implemented for 'Long'"):
+    with pytest.raises(
+        errors.TorchNotImplementedError, match="\"normal_kernel_cpu\" not implemented for 'Long'"
+    ):
         K.randn(3, dtype=dtypes.int64)
-    with pytest.raises(errors.TorchNotImplementedError, match="\"check_uniform_bounds\" not implemented for 'Long'"):
+    with pytest.raises(
+        errors.TorchNotImplementedError, match="\"check_uniform_bounds\" not implemented for 'Long'"
+    ):
         K.rand(3, dtype=dtypes.int64)
     with pytest.raises(errors.TorchNotImplementedError, match="'Long'"):
         K.randn_like(K.tensor([1, 2]))
@@ -166,7 +174,7 @@ def test_requires_grad_leaf():
 SIZES = [1, 2, 15, 16, 17, 33, 100, (5, 3), (2, 3, 4), 257]
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2024, 2 ** 40 + 17, -5])
+@pytest.mark.parametrize("seed", [0, 1, 2024, 2**40 + 17, -5])
 def test_differential_against_torch(seed):
     torch = pytest.importorskip("torch")
     tdt = {None: None, dtypes.float32: torch.float32, dtypes.float64: torch.float64}
@@ -192,5 +200,12 @@ def test_differential_against_torch(seed):
             got = getattr(K, fn)(shape, dtype=dt)
         w = want.contiguous().numpy().reshape(-1)
         g = torch_bits(got.array, str(want.dtype).replace("torch.", ""))
-        assert g.dtype == w.dtype and (g.view(np.uint8) == w.view(np.uint8)).all(), \
-            (seed, step, fn, shape, dt, w[:4], g[:4])
+        assert g.dtype == w.dtype and (g.view(np.uint8) == w.view(np.uint8)).all(), (
+            seed,
+            step,
+            fn,
+            shape,
+            dt,
+            w[:4],
+            g[:4],
+        )

@@ -9,6 +9,7 @@ input that diffcli's own language evaluates, and the texts say what the engine c
   dims), for the others the text itself (a vector-Jacobian product in `grad`);
 - every formula binds in both namespaces (Tensor ops and, for the scalar lane, floats).
 """
+
 from __future__ import annotations
 
 import re
@@ -26,10 +27,39 @@ RECORDS = [r for r in load_ops_goldens() if "error" not in r]
 
 # what has no gradient: creation (leaves), bool/int results, the graph cut
 NOT_DIFFERENTIABLE = {
-    "tensor", "Tensor", "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn",
-    "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "manual_seed",
-    "lt", "le", "gt", "ge", "eq", "ne", "logical_and", "logical_or", "logical_not",
-    "any", "all", "argmax", "argmin", "equal", "allclose", "detach", "floor_divide",
+    "tensor",
+    "Tensor",
+    "zeros",
+    "ones",
+    "full",
+    "eye",
+    "arange",
+    "linspace",
+    "rand",
+    "randn",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "rand_like",
+    "randn_like",
+    "manual_seed",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "eq",
+    "ne",
+    "logical_and",
+    "logical_or",
+    "logical_not",
+    "any",
+    "all",
+    "argmax",
+    "argmin",
+    "equal",
+    "allclose",
+    "detach",
+    "floor_divide",
 }
 # nodes the engine makes that are not ops of their own (a leaf's sink, a missing derivative)
 NOT_OPS = {"AccumulateGrad", "NotImplemented"}
@@ -40,12 +70,21 @@ def _row_names(fn):
 
 
 def _differentiable():
-    table = {**{f"torch.{k}": v for k, v in FUNCTIONS.items()},
-             **{f"Tensor.{k}": v for k, v in METHODS.items()},
-             **{f"Tensor.{k}": v for k, v in INPLACE.items()}}
+    table = {
+        **{f"torch.{k}": v for k, v in FUNCTIONS.items()},
+        **{f"Tensor.{k}": v for k, v in METHODS.items()},
+        **{f"Tensor.{k}": v for k, v in INPLACE.items()},
+    }
     ops = {name: fn for name, fn in table.items() if name.split(".")[1] not in NOT_DIFFERENTIABLE}
-    ops.update({"x[key]": indexing.getitem, "x[key] = v": assignment.setitem, "iter(x)": indexing.unbind,
-                "Tensor.zero_": inplace.zero_, "Tensor.fill_": inplace.fill_})
+    ops.update(
+        {
+            "x[key]": indexing.getitem,
+            "x[key] = v": assignment.setitem,
+            "iter(x)": indexing.unbind,
+            "Tensor.zero_": inplace.zero_,
+            "Tensor.fill_": inplace.fill_,
+        }
+    )
     return ops
 
 
@@ -73,8 +112,12 @@ def test_every_node_the_goldens_show_has_a_row():
 
 
 def test_the_added_ops_are_one_row_each():
-    for name, grad_fn in (("hypot", "HypotBackward0"), ("erf", "ErfBackward0"),
-                          ("logaddexp", "LogaddexpBackward0"), ("sinc", "SincBackward0")):
+    for name, grad_fn in (
+        ("hypot", "HypotBackward0"),
+        ("erf", "ErfBackward0"),
+        ("logaddexp", "LogaddexpBackward0"),
+        ("sinc", "SincBackward0"),
+    ):
         (row,) = FUNCTIONS[name].rows
         assert row.grad_fn == grad_fn and all(d.formula is not None for d in row.grads)
 
@@ -125,16 +168,23 @@ def _cases():
             continue
         for r in RECORDS:
             names = _leaf_inputs(r, row)
-            if r["group"] != "edge_point_gradients" and r["output"]["requires_grad"] \
-                    and names is not None and len(set(names)) == len(names):
+            if (
+                r["group"] != "edge_point_gradients"
+                and r["output"]["requires_grad"]
+                and names is not None
+                and len(set(names)) == len(names)
+            ):
                 yield pytest.param(row, r, id=f"{row.name}@{r['id']}")
 
 
 CASES = list(_cases())
 # rows whose formula is written in the row itself (not by hand elsewhere) must each be
 # checked at some recorded input
-FORMULA_ROWS = {row.name for row in rows.ROWS.values()
-                if row.joint is not None or any(d.formula is not None for d in row.grads)}
+FORMULA_ROWS = {
+    row.name
+    for row in rows.ROWS.values()
+    if row.joint is not None or any(d.formula is not None for d in row.grads)
+}
 
 
 def test_every_formula_row_is_checked_at_recorded_inputs():
@@ -159,8 +209,7 @@ def test_text_gives_the_engines_gradient(row, record):
         out = fn(*leaves, *defaults)
     g = Tensor(np.ones_like(out.array)) if out.array.ndim == 0 else upstream_gradient(out, record["group"])
     engine = grad(out, leaves, grad_outputs=g, allow_unused=True)
-    env = {**dict(zip(row.inputs, leaves)), "result": out.detach(), "grad": g,
-           **{a: d for a, d in row.args}}
+    env = {**dict(zip(row.inputs, leaves)), "result": out.detach(), "grad": g, **{a: d for a, d in row.args}}
     if row.inputs == ("exponent",):
         env["self"] = 2.0
     for name, leaf, want, d in zip(row.inputs, leaves, engine, row.grads):
@@ -169,8 +218,9 @@ def test_text_gives_the_engines_gradient(row, record):
         if row.elementwise:
             got = _sum_to(np.broadcast_to(got * g.array, out.array.shape), leaf.array.shape)
         want = np.zeros(leaf.array.shape) if want is None else want.array
-        np.testing.assert_allclose(np.broadcast_to(got, want.shape), want, rtol=1e-10, atol=1e-12,
-                                   err_msg=f"d/d{name}: {d.text}")
+        np.testing.assert_allclose(
+            np.broadcast_to(got, want.shape), want, rtol=1e-10, atol=1e-12, err_msg=f"d/d{name}: {d.text}"
+        )
         if fn is None or row.args:
             continue
         golden = record["grads"][_leaf_inputs(record, row)[row.inputs.index(name)]]
@@ -179,8 +229,10 @@ def test_text_gives_the_engines_gradient(row, record):
 
 # --- the formulas bind in both namespaces ---------------------------------------------------
 
-@pytest.mark.parametrize("row", [r for r in rows.ROWS.values() if r.name in FORMULA_ROWS],
-                         ids=lambda r: r.name)
+
+@pytest.mark.parametrize(
+    "row", [r for r in rows.ROWS.values() if r.name in FORMULA_ROWS], ids=lambda r: r.name
+)
 def test_formulas_bind_to_tensors_and_floats(row):
     """Every pattern of which inputs require grad binds (no name missing from
     TENSOR_NS), and a lane row's also on floats (none missing from FLOAT_NS)."""

@@ -3,6 +3,7 @@ gradient formulas need.
 
 Moved from the former tests/engine/test_regressions.py: divergences from PyTorch 2.13 that
 were fixed, stated on the engine's API with the values and texts PyTorch gives."""
+
 import pytest
 
 from diffcli.engine import FUNCTIONS, EngineError, tensor
@@ -18,6 +19,7 @@ def vals(t):
 
 def _ones(*shape, dtype=None):
     from diffcli.engine import dtypes
+
     return FUNCTIONS["ones"](*shape, dtype=None if dtype is None else dtypes.BY_NAME[dtype])
 
 
@@ -51,12 +53,14 @@ def test_max_min_over_a_dim_save_their_indices(fn):
         r.values.sum().backward()
     assert str(info.value).startswith(
         "one of the variables needed for gradient computation has been modified by an inplace "
-        "operation: [torch.LongTensor [2]] is at version 1; expected version 0 instead.")
+        "operation: [torch.LongTensor [2]] is at version 1; expected version 0 instead."
+    )
     r = FUNCTIONS[fn](m, 0, keepdim=True)
     r.values.mul_(2.0)  # the values are not saved
     r.values.sum().backward()
-    assert vals(m.grad) == ([[0.0, 0.0, 2.0], [2.0, 2.0, 0.0]] if fn == "max" else
-                            [[2.0, 2.0, 0.0], [0.0, 0.0, 2.0]])
+    assert vals(m.grad) == (
+        [[0.0, 0.0, 2.0], [2.0, 2.0, 0.0]] if fn == "max" else [[2.0, 2.0, 0.0], [0.0, 0.0, 2.0]]
+    )
 
 
 def test_var_saves_only_its_input():
@@ -72,7 +76,9 @@ def test_var_saves_only_its_input():
     v.mul_(2.0)
     v.sum().backward()
     assert [[round(e, 12) for e in row] for row in vals(m.grad)] == [
-        [0.166666666667, -3.333333333333, 3.166666666667], [-2.666666666667, -0.666666666667, 3.333333333333]]
+        [0.166666666667, -3.333333333333, 3.166666666667],
+        [-2.666666666667, -0.666666666667, 3.333333333333],
+    ]
     s = FUNCTIONS["std"](x)
     s += 1.0
     with pytest.raises(EngineError) as info:
@@ -80,7 +86,8 @@ def test_var_saves_only_its_input():
     assert str(info.value).startswith(
         "one of the variables needed for gradient computation has been modified by an inplace "
         "operation: [torch.DoubleTensor []], which is output 0 of Std, is at version 1; "
-        "expected version 0 instead.")
+        "expected version 0 instead."
+    )
 
 
 def test_number_to_a_tensor_power_saves_the_exponent_and_the_result():
@@ -88,21 +95,31 @@ def test_number_to_a_tensor_power_saves_the_exponent_and_the_result():
     the backward with torch 2.13's text; `0 ** x` gives 0 where x >= 0, -inf where x < 0."""
     x = T([0.5, -1.25])
     z = x * 1
-    y = 2 ** z
+    y = 2**z
     z += 1.5
-    with pytest.raises(EngineError, match=r"^one of the variables needed for gradient computation "
-                       r"has been modified by an inplace operation: \[torch.DoubleTensor \[2\]\], "
-                       r"which is output 0 of Add, is at version 1; expected version 0 instead"):
+    with pytest.raises(
+        EngineError,
+        match=r"^one of the variables needed for gradient computation "
+        r"has been modified by an inplace operation: \[torch.DoubleTensor \[2\]\], "
+        r"which is output 0 of Add, is at version 1; expected version 0 instead",
+    ):
         y.sum().backward()
     assert x.grad is None
     x = T([0.5, -1.25])
-    y = 0 ** x
+    y = 0**x
     y.sum().backward()
     assert y.grad_fn.name() == "PowBackward2" and vals(x.grad) == [0.0, float("-inf")]
 
 
-@pytest.mark.parametrize("fn, shapes", [("mm", ((2, 2), (2, 2))), ("dot", ((2,), (2,))),
-                                        ("mv", ((2, 2), (2,))), ("bmm", ((1, 2, 2), (1, 2, 2)))])
+@pytest.mark.parametrize(
+    "fn, shapes",
+    [
+        ("mm", ((2, 2), (2, 2))),
+        ("dot", ((2,), (2,))),
+        ("mv", ((2, 2), (2,))),
+        ("bmm", ((1, 2, 2), (1, 2, 2))),
+    ],
+)
 def test_products_save_an_operand_only_for_the_other_ones_gradient(fn, shapes):
     # PyTorch saves mat2 for self's gradient and self for mat2's: with only one side
     # requiring grad, an in-place change of that side is no version error

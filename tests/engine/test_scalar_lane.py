@@ -4,6 +4,7 @@ signs of zeros and nans, gradients, grad_fn names, saved-tensor errors.
 
 The ordinary path is reached with shape-(1,) tensors (never in the lane) and with
 create_graph=True (the engine leaves the lane for it)."""
+
 from __future__ import annotations
 
 import itertools
@@ -18,8 +19,22 @@ from diffcli.engine.tensor import Tensor
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph")
 
-SPECIAL = [0.0, -0.0, 0.5, -1.25, 3.0, 1e-300, -1e-160, 1e300, 7.5e-5, math.inf, -math.inf,
-           math.nan, 0.7853981633974483, -12.375]
+SPECIAL = [
+    0.0,
+    -0.0,
+    0.5,
+    -1.25,
+    3.0,
+    1e-300,
+    -1e-160,
+    1e300,
+    7.5e-5,
+    math.inf,
+    -math.inf,
+    math.nan,
+    0.7853981633974483,
+    -12.375,
+]
 RANDOM = np.random.default_rng(7).uniform(-4, 4, 24).tolist()
 VALUES = SPECIAL + RANDOM
 GRADS = [1.0, -0.0, -2.5, 1e308, math.nan]
@@ -29,8 +44,7 @@ def same(a, b) -> bool:
     """Bitwise equal, as float64 arrays (nan equal to nan, -0. not equal to 0.)."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
-    return a.shape == b.shape and a.tobytes() == b.tobytes() or \
-        bool(np.all(np.isnan(a) & np.isnan(b)))
+    return a.shape == b.shape and a.tobytes() == b.tobytes() or bool(np.all(np.isnan(a) & np.isnan(b)))
 
 
 def grads_of(fn, values, g, shape, create_graph=False):
@@ -61,14 +75,26 @@ def check(fn, values, g=1.0, array_path=True):
 
 
 # every one-input row in the lane (pow's and rsub's, with a number argument, are below)
-UNARY_LANE = sorted(r.name for r in rows.ROWS.values()
-                    if r.lane is not None and len(r.inputs) == 1 and not r.args and r.name in FUNCTIONS)
+UNARY_LANE = sorted(
+    r.name
+    for r in rows.ROWS.values()
+    if r.lane is not None and len(r.inputs) == 1 and not r.args and r.name in FUNCTIONS
+)
 
 
 # lane forwards that are the C library's (math), not numpy's: PyTorch's 0-d results are
-MATH_FORWARD = {"exp": math.exp, "log": math.log, "tanh": math.tanh, "tan": math.tan,
-                "sinh": math.sinh, "cosh": math.cosh, "asinh": math.asinh, "acosh": math.acosh,
-                "atanh": math.atanh, "sigmoid": lambda x: 1.0 / (1.0 + math.exp(-x))}
+MATH_FORWARD = {
+    "exp": math.exp,
+    "log": math.log,
+    "tanh": math.tanh,
+    "tan": math.tan,
+    "sinh": math.sinh,
+    "cosh": math.cosh,
+    "asinh": math.asinh,
+    "acosh": math.acosh,
+    "atanh": math.atanh,
+    "sigmoid": lambda x: 1.0 / (1.0 + math.exp(-x)),
+}
 
 
 @pytest.mark.parametrize("name", UNARY_LANE)
@@ -85,10 +111,15 @@ def test_unary_ops_match_the_ordinary_path_bitwise(name):
 
 
 # torch 2.13's 0-d results (bits), where numpy's SIMD functions round otherwise
-TORCH_0D = [("exp", -24.8219, 1.6595326439416603e-11), ("tanh", -19.0542, -0.9999999999999999),
-            ("cosh", -22.3696, 2593963416.036797), ("sinh", -21.9038, -1628056516.859828),
-            ("asinh", -24.8356, -3.9058303552346905), ("atanh", 0.00069, 0.0006900001095030312),
-            ("sigmoid", -24.3013, 2.793055123034233e-11)]
+TORCH_0D = [
+    ("exp", -24.8219, 1.6595326439416603e-11),
+    ("tanh", -19.0542, -0.9999999999999999),
+    ("cosh", -22.3696, 2593963416.036797),
+    ("sinh", -21.9038, -1628056516.859828),
+    ("asinh", -24.8356, -3.9058303552346905),
+    ("atanh", 0.00069, 0.0006900001095030312),
+    ("sigmoid", -24.3013, 2.793055123034233e-11),
+]
 
 
 @pytest.mark.parametrize("name, x, want", TORCH_0D)
@@ -97,7 +128,9 @@ def test_zero_dim_values_are_pytorchs(name, x, want):
 
 
 BINARY = {
-    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
     "div": lambda a, b: a / b,
 }
 CONSTANTS = [2.0, -0.0, 0.0, 3, -7, 1e-200, 0.999, math.inf, math.nan]
@@ -126,7 +159,7 @@ def test_negation_matches_bitwise():
 @pytest.mark.parametrize("e", [2, 2.0, 3, 0, -1, 0.5, 2.5, 1, -2.0])
 def test_pow_by_a_constant_matches_bitwise(e):
     for x, g in itertools.product(VALUES, GRADS):
-        check(lambda a: a ** e, [x], g)
+        check(lambda a: a**e, [x], g)
 
 
 def test_chain_of_lane_ops_matches_bitwise():
@@ -135,6 +168,7 @@ def test_chain_of_lane_ops_matches_bitwise():
         for _ in range(20):
             y = unary.sin(y * w + 0.1) ** 2 / 1.001 - unary.tanh(y) * 0.5
         return unary.exp(y) + x.sigmoid()
+
     for x, w in [(0.5, 1.25), (-2.0, 0.3), (3.0, -0.7)]:
         check(chain, [x, w], 1.0, array_path=False)
 
@@ -157,9 +191,16 @@ def test_only_one_operand_requiring_grad_saves_what_pytorch_saves():
 
 def test_backward_twice_fails_for_ops_that_save_and_works_for_those_that_do_not():
     x = tensor(0.5, requires_grad=True)
-    for make, fails in [(lambda: x + 1.0, False), (lambda: x - x, False), (lambda: x * 2.0, True),
-                        (lambda: x / 4.0, True), (lambda: x ** 2, True), (lambda: x.sin(), True),
-                        (lambda: x.exp(), True), (lambda: 1.0 - x, False)]:
+    for make, fails in [
+        (lambda: x + 1.0, False),
+        (lambda: x - x, False),
+        (lambda: x * 2.0, True),
+        (lambda: x / 4.0, True),
+        (lambda: x**2, True),
+        (lambda: x.sin(), True),
+        (lambda: x.exp(), True),
+        (lambda: 1.0 - x, False),
+    ]:
         y = make()
         y.backward()
         if fails:
@@ -174,15 +215,16 @@ def test_gradients_leaving_the_lane_become_tensors_of_the_right_kind():
     h = x * 3.0
     h.retain_grad()
     v = tensor([1.0, 2.0], requires_grad=True)
-    y = (h.sin() * v).sum() + h ** 2
+    y = (h.sin() * v).sum() + h**2
     y.backward()
     for t in (x, h):
         assert type(t.grad) is Tensor and t.grad.array.dtype == np.float64 and t.grad.array.shape == ()
     assert same(h.grad.array, np.cos(1.5) * 3.0 + 2 * 1.5)
     assert same(x.grad.array, (np.cos(1.5) * 3.0 + 2 * 1.5) * 3.0)
     from diffcli.engine.autograd import grad
+
     x2 = tensor(0.5, requires_grad=True)
-    g, = grad(x2.exp() * 2.0, [x2])
+    (g,) = grad(x2.exp() * 2.0, [x2])
     assert type(g) is Tensor and same(g.array, np.exp(0.5) * 2.0)
 
 
@@ -196,6 +238,7 @@ def test_float32_and_integer_tensors_stay_off_the_lane():
 
 def test_graph_freezes_for_the_collector_are_undone_by_backward():
     import gc
+
     x = tensor(0.5, requires_grad=True)
     y = x
     for _ in range(3000):

@@ -11,6 +11,7 @@ Two layers:
 * The tests below state the rules directly on the engine's API, with the values PyTorch
   gives, so that a failure reads as a sentence.
 """
+
 import math
 
 import numpy as np
@@ -37,10 +38,9 @@ from .torch_shim import golden_scenarios, outcome, run_golden
 SKIP = {
     "semantics:inference_mode": "the engine has no inference_mode",
     "semantics:hooks: register_hook on leaf and non-leaf": "the engine has no hooks",
-    "semantics:is_leaf / requires_grad table":
-        "uses torch.nn.Parameter (no nn module); own:is_leaf requires_grad table covers the rest",
+    "semantics:is_leaf / requires_grad table": "uses torch.nn.Parameter (no nn module); own:is_leaf requires_grad table covers the rest",
     "semantics:default dtypes": "numpy interop (torch.tensor(ndarray), torch.from_numpy) is not "
-                                "part of the engine; dtype promotion is the ops' tests' concern",
+    "part of the engine; dtype promotion is the ops' tests' concern",
 }
 XFAIL: dict = {}
 SCENARIOS = golden_scenarios("own:") + golden_scenarios("semantics:")
@@ -68,11 +68,13 @@ def test_goldens_cover_the_reference_semantics():
     import json
 
     from .torch_shim import REFERENCE
+
     labels = {e["label"] for e in json.loads(REFERENCE.read_text())["semantics"]}
-    assert labels == {s["id"][len("semantics:"):] for s in golden_scenarios("semantics:")}
+    assert labels == {s["id"][len("semantics:") :] for s in golden_scenarios("semantics:")}
 
 
 # --- helpers ------------------------------------------------------------------------------
+
 
 def T(v, dtype=None):
     return tensor(v, requires_grad=True, dtype=dtype)
@@ -88,12 +90,14 @@ def vals(t):
 
 def graph(t):
     """reference.json's graph notation, leaves named by `names` lookup order."""
+
     def walk(f):
         if f is None:
             return "None"
         if f.name() == "AccumulateGrad":
             return "AccumulateGrad"
         return f"{f.name()}({', '.join(walk(n) for n in f.next_nodes)})"
+
     return walk(t.grad_fn)
 
 
@@ -108,6 +112,7 @@ def warnings_seen():
 
 def raises(text, type_name="RuntimeError"):
     """pytest.raises for an EngineError with exactly this type name and message."""
+
     class _Ctx:
         def __enter__(self):
             self.cm = pytest.raises(EngineError)
@@ -119,32 +124,51 @@ def raises(text, type_name="RuntimeError"):
             assert self.info.value.type_name == type_name
             assert str(self.info.value) == text
             return suppressed
+
     return _Ctx()
 
 
 # --- requires_grad propagation and is_leaf --------------------------------------------------
 
-@pytest.mark.parametrize("make, is_leaf, requires_grad", [
-    (lambda a, b: a, True, True),
-    (lambda a, b: b, True, False),
-    (lambda a, b: a * 2, False, True),
-    (lambda a, b: b * 2, True, False),
-    (lambda a, b: a * b, False, True),
-    (lambda a, b: b.exp() + b, True, False),
-    (lambda a, b: a.sum(), False, True),
-    (lambda a, b: a[0], False, True),
-    (lambda a, b: a.clone(), False, True),
-    (lambda a, b: (a * 2).detach(), True, False),
-    (lambda a, b: a > 1, True, False),
-    (lambda a, b: a.long(), True, False),
-], ids=["leaf rg", "leaf", "op rg", "op", "mixed", "ops on constants", "sum", "select",
-        "clone", "detach", "comparison", "to long"])
+
+@pytest.mark.parametrize(
+    "make, is_leaf, requires_grad",
+    [
+        (lambda a, b: a, True, True),
+        (lambda a, b: b, True, False),
+        (lambda a, b: a * 2, False, True),
+        (lambda a, b: b * 2, True, False),
+        (lambda a, b: a * b, False, True),
+        (lambda a, b: b.exp() + b, True, False),
+        (lambda a, b: a.sum(), False, True),
+        (lambda a, b: a[0], False, True),
+        (lambda a, b: a.clone(), False, True),
+        (lambda a, b: (a * 2).detach(), True, False),
+        (lambda a, b: a > 1, True, False),
+        (lambda a, b: a.long(), True, False),
+    ],
+    ids=[
+        "leaf rg",
+        "leaf",
+        "op rg",
+        "op",
+        "mixed",
+        "ops on constants",
+        "sum",
+        "select",
+        "clone",
+        "detach",
+        "comparison",
+        "to long",
+    ],
+)
 def test_requires_grad_propagation_and_is_leaf(make, is_leaf, requires_grad):
     t = make(T([1.0, 2.0]), C([3.0, 4.0]))
     assert (t.is_leaf, t.requires_grad, t.grad_fn is None) == (is_leaf, requires_grad, is_leaf)
 
 
 # --- leaf .grad accumulation ------------------------------------------------------------------
+
 
 def test_leaf_grad_accumulates_in_place_into_the_same_object():
     x = T([1.0, 2.0])
@@ -182,6 +206,7 @@ def test_grad_has_the_leaf_dtype_and_shape():
 
 # --- non-leaf .grad -----------------------------------------------------------------------
 
+
 def test_non_leaf_grad_is_none_with_pytorch_warning(warnings_seen):
     x = T([1.0, 2.0])
     y = x * 2
@@ -189,9 +214,11 @@ def test_non_leaf_grad_is_none_with_pytorch_warning(warnings_seen):
     assert y.grad is None
     assert warnings_seen == [("UserWarning", errors.NONLEAF_GRAD_WARNING)]
     assert errors.NONLEAF_GRAD_WARNING.startswith(
-        "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed.")
+        "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed."
+    )
     assert errors.NONLEAF_GRAD_WARNING.endswith(
-        "(Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
+        "(Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
+    )
     x.grad, C([1.0]).grad  # leaves and constants: no warning
     assert len(warnings_seen) == 1
     y.grad  # noqa: B018  (every access warns (PyTorch de-duplicates only through Python's filter))
@@ -221,6 +248,7 @@ def test_retain_grad_on_a_leaf_is_a_no_op_and_needs_requires_grad():
 
 # --- backward's gradient argument -----------------------------------------------------------
 
+
 def test_scalar_and_one_element_outputs_need_no_gradient():
     for v in (2.0, [2.0], [[2.0]]):
         x = T(v)
@@ -228,14 +256,17 @@ def test_scalar_and_one_element_outputs_need_no_gradient():
         assert np.all(x.grad.array == 3.0) and x.grad.shape == x.shape
 
 
-@pytest.mark.parametrize("out_shape, grad_shape", [((3,), (2,)), ((2,), (1, 2)), ((2,), ()),
-                                                   ((), (1,)), ((1,), (1, 1))])
+@pytest.mark.parametrize(
+    "out_shape, grad_shape", [((3,), (2,)), ((2,), (1, 2)), ((2,), ()), ((), (1,)), ((1,), (1, 1))]
+)
 def test_gradient_must_match_the_output_shape_exactly(out_shape, grad_shape):
     y = T(np.ones(out_shape).tolist()) * 2
     g = Tensor(np.ones(grad_shape))
     fmt = lambda s: "torch.Size([" + ", ".join(map(str, s)) + "])"  # noqa: E731
-    with raises(f"Mismatch in shape: grad_output[0] has a shape of {fmt(grad_shape)} and "
-                f"output[0] has a shape of {fmt(out_shape)}."):
+    with raises(
+        f"Mismatch in shape: grad_output[0] has a shape of {fmt(grad_shape)} and "
+        f"output[0] has a shape of {fmt(out_shape)}."
+    ):
         y.backward(g)
 
 
@@ -244,11 +275,14 @@ def test_non_scalar_output_needs_a_gradient():
         (T([1.0, 2.0]) * 2).backward()
 
 
-@pytest.mark.parametrize("gradient, text", [
-    (2.0, "'float' object is not iterable"),
-    (3, "'int' object is not iterable"),
-    ([1.0, 1.0], "gradients can be either Tensors or None, but got float"),
-])
+@pytest.mark.parametrize(
+    "gradient, text",
+    [
+        (2.0, "'float' object is not iterable"),
+        (3, "'int' object is not iterable"),
+        ([1.0, 1.0], "gradients can be either Tensors or None, but got float"),
+    ],
+)
 def test_gradient_python_types(gradient, text):
     with raises(text, "TypeError"):
         (T([1.0, 2.0]) * 2).backward(gradient)
@@ -281,18 +315,22 @@ def test_backward_on_tensors_without_grad():
 BACKWARD_TWICE = errors.BACKWARD_TWICE
 
 
-@pytest.mark.parametrize("make, second_ok, grad_after_two", [
-    (lambda a, b: a + b, True, [2.0, 2.0]),
-    (lambda a, b: a - b, True, [2.0, 2.0]),
-    (lambda a, b: a + 1, True, [2.0, 2.0]),
-    (lambda a, b: a, True, [2.0, 2.0]),
-    (lambda a, b: a.mean(), True, [1.0, 1.0]),
-    (lambda a, b: a * b, False, None),
-    (lambda a, b: a * 2, False, None),
-    (lambda a, b: a * C([3.0, 4.0]), False, None),
-    (lambda a, b: a.exp(), False, None),
-    (lambda a, b: a.sin(), False, None),
-], ids=["a+b", "a-b", "a+1", "sum", "mean", "a*b", "a*2", "a*c", "exp", "sin"])
+@pytest.mark.parametrize(
+    "make, second_ok, grad_after_two",
+    [
+        (lambda a, b: a + b, True, [2.0, 2.0]),
+        (lambda a, b: a - b, True, [2.0, 2.0]),
+        (lambda a, b: a + 1, True, [2.0, 2.0]),
+        (lambda a, b: a, True, [2.0, 2.0]),
+        (lambda a, b: a.mean(), True, [1.0, 1.0]),
+        (lambda a, b: a * b, False, None),
+        (lambda a, b: a * 2, False, None),
+        (lambda a, b: a * C([3.0, 4.0]), False, None),
+        (lambda a, b: a.exp(), False, None),
+        (lambda a, b: a.sin(), False, None),
+    ],
+    ids=["a+b", "a-b", "a+1", "sum", "mean", "a*b", "a*2", "a*c", "exp", "sin"],
+)
 def test_second_backward_without_retain_graph(make, second_ok, grad_after_two):
     a, b = T([1.0, 2.0]), T([3.0, 4.0])
     y = make(a, b).sum()
@@ -320,26 +358,29 @@ def test_retain_graph_allows_more_backward_calls():
 
 # --- create_graph ---------------------------------------------------------------------------
 
+
 def test_create_graph_leaf_grad_is_copy_backwards(warnings_seen):
     x = T(2.0)
-    (x ** 3).backward(create_graph=True)
+    (x**3).backward(create_graph=True)
     assert warnings_seen == [("UserWarning", errors.CREATE_GRAPH_WARNING)]
     g = x.grad
     assert vals(g) == 12.0 and g.requires_grad and not g.is_leaf and g._version[0] == 1
     assert graph(g) == "CopyBackwards(None, MulBackward0(None, MulBackward1(PowBackward0(AccumulateGrad))))"
-    (x ** 3).backward(create_graph=True)  # the warning is PyTorch's TORCH_WARN_ONCE
+    (x**3).backward(create_graph=True)  # the warning is PyTorch's TORCH_WARN_ONCE
     assert len(warnings_seen) == 1
     assert x.grad is not g and x.grad.grad_fn.name() == "AddBackward0" and vals(x.grad) == 24.0
     assert graph(x.grad) == (
         "AddBackward0(CopyBackwards(None, MulBackward0(None, MulBackward1(PowBackward0("
-        "AccumulateGrad)))), MulBackward0(None, MulBackward1(PowBackward0(AccumulateGrad))))")
+        "AccumulateGrad)))), MulBackward0(None, MulBackward1(PowBackward0(AccumulateGrad))))"
+    )
     assert errors.CREATE_GRAPH_WARNING.startswith(
-        "Using backward() with create_graph=True will create a reference cycle")
+        "Using backward() with create_graph=True will create a reference cycle"
+    )
 
 
 def test_create_graph_retains_the_graph_and_later_backward_accumulates_in_place(warnings_seen):
     x = T(2.0)
-    y = x ** 3
+    y = x**3
     y.backward(create_graph=True)
     g = x.grad
     y.backward()
@@ -348,7 +389,7 @@ def test_create_graph_retains_the_graph_and_later_backward_accumulates_in_place(
 
 def test_grad_with_create_graph_is_mul_backward():
     x = T(2.0)
-    (d1,) = grad(x ** 3, x, create_graph=True)
+    (d1,) = grad(x**3, x, create_graph=True)
     (d2,) = grad(d1, x, create_graph=True)
     (d3,) = grad(d2, x)
     assert vals(d1) == 12.0 and vals(d2) == 12.0 and vals(d3) == 6.0
@@ -360,20 +401,30 @@ def test_grad_with_create_graph_is_mul_backward():
 def _exp_exp_derivatives(x):
     u = math.exp(x)
     e = math.exp(u)
-    return [u * e, (u + u ** 2) * e, (u + 3 * u ** 2 + u ** 3) * e,
-            (u + 7 * u ** 2 + 6 * u ** 3 + u ** 4) * e]
+    return [u * e, (u + u**2) * e, (u + 3 * u**2 + u**3) * e, (u + 7 * u**2 + 6 * u**3 + u**4) * e]
 
 
-@pytest.mark.parametrize("f, x0, derivatives", [
-    (lambda x: x ** 3, 1.7, lambda x: [3 * x ** 2, 6 * x, 6.0, 0.0]),
-    (lambda x: x.sin(), 0.7, lambda x: [math.cos(x), -math.sin(x), -math.cos(x), math.sin(x)]),
-    (lambda x: x.exp().exp(), 0.3, _exp_exp_derivatives),
-    (lambda x: (x * 2).exp(), -0.4, lambda x: [2 ** k * math.exp(2 * x) for k in (1, 2, 3, 4)]),
-    (lambda x: 2 / x, 1.3, lambda x: [-2 / x ** 2, 4 / x ** 3, -12 / x ** 4, 48 / x ** 5]),
-    (lambda x: x.sin() * x.exp(), 0.9, lambda x: [
-        math.exp(x) * (math.sin(x) + math.cos(x)), 2 * math.exp(x) * math.cos(x),
-        2 * math.exp(x) * (math.cos(x) - math.sin(x)), -4 * math.exp(x) * math.sin(x)]),
-], ids=["x**3", "sin", "exp(exp)", "exp(2x)", "2/x", "sin*exp"])
+@pytest.mark.parametrize(
+    "f, x0, derivatives",
+    [
+        (lambda x: x**3, 1.7, lambda x: [3 * x**2, 6 * x, 6.0, 0.0]),
+        (lambda x: x.sin(), 0.7, lambda x: [math.cos(x), -math.sin(x), -math.cos(x), math.sin(x)]),
+        (lambda x: x.exp().exp(), 0.3, _exp_exp_derivatives),
+        (lambda x: (x * 2).exp(), -0.4, lambda x: [2**k * math.exp(2 * x) for k in (1, 2, 3, 4)]),
+        (lambda x: 2 / x, 1.3, lambda x: [-2 / x**2, 4 / x**3, -12 / x**4, 48 / x**5]),
+        (
+            lambda x: x.sin() * x.exp(),
+            0.9,
+            lambda x: [
+                math.exp(x) * (math.sin(x) + math.cos(x)),
+                2 * math.exp(x) * math.cos(x),
+                2 * math.exp(x) * (math.cos(x) - math.sin(x)),
+                -4 * math.exp(x) * math.sin(x),
+            ],
+        ),
+    ],
+    ids=["x**3", "sin", "exp(exp)", "exp(2x)", "2/x", "sin*exp"],
+)
 def test_higher_order_derivatives(f, x0, derivatives):
     x = T(x0)
     d = f(x)
@@ -398,6 +449,7 @@ def test_second_order_through_backward_on_grad():
 
 
 # --- torch.autograd.grad ----------------------------------------------------------------------
+
 
 def test_grad_returns_a_tuple_and_leaves_grad_alone():
     x, z = T([1.0, 2.0]), T(3.0)
@@ -425,8 +477,10 @@ def test_grad_unused_inputs():
     assert vals(grad(y, [x, z], allow_unused=True, retain_graph=True)[1]) is None
     gz, gx = grad(y, [z, x], materialize_grads=True, retain_graph=True)
     assert vals(gz) == [0.0] and vals(gx) == [2.0, 2.0]
-    with raises("The differentiated Tensor at index 1 appears to not have been used in the "
-                "graph. Set allow_unused=True if this is the desired behavior."):
+    with raises(
+        "The differentiated Tensor at index 1 appears to not have been used in the "
+        "graph. Set allow_unused=True if this is the desired behavior."
+    ):
         grad(y, [x, z])
     with raises("One of the differentiated Tensors does not require grad"):
         grad(y, C([1.0]))
@@ -444,11 +498,12 @@ def test_grad_on_non_leaf_inputs_captures_without_running_their_node():
     assert np.allclose(x.grad.array, np.exp([1.0, 2.0]))
     x2 = T([1.0, 2.0])
     h2 = x2 * 2
-    gx, gh2 = grad((h2 ** 2).sum(), [x2, h2])
+    gx, gh2 = grad((h2**2).sum(), [x2, h2])
     assert vals(gx) == [8.0, 16.0] and vals(gh2) == [4.0, 8.0]
 
 
 # --- backward(inputs=...) ---------------------------------------------------------------------
+
 
 def test_backward_inputs_restricts_accumulation():
     x, z = T([1.0, 2.0]), T([3.0, 4.0])
@@ -475,6 +530,7 @@ def test_backward_inputs_errors():
 
 
 # --- grad modes -----------------------------------------------------------------------------
+
 
 def test_no_grad_enable_grad_set_grad_enabled():
     x = T([1.0])
@@ -517,6 +573,7 @@ def test_grad_modes_as_decorators():
 
 
 # --- detach, .data, detach_, requires_grad_ ---------------------------------------------------
+
 
 def test_detach_shares_data_and_version_counter():
     x = T([1.0, 2.0])
@@ -568,6 +625,7 @@ def test_requires_grad_texts():
 
 # --- in-place operations ------------------------------------------------------------------------
 
+
 def test_in_place_ops_bump_the_shared_version_counter():
     x = C([1.0, 2.0, 3.0])
     x.add_(1)
@@ -580,18 +638,33 @@ def test_in_place_ops_bump_the_shared_version_counter():
     assert x._version[0] == 6
 
 
-@pytest.mark.parametrize("op, name, graph_text", [
-    (lambda y, b: y.exp_(), "ExpBackward0", "ExpBackward0(MulBackward0(AccumulateGrad, None))"),
-    (lambda y, b: y.add_(1), "AddBackward0", "AddBackward0(MulBackward0(AccumulateGrad, None), None)"),
-    (lambda y, b: y.mul_(3), "MulBackward0", "MulBackward0(MulBackward0(AccumulateGrad, None), None)"),
-    (lambda y, b: y.relu_(), "ReluBackward0", "ReluBackward0(MulBackward0(AccumulateGrad, None))"),
-    (lambda y, b: y.sigmoid_(), "SigmoidBackward0", "SigmoidBackward0(MulBackward0(AccumulateGrad, None))"),
-    (lambda y, b: y.zero_(), "ZeroBackward0", "ZeroBackward0(MulBackward0(AccumulateGrad, None))"),
-    (lambda y, b: y.__setitem__(0, 0.0), "CopySlices", "CopySlices(MulBackward0(AccumulateGrad, None), None)"),
-    (lambda y, b: y.__setitem__(slice(1, None), b), "CopySlices",
-     "CopySlices(MulBackward0(AccumulateGrad, None), AccumulateGrad)"),
-    (lambda y, b: y[1:].mul_(10), "CopySlices", "CopySlices(MulBackward0(AccumulateGrad, None), None)"),
-], ids=["exp_", "add_", "mul_", "relu_", "sigmoid_", "zero_", "setitem", "setitem grad", "view mul_"])
+@pytest.mark.parametrize(
+    "op, name, graph_text",
+    [
+        (lambda y, b: y.exp_(), "ExpBackward0", "ExpBackward0(MulBackward0(AccumulateGrad, None))"),
+        (lambda y, b: y.add_(1), "AddBackward0", "AddBackward0(MulBackward0(AccumulateGrad, None), None)"),
+        (lambda y, b: y.mul_(3), "MulBackward0", "MulBackward0(MulBackward0(AccumulateGrad, None), None)"),
+        (lambda y, b: y.relu_(), "ReluBackward0", "ReluBackward0(MulBackward0(AccumulateGrad, None))"),
+        (
+            lambda y, b: y.sigmoid_(),
+            "SigmoidBackward0",
+            "SigmoidBackward0(MulBackward0(AccumulateGrad, None))",
+        ),
+        (lambda y, b: y.zero_(), "ZeroBackward0", "ZeroBackward0(MulBackward0(AccumulateGrad, None))"),
+        (
+            lambda y, b: y.__setitem__(0, 0.0),
+            "CopySlices",
+            "CopySlices(MulBackward0(AccumulateGrad, None), None)",
+        ),
+        (
+            lambda y, b: y.__setitem__(slice(1, None), b),
+            "CopySlices",
+            "CopySlices(MulBackward0(AccumulateGrad, None), AccumulateGrad)",
+        ),
+        (lambda y, b: y[1:].mul_(10), "CopySlices", "CopySlices(MulBackward0(AccumulateGrad, None), None)"),
+    ],
+    ids=["exp_", "add_", "mul_", "relu_", "sigmoid_", "zero_", "setitem", "setitem grad", "view mul_"],
+)
 def test_in_place_on_non_leaf_replaces_grad_fn(op, name, graph_text):
     a, b = T([1.0, 2.0, 3.0]), T([0.5, 0.25])
     y = a * 2
@@ -614,7 +687,8 @@ def test_views_see_in_place_changes_of_their_base():
     v = y[1:]
     y.mul_(3)
     assert v.grad_fn.name() == "AsStridedBackward0" and graph(v) == (
-        "AsStridedBackward0(MulBackward0(MulBackward0(AccumulateGrad, None), None))")
+        "AsStridedBackward0(MulBackward0(MulBackward0(AccumulateGrad, None), None))"
+    )
     (v * v).sum().backward()
     assert vals(a.grad) == [0.0, 144.0, 216.0]
 
@@ -627,15 +701,19 @@ def test_in_place_keeps_the_original_self_for_backward():
     assert vals(z.grad) == [2.0, 4.0] and vals(a.grad) == [6.0, 8.0]
 
 
-@pytest.mark.parametrize("op, text", [
-    (lambda x: x.add_(1), errors.LEAF_INPLACE),
-    (lambda x: x.__iadd__(1), errors.LEAF_INPLACE),
-    (lambda x: x.exp_(), errors.LEAF_INPLACE),
-    (lambda x: x.zero_(), errors.LEAF_INPLACE),
-    (lambda x: x.__setitem__(0, 5.0), errors.VIEW_LEAF_INPLACE),
-    (lambda x: x[0].mul_(2), errors.VIEW_LEAF_INPLACE),
-    (lambda x: x[1:].zero_(), errors.VIEW_LEAF_INPLACE),
-], ids=["add_", "+=", "exp_", "zero_", "setitem", "x[0].mul_", "x[1:].zero_"])
+@pytest.mark.parametrize(
+    "op, text",
+    [
+        (lambda x: x.add_(1), errors.LEAF_INPLACE),
+        (lambda x: x.__iadd__(1), errors.LEAF_INPLACE),
+        (lambda x: x.exp_(), errors.LEAF_INPLACE),
+        (lambda x: x.zero_(), errors.LEAF_INPLACE),
+        (lambda x: x.__setitem__(0, 5.0), errors.VIEW_LEAF_INPLACE),
+        (lambda x: x[0].mul_(2), errors.VIEW_LEAF_INPLACE),
+        (lambda x: x[1:].zero_(), errors.VIEW_LEAF_INPLACE),
+    ],
+    ids=["add_", "+=", "exp_", "zero_", "setitem", "x[0].mul_", "x[1:].zero_"],
+)
 def test_in_place_on_a_leaf_requiring_grad(op, text):
     x = T([1.0, 2.0])
     with raises(text):
@@ -646,7 +724,8 @@ def test_in_place_on_a_leaf_requiring_grad(op, text):
 def test_in_place_texts():
     assert errors.LEAF_INPLACE == "a leaf Variable that requires grad is being used in an in-place operation."
     assert errors.VIEW_LEAF_INPLACE == (
-        "a view of a leaf Variable that requires grad is being used in an in-place operation.")
+        "a view of a leaf Variable that requires grad is being used in an in-place operation."
+    )
 
 
 def test_in_place_on_a_leaf_under_no_grad():
@@ -658,10 +737,12 @@ def test_in_place_on_a_leaf_under_no_grad():
 
 
 def _version_text(desc, version=1, expected=0):
-    return ("one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: {desc} is at version {version}; expected version {expected} "
-            "instead. Hint: enable anomaly detection to find the operation that failed to "
-            "compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+    return (
+        "one of the variables needed for gradient computation has been modified by an "
+        f"inplace operation: {desc} is at version {version}; expected version {expected} "
+        "instead. Hint: enable anomaly detection to find the operation that failed to "
+        "compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+    )
 
 
 def _leaf_modified_under_no_grad():
@@ -680,31 +761,73 @@ def _sin_then(modify):
     return y.sum()
 
 
-@pytest.mark.parametrize("make, desc, version", [
-    (lambda: (lambda y: (y.add_(1), y.sum())[1])(T([1.0, 2.0]).exp()),
-     "[torch.DoubleTensor [2]], which is output 0 of Exp,", 1),
-    (lambda: (lambda y: (y.add_(1), y.add_(1), y)[2])(T(1.0).exp()),
-     "[torch.DoubleTensor []], which is output 0 of Exp,", 2),
-    (lambda: (lambda y: (y.mul_(2), y.sum())[1])(T([[1.0], [2.0]]).sigmoid()),
-     "[torch.DoubleTensor [2, 1]], which is output 0 of Sigmoid,", 1),
-    (lambda: (lambda y: (y.exp_(), y.sum())[1])(T([1.0, 2.0]).tanh()),
-     "[torch.DoubleTensor [2]], which is output 0 of Tanh,", 1),
-    (lambda: (lambda y: (y[0:1].mul_(2), y.sum())[1])(T([1.0, 2.0]).exp()),
-     "[torch.DoubleTensor [2]], which is output 0 of Exp,", 1),
-    (lambda: (lambda y: (y.detach().mul_(2), y.sum())[1])(T([1.0, 2.0]).exp()),
-     "[torch.DoubleTensor [2]], which is output 0 of Exp,", 1),
-    (lambda: (lambda y: (y.add_(1), y.sum())[1])(T([1.0, 2.0], dtype=dtypes.float32).exp()),
-     "[torch.FloatTensor [2]], which is output 0 of Exp,", 1),
-    (lambda: _sin_then(lambda a: a.add_(1)), "[torch.DoubleTensor [2]], which is output 0 of Add,", 1),
-    (lambda: _sin_then(lambda a: a.exp_()), "[torch.DoubleTensor [2]], which is output 0 of Exp,", 1),
-    (lambda: _sin_then(lambda a: a[0:1].mul_(2)),
-     "[torch.DoubleTensor [2]], which is output 0 of torch::autograd::CopySlices,", 1),
-    (_leaf_modified_under_no_grad, "[torch.DoubleTensor [2]]", 1),
-    (lambda: (lambda x, c: (lambda y: (c.add_(1), y.sum())[1])(x * c))(T([1.0, 2.0]), C([3.0, 4.0])),
-     "[torch.DoubleTensor [2]]", 1),
-], ids=["saved exp output", "0-dim twice", "2-D sigmoid", "tanh then exp_", "output via view",
-        "output via detach", "float32", "saved input add_", "saved input exp_",
-        "saved input via view", "saved leaf under no_grad", "saved constant"])
+@pytest.mark.parametrize(
+    "make, desc, version",
+    [
+        (
+            lambda: (lambda y: (y.add_(1), y.sum())[1])(T([1.0, 2.0]).exp()),
+            "[torch.DoubleTensor [2]], which is output 0 of Exp,",
+            1,
+        ),
+        (
+            lambda: (lambda y: (y.add_(1), y.add_(1), y)[2])(T(1.0).exp()),
+            "[torch.DoubleTensor []], which is output 0 of Exp,",
+            2,
+        ),
+        (
+            lambda: (lambda y: (y.mul_(2), y.sum())[1])(T([[1.0], [2.0]]).sigmoid()),
+            "[torch.DoubleTensor [2, 1]], which is output 0 of Sigmoid,",
+            1,
+        ),
+        (
+            lambda: (lambda y: (y.exp_(), y.sum())[1])(T([1.0, 2.0]).tanh()),
+            "[torch.DoubleTensor [2]], which is output 0 of Tanh,",
+            1,
+        ),
+        (
+            lambda: (lambda y: (y[0:1].mul_(2), y.sum())[1])(T([1.0, 2.0]).exp()),
+            "[torch.DoubleTensor [2]], which is output 0 of Exp,",
+            1,
+        ),
+        (
+            lambda: (lambda y: (y.detach().mul_(2), y.sum())[1])(T([1.0, 2.0]).exp()),
+            "[torch.DoubleTensor [2]], which is output 0 of Exp,",
+            1,
+        ),
+        (
+            lambda: (lambda y: (y.add_(1), y.sum())[1])(T([1.0, 2.0], dtype=dtypes.float32).exp()),
+            "[torch.FloatTensor [2]], which is output 0 of Exp,",
+            1,
+        ),
+        (lambda: _sin_then(lambda a: a.add_(1)), "[torch.DoubleTensor [2]], which is output 0 of Add,", 1),
+        (lambda: _sin_then(lambda a: a.exp_()), "[torch.DoubleTensor [2]], which is output 0 of Exp,", 1),
+        (
+            lambda: _sin_then(lambda a: a[0:1].mul_(2)),
+            "[torch.DoubleTensor [2]], which is output 0 of torch::autograd::CopySlices,",
+            1,
+        ),
+        (_leaf_modified_under_no_grad, "[torch.DoubleTensor [2]]", 1),
+        (
+            lambda: (lambda x, c: (lambda y: (c.add_(1), y.sum())[1])(x * c))(T([1.0, 2.0]), C([3.0, 4.0])),
+            "[torch.DoubleTensor [2]]",
+            1,
+        ),
+    ],
+    ids=[
+        "saved exp output",
+        "0-dim twice",
+        "2-D sigmoid",
+        "tanh then exp_",
+        "output via view",
+        "output via detach",
+        "float32",
+        "saved input add_",
+        "saved input exp_",
+        "saved input via view",
+        "saved leaf under no_grad",
+        "saved constant",
+    ],
+)
 def test_modified_saved_tensor_raises_the_version_error(make, desc, version):
     y = make()
     with raises(_version_text(desc, version)):

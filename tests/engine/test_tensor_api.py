@@ -3,6 +3,7 @@ and allclose.
 
 Moved from the former tests/engine/test_regressions.py: divergences from PyTorch 2.13 that
 were fixed, stated on the engine's API with the values and texts PyTorch gives."""
+
 import warnings
 
 import pytest
@@ -20,6 +21,7 @@ def vals(t):
 
 def _ones(*shape, dtype=None):
     from diffcli.engine import dtypes
+
     return FUNCTIONS["ones"](*shape, dtype=None if dtype is None else dtypes.BY_NAME[dtype])
 
 

@@ -3,6 +3,7 @@ through a modified base, the version counter's errors, views made under no_grad.
 
 Moved from the former tests/engine/test_regressions.py: divergences from PyTorch 2.13 that
 were fixed, stated on the engine's API with the values and texts PyTorch gives."""
+
 import pytest
 
 from diffcli.engine import FUNCTIONS, EngineError, grad, tensor
@@ -33,7 +34,7 @@ def test_setitem_gradient_keeps_the_graph_under_create_graph():
     x = T([1.0, 2.0, 3.0])
     t = x.clone()
     t[0] = t[2] * 3
-    g, = grad((t * t).sum(), x, create_graph=True)
+    (g,) = grad((t * t).sum(), x, create_graph=True)
     assert g.requires_grad and vals(g) == [0.0, 4.0, 60.0]
     g.sum().backward()
     assert vals(x.grad) == [0.0, 2.0, 20.0]
@@ -43,6 +44,7 @@ def test_retain_grad_follows_a_base_modified_through_a_view():
     """h1.retain_grad(); h1[0] *= 0.5 gives h1 a CopySlices grad_fn; its .grad still fills
     (torch: tensor([[1.], [1.]]) with upstream ones)."""
     from diffcli.engine import backward, sin, tensor
+
     a = tensor([[0.0], [0.0]], requires_grad=True)
     h1 = sin(a)
     h1.retain_grad()
@@ -109,6 +111,7 @@ def test_views_regenerate_their_grad_fn_after_an_unrecorded_inplace():
     """An in-place op recorded under no_grad, or through a detached alias, still changes a
     leaf's views: their grad_fn becomes AsStridedBackward0 over the leaf (torch 2.13)."""
     from diffcli.engine import no_grad
+
     a = T([1.0, 2.0, 3.0])
     v = a[1:]
     with no_grad():
@@ -134,13 +137,16 @@ def test_views_regenerate_their_grad_fn_after_an_unrecorded_inplace():
     assert bv.grad_fn is None and not bv.requires_grad
 
 
-@pytest.mark.parametrize("make, shape, producer", [
-    (lambda z: z @ z.t(), "[3, 2]", "AsStrided"),       # MmBackward0 checks mat2 first
-    (lambda z: z.t() @ z, "[2, 3]", "Add"),
-    (lambda z: FUNCTIONS["dot"](z[0], z[1]), "[3]", "AsStrided"),
-    (lambda z: FUNCTIONS["bmm"](z.unsqueeze(0), z.t().unsqueeze(0)), "[1, 3, 2]", "AsStrided"),
-    (lambda z: FUNCTIONS["mv"](z.t(), z[:, 0]), "[3, 2]", "AsStrided"),  # MvBackward0: self first
-])
+@pytest.mark.parametrize(
+    "make, shape, producer",
+    [
+        (lambda z: z @ z.t(), "[3, 2]", "AsStrided"),  # MmBackward0 checks mat2 first
+        (lambda z: z.t() @ z, "[2, 3]", "Add"),
+        (lambda z: FUNCTIONS["dot"](z[0], z[1]), "[3]", "AsStrided"),
+        (lambda z: FUNCTIONS["bmm"](z.unsqueeze(0), z.t().unsqueeze(0)), "[1, 3, 2]", "AsStrided"),
+        (lambda z: FUNCTIONS["mv"](z.t(), z[:, 0]), "[3, 2]", "AsStrided"),  # MvBackward0: self first
+    ],
+)
 def test_version_error_names_the_saved_tensor_pytorch_checks_first(make, shape, producer):
     x = T([[0.5, -1.25, 2.0], [1.5, 0.25, -0.75]])
     z = x * 1
@@ -148,11 +154,14 @@ def test_version_error_names_the_saved_tensor_pytorch_checks_first(make, shape, 
     z += 1.5
     with pytest.raises(EngineError) as info:
         y.sum().backward()
-    assert f"[torch.DoubleTensor {shape}], which is output 0 of {producer}, is at version 1" in str(info.value)
+    assert f"[torch.DoubleTensor {shape}], which is output 0 of {producer}, is at version 1" in str(
+        info.value
+    )
 
 
-@pytest.mark.parametrize("make", [lambda z: z * z.t().t(), lambda z: z * z.view(z.shape)],
-                         ids=["matrix", "view"])
+@pytest.mark.parametrize(
+    "make", [lambda z: z * z.t().t(), lambda z: z * z.view(z.shape)], ids=["matrix", "view"]
+)
 def test_a_product_checks_other_before_self(make):
     """When both saved tensors of a product were modified in place, PyTorch's MulBackward0
     names `other` (here a view: 'output 0 of AsStrided'), not `self` (torch 2.13)."""
@@ -162,8 +171,11 @@ def test_a_product_checks_other_before_self(make):
         y = make(z)
         z += 1.5
         shape = "2, 3" if isinstance(value, list) else ""
-        with pytest.raises(EngineError, match=rf"inplace operation: \[torch.DoubleTensor \[{shape}\]\], "
-                           r"which is output 0 of AsStrided, is at version 1; expected version 0"):
+        with pytest.raises(
+            EngineError,
+            match=rf"inplace operation: \[torch.DoubleTensor \[{shape}\]\], "
+            r"which is output 0 of AsStrided, is at version 1; expected version 0",
+        ):
             y.sum().backward()
 
 
@@ -172,6 +184,7 @@ def test_a_view_made_under_no_grad_requires_grad_but_leads_nowhere():
     requires_grad=True, is a leaf, passes no gradient back, and refuses in-place ops in grad
     mode with the no_grad-view message (also for a view of a non-leaf)."""
     from diffcli.engine import no_grad
+
     a = T([0.5, 1.0])
     with no_grad():
         v = a.reshape(2, 1)
@@ -186,7 +199,10 @@ def test_a_view_made_under_no_grad_requires_grad_but_leads_nowhere():
         w = b[0]
     assert repr(w) == "tensor(0.5000, requires_grad=True)" and w.is_leaf
     for t in (v, w):
-        with pytest.raises(EngineError, match=r"^A view was created in no_grad mode and is being modified "
-                           r"inplace with grad mode enabled\. Given that this use case is ambiguous"):
+        with pytest.raises(
+            EngineError,
+            match=r"^A view was created in no_grad mode and is being modified "
+            r"inplace with grad mode enabled\. Given that this use case is ambiguous",
+        ):
             t.mul_(2.0)
     assert not v.detach().requires_grad

@@ -10,6 +10,7 @@ The facade only renames; it adds no behaviour. What it cannot express is rewritt
 the snippet text by `REWRITES` (each with its reason), and snippets needing features the
 engine deliberately lacks are listed by the tests with a skip reason.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -33,10 +34,12 @@ ADDR_RE = re.compile(r"0x[0-9a-fA-F]+")
 
 # (pattern, replacement, why)
 REWRITES = [
-    (r"\._version\b", "._version[0]",
-     "the engine keeps the version counter as a shared one-element list"),
-    (r"\.data_ptr\(\)", ".array.__array_interface__['data'][0]",
-     "no data_ptr(); the numpy buffer address is the same notion"),
+    (r"\._version\b", "._version[0]", "the engine keeps the version counter as a shared one-element list"),
+    (
+        r"\.data_ptr\(\)",
+        ".array.__array_interface__['data'][0]",
+        "no data_ptr(); the numpy buffer address is the same notion",
+    ),
 ]
 
 
@@ -84,12 +87,24 @@ def base_ns():
     def C(v, dtype=None):
         return torch.tensor(v, dtype=dtype)
 
-    ns = {"torch": torch, "T": T, "C": C, "math": math, "numpy": numpy, "type": _type,
-          "TensorType": engine.Tensor}
+    ns = {
+        "torch": torch,
+        "T": T,
+        "C": C,
+        "math": math,
+        "numpy": numpy,
+        "type": _type,
+        "TensorType": engine.Tensor,
+    }
     # `except RuntimeError:` in a snippet must catch the engine's errors, which are
     # EngineError subclasses carrying PyTorch's type name (not Python's builtins).
-    for cls in (errors.TorchRuntimeError, errors.TorchTypeError, errors.TorchIndexError,
-                errors.TorchValueError, errors.TorchNotImplementedError):
+    for cls in (
+        errors.TorchRuntimeError,
+        errors.TorchTypeError,
+        errors.TorchIndexError,
+        errors.TorchValueError,
+        errors.TorchNotImplementedError,
+    ):
         builtin = getattr(builtins, cls.type_name)
         ns[cls.type_name] = (builtin, cls)
     return ns
@@ -131,8 +146,7 @@ def run_snippet(code: str, ns=None):
             errors.set_warning_sink(prev)
             engine.set_grad_enabled(True)  # a snippet that raised inside no_grad
     res["stdout"] = normalise(buf.getvalue())
-    res["warnings"] = [{"category": w.category.__name__, "message": str(w.message)}
-                       for w in caught]
+    res["warnings"] = [{"category": w.category.__name__, "message": str(w.message)} for w in caught]
     return res, ns
 
 
@@ -168,5 +182,4 @@ def outcome(res: dict):
 
 def adapt(text: str) -> str:
     """A float32-default PyTorch text as the float64-default engine prints it."""
-    return text.replace("torch.FloatTensor", "torch.DoubleTensor").replace(
-        "torch.float32", "torch.float64")
+    return text.replace("torch.FloatTensor", "torch.DoubleTensor").replace("torch.float32", "torch.float64")

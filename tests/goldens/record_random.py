@@ -12,6 +12,7 @@ every result's bits: hex words for small results, a sha256 of the bytes for all.
 float64 default dtype). Recorded with the AVX2/AVX512 kernels (the float32 normal_fill
 of any x86-64 CPU with AVX2); `cpu_capability` says which one ran.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -28,24 +29,47 @@ SIZES = [1, 2, 3, 5, 15, 16, 17, 31, 32, 33, 100, [5, 3], [2, 3, 4], [4, 4], [0]
 # (seed, [(fn, shape, dtype, transpose_source)])
 STREAMS = [
     (0, [("randn", [5, 3], "default", False), ("randn", [3], "default", False)]),
-    (0, [("randn", [3], "default", False), ("randn", [20], "default", False),
-         ("rand", [2], "default", False), ("randn", [1], "default", False),
-         ("randn", [1], "default", False), ("randn", [16], "float64", False),
-         ("randn", [7], "float64", False), ("randn", [2], "float32", False)]),
+    (
+        0,
+        [
+            ("randn", [3], "default", False),
+            ("randn", [20], "default", False),
+            ("rand", [2], "default", False),
+            ("randn", [1], "default", False),
+            ("randn", [1], "default", False),
+            ("randn", [16], "float64", False),
+            ("randn", [7], "float64", False),
+            ("randn", [2], "float32", False),
+        ],
+    ),
     (42, [("rand", [s] if isinstance(s, int) else s, "float32", False) for s in SIZES]),
     (42, [("rand", [s] if isinstance(s, int) else s, "float64", False) for s in SIZES]),
     (7, [("randn", [s] if isinstance(s, int) else s, "float32", False) for s in SIZES]),
     (7, [("randn", [s] if isinstance(s, int) else s, "float64", False) for s in SIZES]),
-    (123456789, [("randn", [s] if isinstance(s, int) else s, d, False)
-                 for s in SIZES for d in ("default", "float64")]),
-    (1, [("randn_like", [5, 3], "default", False), ("randn_like", [4, 6], "default", True),
-         ("rand_like", [4, 6], "default", True), ("randn_like", [2, 3], "default", True),
-         ("randn_like", [2, 3, 4], "float64", False), ("rand_like", [3], "float64", False),
-         ("randn", [3], "default", False)]),
+    (
+        123456789,
+        [
+            ("randn", [s] if isinstance(s, int) else s, d, False)
+            for s in SIZES
+            for d in ("default", "float64")
+        ],
+    ),
+    (
+        1,
+        [
+            ("randn_like", [5, 3], "default", False),
+            ("randn_like", [4, 6], "default", True),
+            ("rand_like", [4, 6], "default", True),
+            ("randn_like", [2, 3], "default", True),
+            ("randn_like", [2, 3, 4], "float64", False),
+            ("rand_like", [3], "float64", False),
+            ("randn", [3], "default", False),
+        ],
+    ),
     (-1, [("rand", [3], "default", False), ("randn", [3], "default", False)]),
-    (2 ** 63, [("rand", [3], "default", False), ("randn", [17], "default", False)]),
-    (2 ** 64 - 1, [("rand", [3], "float64", False)]),
-    (2 ** 32 + 5, [("randn", [40], "default", False)]),
+    (2**63, [("rand", [3], "default", False), ("randn", [17], "default", False)]),
+    (2**64 - 1, [("rand", [3], "float64", False)]),
+    (2**32 + 5, [("randn", [40], "default", False)]),
     (67280421310721, [("randn", [5, 3], "default", False), ("randn", [3], "default", False)]),
 ]
 
@@ -66,9 +90,12 @@ def call(fn, shape, dtype, transpose):
 def record_value(t):
     a = t.contiguous().numpy().reshape(-1)
     words = a.view("<u4" if a.dtype.itemsize == 4 else "<u8")
-    rec = {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", ""),
-           "stride": list(t.stride()),
-           "sha256": hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest()}
+    rec = {
+        "shape": list(t.shape),
+        "dtype": str(t.dtype).replace("torch.", ""),
+        "stride": list(t.stride()),
+        "sha256": hashlib.sha256(a.astype(a.dtype.newbyteorder("<")).tobytes()).hexdigest(),
+    }
     if a.size <= 100:
         rec["bits"] = [format(int(w), "x") for w in words]
     return rec
@@ -79,18 +106,37 @@ def main():
     for seed, calls in STREAMS:
         torch.manual_seed(seed)
         results = [record_value(call(*c)) for c in calls]
-        streams.append({"seed": str(seed), "initial_seed": str(torch.initial_seed()),
-                        "calls": [list(c) for c in calls], "results": results})
-    doc = {"torch": torch.__version__, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
-           "streams": streams}
+        streams.append(
+            {
+                "seed": str(seed),
+                "initial_seed": str(torch.initial_seed()),
+                "calls": [list(c) for c in calls],
+                "results": results,
+            }
+        )
+    doc = {
+        "torch": torch.__version__,
+        "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        "streams": streams,
+    }
     # one line per call and per result: a diff of a re-recording stays readable
-    lines = ["{", f' "torch": {json.dumps(doc["torch"])},',
-             f' "cpu_capability": {json.dumps(doc["cpu_capability"])},', ' "streams": [']
+    lines = [
+        "{",
+        f' "torch": {json.dumps(doc["torch"])},',
+        f' "cpu_capability": {json.dumps(doc["cpu_capability"])},',
+        ' "streams": [',
+    ]
     for i, st in enumerate(streams):
-        lines.append(f'  {{"seed": {json.dumps(st["seed"])}, "initial_seed": {json.dumps(st["initial_seed"])},')
+        lines.append(
+            f'  {{"seed": {json.dumps(st["seed"])}, "initial_seed": {json.dumps(st["initial_seed"])},'
+        )
         lines.append('   "calls": [' + ",\n    ".join(json.dumps(c) for c in st["calls"]) + "],")
-        lines.append('   "results": [' + ",\n    ".join(json.dumps(r) for r in st["results"]) + "]}"
-                     + ("," if i < len(streams) - 1 else ""))
+        lines.append(
+            '   "results": ['
+            + ",\n    ".join(json.dumps(r) for r in st["results"])
+            + "]}"
+            + ("," if i < len(streams) - 1 else "")
+        )
     lines += [" ]", "}"]
     text = "\n".join(lines) + "\n"
     assert json.loads(text) == doc

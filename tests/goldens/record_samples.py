@@ -10,6 +10,7 @@ as a pasted snippet would); recorded: stdout with object addresses removed
 (`<MulBackward0 object at 0x...>` prints as `<MulBackward0 object>` in diffcli, by the
 spec), the exit code and the last line of stderr (the error, if any).
 """
+
 from __future__ import annotations
 
 import json
@@ -26,15 +27,21 @@ ADDRESS = re.compile(r" at 0x[0-9a-f]+>")
 
 def main() -> int:
     import torch
+
     records = []
     for path in sorted((ROOT / "samples").glob("*.txt")):
         text = path.read_text()
         if not re.search(r"^\s*(import torch|from torch)", text, re.M):
-            continue                      # math flavour: not a PyTorch program
+            continue  # math flavour: not a PyTorch program
         proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300)
-        records.append({"sample": path.name, "returncode": proc.returncode,
-                        "stdout": ADDRESS.sub(">", proc.stdout),
-                        "error": proc.stderr.strip().splitlines()[-1] if proc.returncode else None})
+        records.append(
+            {
+                "sample": path.name,
+                "returncode": proc.returncode,
+                "stdout": ADDRESS.sub(">", proc.stdout),
+                "error": proc.stderr.strip().splitlines()[-1] if proc.returncode else None,
+            }
+        )
     OUT.write_text(json.dumps({"torch": torch.__version__, "samples": records}, indent=1) + "\n")
     print(f"wrote {len(records)} samples to {OUT}")
     return 0

@@ -25,6 +25,7 @@ signatures, each read from where PyTorch keeps it:
   is a tuple of names: positional parameters in order (with "=" after a name that has a
   default), then "*", then the keyword-only ones; a var-positional parameter is "*size".
 """
+
 from __future__ import annotations
 
 import ast
@@ -47,16 +48,23 @@ def _names():
     """diffcli's function and method names (asked of diffcli, with the repository's venv
     python if there is one, else this python)."""
     python = ROOT / ".venv" / "bin" / "python"
-    code = ("import json; from diffcli import engine; from diffcli.lang import values; "
-            "print(json.dumps([sorted(engine.FUNCTIONS), sorted(values.TENSOR_METHODS)]))")
-    out = subprocess.run([str(python) if python.exists() else sys.executable, "-c", code], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
+    code = (
+        "import json; from diffcli import engine; from diffcli.lang import values; "
+        "print(json.dumps([sorted(engine.FUNCTIONS), sorted(values.TENSOR_METHODS)]))"
+    )
+    out = subprocess.run(
+        [str(python) if python.exists() else sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return json.loads(out)
 
 
 # --- PRINTED: what the argument parser prints --------------------------------------------
 
-SKIP = {"tensor", "Tensor", "manual_seed"}       # constructors with their own rules in diffcli
+SKIP = {"tensor", "Tensor", "manual_seed"}  # constructors with their own rules in diffcli
 
 
 class Bad:
@@ -71,10 +79,17 @@ def torch_function(name):
     return None
 
 
-VALID = {"Tensor": lambda: torch.ones(2, 2), "Number": lambda: 1.0, "int": lambda: 0,
-         "float": lambda: 1.0, "bool": lambda: False, "tuple of ints": lambda: (1,),
-         "tuple of Tensors": lambda: [torch.ones(2)], "torch.dtype": lambda: torch.float32,
-         "str": lambda: "mean"}
+VALID = {
+    "Tensor": lambda: torch.ones(2, 2),
+    "Number": lambda: 1.0,
+    "int": lambda: 0,
+    "float": lambda: 1.0,
+    "bool": lambda: False,
+    "tuple of ints": lambda: (1,),
+    "tuple of Tensors": lambda: [torch.ones(2)],
+    "torch.dtype": lambda: torch.float32,
+    "str": lambda: "mean",
+}
 POSITION = re.compile(r"^\w+\(\): argument '(\w+)' \(position (\d+)\) must be (.+), not Bad$")
 
 
@@ -117,6 +132,7 @@ def printed(functions):
 
 
 # --- FUNCTION_PARAMETERS, METHOD_PARAMETERS: the names, from the stubs ----------------------
+
 
 def _overload(args: ast.arguments, drop_self: bool):
     positional = args.posonlyargs + args.args
@@ -179,7 +195,7 @@ def parameters(functions, methods):
                 try:
                     f_table[name] = _from_python(getattr(where, name))
                     break
-                except (TypeError, ValueError):      # a builtin without a Python signature
+                except (TypeError, ValueError):  # a builtin without a Python signature
                     pass
     for name in methods:
         if name in tensor_methods:
@@ -191,15 +207,20 @@ def main():
     functions, methods = _names()
     texts = printed(functions)
     f_table, m_table = parameters(functions, methods)
-    lines = ['"""PyTorch\'s Python signatures of diffcli\'s functions (torch.X and F.X) and tensor',
-             f"methods, recorded from torch {torch.__version__} by tests/goldens/record_signatures.py",
-             "(generated, not edited by hand; that script says where each view comes from).", "",
-             "PRINTED: each function's overloads as torch's argument parser prints them in its",
-             "argument-type errors (a one-overload function lists its positional parameters",
-             "only); read by diffcli/lang/argcheck.py.",
-             "FUNCTION_PARAMETERS, METHOD_PARAMETERS: each overload as a tuple of parameter names:",
-             'positional ones ("name=" has a default), then "*", then keyword-only ones ("*size":',
-             'a var-positional parameter); read by diffcli/lang/signatures.py."""', "", "PRINTED = {"]
+    lines = [
+        '"""PyTorch\'s Python signatures of diffcli\'s functions (torch.X and F.X) and tensor',
+        f"methods, recorded from torch {torch.__version__} by tests/goldens/record_signatures.py",
+        "(generated, not edited by hand; that script says where each view comes from).",
+        "",
+        "PRINTED: each function's overloads as torch's argument parser prints them in its",
+        "argument-type errors (a one-overload function lists its positional parameters",
+        "only); read by diffcli/lang/argcheck.py.",
+        "FUNCTION_PARAMETERS, METHOD_PARAMETERS: each overload as a tuple of parameter names:",
+        'positional ones ("name=" has a default), then "*", then keyword-only ones ("*size":',
+        'a var-positional parameter); read by diffcli/lang/signatures.py."""',
+        "",
+        "PRINTED = {",
+    ]
     for name, sigs in texts.items():
         lines.append(f"    {name!r}: {list(sigs)!r},")
     lines += ["}", "", "FUNCTION_PARAMETERS = {"]
@@ -210,8 +231,10 @@ def main():
         lines.append(f"    {name!r}: {tuple(m_table[name])!r},")
     lines.append("}")
     OUT.write_text("\n".join(lines) + "\n")
-    print(f"wrote {len(texts)} printed signatures, {len(f_table)} functions and {len(m_table)} "
-          f"methods to {OUT.relative_to(ROOT)}")
+    print(
+        f"wrote {len(texts)} printed signatures, {len(f_table)} functions and {len(m_table)} "
+        f"methods to {OUT.relative_to(ROOT)}"
+    )
 
 
 if __name__ == "__main__":

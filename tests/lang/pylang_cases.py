@@ -6,6 +6,7 @@ Module-level statements avoid binding bare number literals (`x = 3` at the top o
 script is a variable, i.e. a tensor, in diffcli's math flavour): the code sits in
 functions, as tutorial code often does.
 """
+
 from __future__ import annotations
 
 CASES = {}
@@ -17,14 +18,19 @@ def case(name, text):
 
 
 # ---------------------------------------------------------------------------- lambda
-case("lambda_basic", """
+case(
+    "lambda_basic",
+    """
 sq = lambda x: x * x
 add = lambda a, b=10: a + b
 print(sq(3), add(1), add(1, 2), (lambda: 'none')())
 print(sq)
 print((lambda *a, **k: (a, k))(1, 2, z=3))
-""")
-case("lambda_closure_late_binding", """
+""",
+)
+case(
+    "lambda_closure_late_binding",
+    """
 def make():
     fs = [lambda: i for i in range(3)]
     gs = [lambda i=i: i for i in range(3)]
@@ -33,17 +39,26 @@ print(make())
 def adder(n):
     return lambda x: x + n
 print(adder(5)(1), adder(-1)(1))
-""")
-case("lambda_errors", """
+""",
+)
+case(
+    "lambda_errors",
+    """
 f = lambda x, y: x
 f(1)
-""")
-case("lambda_too_many", """
+""",
+)
+case(
+    "lambda_too_many",
+    """
 (lambda: 0)(1)
-""")
+""",
+)
 
 # ----------------------------------------------------------- *args, **kwargs, defaults
-case("args_kwargs_definitions", """
+case(
+    "args_kwargs_definitions",
+    """
 def f(a, b=2, *args, c, d=4, **kwargs):
     return (a, b, args, c, d, kwargs)
 print(f(1, c=3))
@@ -55,8 +70,11 @@ print(g(key='k'))
 def h(*args):
     return len(args), args
 print(h(), h(1), h(*range(3)))
-""")
-case("args_kwargs_calls", """
+""",
+)
+case(
+    "args_kwargs_calls",
+    """
 def show(*args, **kwargs):
     print(args, kwargs)
 def wrapper(*args, **kwargs):
@@ -72,8 +90,11 @@ def main():
     wrapper(1, k=2)
     print(kw(**{'b': 1, 'a': 5}), kw(*[5], **{'b': 2}))
 main()
-""")
-case("defaults_evaluated_once", """
+""",
+)
+case(
+    "defaults_evaluated_once",
+    """
 def append_to(x, acc=[]):
     acc.append(x)
     return acc
@@ -81,80 +102,131 @@ print(append_to(1), append_to(2), append_to(3, []))
 def scale(v, factor=2 * 3):
     return v * factor
 print(scale(1), scale(1, factor=1))
-""")
-case("error_too_many_positional", """
+""",
+)
+case(
+    "error_too_many_positional",
+    """
 def f(a, b=1):
     pass
 f(1, 2, 3)
-""")
-case("error_too_many_with_kwonly", """
+""",
+)
+case(
+    "error_too_many_with_kwonly",
+    """
 def f(a, *, k):
     pass
 f(1, 2, k=3)
-""")
-case("error_missing_positional", """
+""",
+)
+case(
+    "error_missing_positional",
+    """
 def f(a, b, c):
     pass
 f()
-""")
-case("error_missing_kwonly", """
+""",
+)
+case(
+    "error_missing_kwonly",
+    """
 def f(a, *, k, m):
     pass
 f(1)
-""")
-case("error_unexpected_keyword", """
+""",
+)
+case(
+    "error_unexpected_keyword",
+    """
 def f(a):
     pass
 f(1, b=2)
-""")
-case("error_multiple_values", """
+""",
+)
+case(
+    "error_multiple_values",
+    """
 def f(a, b):
     pass
 f(1, a=2)
-""")
-case("error_star_not_iterable", """
+""",
+)
+case(
+    "error_star_not_iterable",
+    """
 def f(*a):
     pass
 f(*5)
-""")
-case("error_double_star_not_mapping", """
+""",
+)
+case(
+    "error_double_star_not_mapping",
+    """
 def f(**k):
     pass
 f(**[1])
-""")
-case("error_duplicate_keyword_unpacked", """
+""",
+)
+case(
+    "error_duplicate_keyword_unpacked",
+    """
 def f(**k):
     pass
 f(a=1, **{'a': 2})
-""")
-case("syntax_bare_star", """
+""",
+)
+case(
+    "syntax_bare_star",
+    """
 def f(*):
     pass
-""")
-case("syntax_after_kwargs", """
+""",
+)
+case(
+    "syntax_after_kwargs",
+    """
 def f(**k, a):
     pass
-""")
-case("syntax_two_stars", """
+""",
+)
+case(
+    "syntax_two_stars",
+    """
 def f(*a, *b):
     pass
-""")
-case("syntax_duplicate_parameter", """
+""",
+)
+case(
+    "syntax_duplicate_parameter",
+    """
 def f(a, a):
     pass
-""")
-case("syntax_keyword_repeated", """
+""",
+)
+case(
+    "syntax_keyword_repeated",
+    """
 print(sep='', sep='')
-""")
-case("syntax_positional_after_unpacking", """
+""",
+)
+case(
+    "syntax_positional_after_unpacking",
+    """
 print(**{}, 1)
-""")
-case("syntax_star_after_double_star", """
+""",
+)
+case(
+    "syntax_star_after_double_star",
+    """
 print(**{}, *[])
-""")
+""",
+)
 
 # -------------------------------------------------------------------------------- dicts
-case("dict_literal_and_methods", """
+case(
+    "dict_literal_and_methods",
+    """
 def main():
     d = {'b': 1, 'a': [1, 2], 3: (4, 5)}
     print(d, len(d), d['a'], d[3], 'b' in d, 'z' not in d)
@@ -172,8 +244,11 @@ def main():
     print(e, d.popitem(), len(d))
     print({}, {'k': {'nested': {}}}, dict(), dict(a=1, b=2), dict([(1, 2), (3, 4)]))
 main()
-""")
-case("dict_iteration_and_comprehension", """
+""",
+)
+case(
+    "dict_iteration_and_comprehension",
+    """
 def main():
     d = {'x': 1, 'y': 2, 'z': 3}
     for k in d:
@@ -186,8 +261,11 @@ def main():
     inv = {v: k for k, v in d.items()}
     print(inv, list(reversed(d)), sum(d.values()))
 main()
-""")
-case("dict_key_error", """
+""",
+)
+case(
+    "dict_key_error",
+    """
 def main():
     d = {'a': 1}
     try:
@@ -196,11 +274,17 @@ def main():
         print('missing', e, repr(e), e.args)
     print(d['c'])
 main()
-""")
-case("dict_unhashable", """
+""",
+)
+case(
+    "dict_unhashable",
+    """
 d = {[1]: 2}
-""")
-case("dict_of_tensors", """
+""",
+)
+case(
+    "dict_of_tensors",
+    """
 import torch
 def main():
     w = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -211,10 +295,13 @@ def main():
         print(name, p.grad, p.requires_grad)
     print(params)
 main()
-""")
+""",
+)
 
 # ---------------------------------------------------------------- tuples and unpacking
-case("unpacking_everywhere", """
+case(
+    "unpacking_everywhere",
+    """
 def main():
     a, b = 1, 2
     a, b = b, a
@@ -234,39 +321,63 @@ def main():
     t = 1,
     print(t, type(t).__name__, len((1, 2, 3)))
 main()
-""")
-case("unpacking_not_enough", """
+""",
+)
+case(
+    "unpacking_not_enough",
+    """
 def main():
     a, *b, c = [1]
 main()
-""")
-case("unpacking_too_many", """
+""",
+)
+case(
+    "unpacking_too_many",
+    """
 def main():
     a, b = [1, 2, 3]
 main()
-""")
-case("unpacking_not_iterable", """
+""",
+)
+case(
+    "unpacking_not_iterable",
+    """
 def main():
     a, *b = 5
 main()
-""")
-case("syntax_two_starred_targets", """
+""",
+)
+case(
+    "syntax_two_starred_targets",
+    """
 a, *b, *c = [1, 2, 3]
-""")
-case("syntax_starred_alone", """
+""",
+)
+case(
+    "syntax_starred_alone",
+    """
 *a = [1, 2]
-""")
-case("syntax_starred_value", """
+""",
+)
+case(
+    "syntax_starred_value",
+    """
 x = *[1, 2]
-""")
-case("star_display_not_iterable", """
+""",
+)
+case(
+    "star_display_not_iterable",
+    """
 def main():
     x = [*5]
 main()
-""")
+""",
+)
 
 # ------------------------------------------------- isinstance, id, builtins with keys
-case("isinstance_and_issubclass", """
+case(
+    "isinstance_and_issubclass",
+    """
 import torch
 class A:
     pass
@@ -282,19 +393,28 @@ def main():
     print(isinstance(ValueError('x'), Exception), isinstance(KeyError(), LookupError))
     print(issubclass(ZeroDivisionError, ArithmeticError), issubclass(ValueError, TypeError))
 main()
-""")
-case("isinstance_bad_type", """
+""",
+)
+case(
+    "isinstance_bad_type",
+    """
 isinstance(1, 2)
-""")
-case("id_and_identity", """
+""",
+)
+case(
+    "id_and_identity",
+    """
 def main():
     a = [1]
     b = a
     c = [1]
     print(id(a) == id(b), id(a) == id(c), a is b, a is c, a == c, type(id(a)).__name__)
 main()
-""")
-case("zip_enumerate_sorted_reversed", """
+""",
+)
+case(
+    "zip_enumerate_sorted_reversed",
+    """
 def main():
     names = ['b', 'a', 'c']
     vals = [2, 3, 1]
@@ -315,24 +435,36 @@ def main():
     it = iter(vals)
     print(next(it), next(it), next(it), next(it, 'end'))
 main()
-""")
-case("sorted_mixed_types", """
+""",
+)
+case(
+    "sorted_mixed_types",
+    """
 sorted([1, 'a'])
-""")
-case("max_empty", """
+""",
+)
+case(
+    "max_empty",
+    """
 max([])
-""")
-case("math_module", """
+""",
+)
+case(
+    "math_module",
+    """
 import math
 def main():
     print(math.sqrt(16.0), math.floor(2.7), math.ceil(2.1), math.exp(0.0), math.log(1.0))
     print(math.pi, math.e, math.isclose(0.1 + 0.2, 0.3), math.hypot(3.0, 4.0), math.isnan(math.nan))
     print(math.pow(2.0, 10.0), math.fabs(-3.5), math.tanh(0.0), math.inf > 1e308)
 main()
-""")
+""",
+)
 
 # ------------------------------------------------------------------------ exceptions
-case("raise_and_catch", """
+case(
+    "raise_and_catch",
+    """
 def check(v):
     if v < 0:
         raise ValueError("negative: " + str(v))
@@ -365,16 +497,25 @@ def main():
         print(e, isinstance(e, TypeError), isinstance(e, Exception))
     print(ValueError, type(ValueError('x')), ValueError.__name__, ValueError('m'))
 main()
-""")
-case("raise_uncaught", """
+""",
+)
+case(
+    "raise_uncaught",
+    """
 def main():
     raise ValueError("bad input")
 main()
-""")
-case("raise_class_uncaught", """
+""",
+)
+case(
+    "raise_class_uncaught",
+    """
 raise NotImplementedError
-""")
-case("reraise", """
+""",
+)
+case(
+    "reraise",
+    """
 def main():
     try:
         try:
@@ -390,8 +531,11 @@ def main():
         print('from', e)
     raise
 main()
-""")
-case("finally_and_else_order", """
+""",
+)
+case(
+    "finally_and_else_order",
+    """
 def f(k):
     try:
         print('try', k)
@@ -410,8 +554,11 @@ def main():
     for k in range(3):
         print(f(k))
 main()
-""")
-case("custom_exception_classes", """
+""",
+)
+case(
+    "custom_exception_classes",
+    """
 class AppError(Exception):
     pass
 class ShapeError(AppError, ValueError):
@@ -430,8 +577,11 @@ def main():
     print(issubclass(ShapeError, Exception), ShapeError.__name__)
     raise ShapeError('uncaught', ())
 main()
-""")
-case("exception_name_deleted_after_handler", """
+""",
+)
+case(
+    "exception_name_deleted_after_handler",
+    """
 def main():
     try:
         raise ValueError('x')
@@ -439,22 +589,34 @@ def main():
         pass
     print(err)
 main()
-""")
-case("raise_non_exception", """
+""",
+)
+case(
+    "raise_non_exception",
+    """
 raise 5
-""")
-case("catch_non_exception_class", """
+""",
+)
+case(
+    "catch_non_exception_class",
+    """
 def main():
     try:
         raise ValueError('x')
     except 5:
         pass
 main()
-""")
-case("bare_raise_without_exception", """
+""",
+)
+case(
+    "bare_raise_without_exception",
+    """
 raise
-""")
-case("engine_errors_are_catchable", """
+""",
+)
+case(
+    "engine_errors_are_catchable",
+    """
 import torch
 def main():
     a = torch.ones(2, 3)
@@ -468,25 +630,37 @@ def main():
     except RuntimeError as e:
         print(type(e).__name__, e)
 main()
-""")
+""",
+)
 
 # ---------------------------------------------- __future__, __name__, decorators
-case("future_and_main", """
+case(
+    "future_and_main",
+    """
 from __future__ import print_function, division
 from __future__ import annotations
 def main():
     print('main ran', __name__, 7 / 2, 7 // 2)
 if __name__ == "__main__":
     main()
-""")
-case("future_not_first", """
+""",
+)
+case(
+    "future_not_first",
+    """
 import math
 from __future__ import division
-""")
-case("future_unknown", """
+""",
+)
+case(
+    "future_unknown",
+    """
 from __future__ import braces_please
-""")
-case("decorators_user", """
+""",
+)
+case(
+    "decorators_user",
+    """
 def logged(fn):
     def wrapper(*args, **kwargs):
         print('calling', fn.__name__, args, kwargs)
@@ -512,8 +686,11 @@ def main():
     print(hello('you'))
     print(add.__name__, hello.__name__, add.__qualname__)
 main()
-""")
-case("decorators_class_and_order", """
+""",
+)
+case(
+    "decorators_class_and_order",
+    """
 def tag(label):
     def deco(obj):
         print('decorating', obj.__name__, 'with', label)
@@ -526,8 +703,11 @@ class Model:
     def forward(self):
         return 1
 print(Model().forward())
-""")
-case("decorators_torch_grad_modes", """
+""",
+)
+case(
+    "decorators_torch_grad_modes",
+    """
 import torch
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 @torch.no_grad()
@@ -547,10 +727,13 @@ print(evaluate(x), bare(x), torch.is_grad_enabled())
 with torch.no_grad():
     print(train_step(x), (x * 2).requires_grad)
 print(frozen(x), torch.is_grad_enabled(), evaluate.__name__)
-""")
+""",
+)
 
 # ------------------------------------------------------------------------------ classes
-case("class_basics", """
+case(
+    "class_basics",
+    """
 class Counter:
     instances = 0
     step = 1
@@ -574,8 +757,11 @@ def main():
     Counter.step = 2
     print(Counter(1).tick().value)
 main()
-""")
-case("class_default_reprs", """
+""",
+)
+case(
+    "class_default_reprs",
+    """
 class Plain:
     def method(self):
         pass
@@ -588,8 +774,11 @@ def main():
     print(type(p))
     print([p])
 main()
-""")
-case("class_inheritance_and_super", """
+""",
+)
+case(
+    "class_inheritance_and_super",
+    """
 class Layer:
     def __init__(self, name):
         self.name = name
@@ -618,8 +807,11 @@ def main():
     print(s(3), s(4), s.calls, s.describe(), s.name, s.k, s.b)
     print(isinstance(s, Layer), issubclass(Shift, Layer), Scale('s', 3)(2))
 main()
-""")
-case("class_mro_diamond", """
+""",
+)
+case(
+    "class_mro_diamond",
+    """
 class A:
     def who(self):
         return 'A'
@@ -633,16 +825,22 @@ class D(B, C):
     def who(self):
         return 'D' + super().who()
 print(D().who())
-""")
-case("class_mro_conflict", """
+""",
+)
+case(
+    "class_mro_conflict",
+    """
 class X:
     pass
 class Y(X):
     pass
 class Z(X, Y):
     pass
-""")
-case("class_static_class_methods_property", """
+""",
+)
+case(
+    "class_static_class_methods_property",
+    """
 class Temperature:
     unit = 'C'
     def __init__(self, degrees):
@@ -672,8 +870,11 @@ def main():
         print(e)
     print(Temperature.from_f(32).degrees, Temperature.unit)
 main()
-""")
-case("class_special_methods", """
+""",
+)
+case(
+    "class_special_methods",
+    """
 class Vec:
     def __init__(self, *xs):
         self.xs = list(xs)
@@ -713,8 +914,11 @@ def main():
     except TypeError as e:
         print(e)
 main()
-""")
-case("class_iterator_protocol", """
+""",
+)
+case(
+    "class_iterator_protocol",
+    """
 class Countdown:
     def __init__(self, n):
         self.n = n
@@ -737,8 +941,11 @@ def main():
     a, b = Bag()
     print(a, b, next(iter(Bag())))
 main()
-""")
-case("class_context_manager", """
+""",
+)
+case(
+    "class_context_manager",
+    """
 class Tracker:
     def __init__(self, name, swallow=False):
         self.name = name
@@ -763,8 +970,11 @@ def main():
     with Tracker('loud'):
         raise KeyError('k')
 main()
-""")
-case("class_callable_and_attributes", """
+""",
+)
+case(
+    "class_callable_and_attributes",
+    """
 class Linear:
     def __init__(self, w, b):
         self.w = w
@@ -781,86 +991,128 @@ def main():
     g.b = 0
     print(f(1), f is g)
 main()
-""")
-case("class_errors_attribute", """
+""",
+)
+case(
+    "class_errors_attribute",
+    """
 class A:
     pass
 def main():
     a = A()
     print(a.missing)
 main()
-""")
-case("class_errors_type_attribute", """
+""",
+)
+case(
+    "class_errors_type_attribute",
+    """
 class A:
     pass
 print(A.missing)
-""")
-case("class_errors_no_init_args", """
+""",
+)
+case(
+    "class_errors_no_init_args",
+    """
 class A:
     pass
 A(1)
-""")
-case("class_errors_init_arity", """
+""",
+)
+case(
+    "class_errors_init_arity",
+    """
 class A:
     def __init__(self, x):
         self.x = x
 A(1, 2)
-""")
-case("class_errors_method_arity", """
+""",
+)
+case(
+    "class_errors_method_arity",
+    """
 class A:
     def m(self):
         return 1
 A().m(5)
-""")
-case("class_errors_unsupported_operand", """
+""",
+)
+case(
+    "class_errors_unsupported_operand",
+    """
 class A:
     pass
 A() + 1
-""")
-case("class_errors_not_callable", """
+""",
+)
+case(
+    "class_errors_not_callable",
+    """
 class A:
     pass
 A()()
-""")
-case("class_errors_init_returns", """
+""",
+)
+case(
+    "class_errors_init_returns",
+    """
 class A:
     def __init__(self):
         return 3
 A()
-""")
-case("class_errors_super_outside", """
+""",
+)
+case(
+    "class_errors_super_outside",
+    """
 def f():
     return super()
 f()
-""")
-case("class_errors_no_setter", """
+""",
+)
+case(
+    "class_errors_no_setter",
+    """
 class A:
     @property
     def p(self):
         return 1
 a = A()
 a.p = 2
-""")
-case("class_errors_not_iterable", """
+""",
+)
+case(
+    "class_errors_not_iterable",
+    """
 class A:
     pass
 for x in A():
     pass
-""")
-case("class_errors_no_len", """
+""",
+)
+case(
+    "class_errors_no_len",
+    """
 class A:
     pass
 len(A())
-""")
-case("class_errors_not_context_manager", """
+""",
+)
+case(
+    "class_errors_not_context_manager",
+    """
 class A:
     pass
 with A():
     pass
-""")
+""",
+)
 
 # -------------------------------------------------------------- classes with torch
-case("class_holding_tensors", """
+case(
+    "class_holding_tensors",
+    """
 import torch
 class Quadratic:
     def __init__(self, a, b):
@@ -885,10 +1137,13 @@ def main():
     print(model.a, model.b, model.a.grad)
     print([p.requires_grad for p in model.parameters()], model.a.is_leaf)
 main()
-""")
+""",
+)
 
 # ---------------------------------------------------------------- torch niceties
-case("torch_context_manager_reprs", """
+case(
+    "torch_context_manager_reprs",
+    """
 import torch
 print(torch.set_grad_enabled(False))
 print(torch.is_grad_enabled())
@@ -896,10 +1151,13 @@ print(torch.set_grad_enabled(True), torch.is_grad_enabled())
 with torch.set_grad_enabled(False):
     print(torch.is_grad_enabled())
 print(torch.is_grad_enabled())
-""")
+""",
+)
 
 # ------------------------------------------- PyTorch's signatures (issue 11, item 3)
-case("torch_keyword_names", """
+case(
+    "torch_keyword_names",
+    """
 import torch
 import torch.nn.functional as F
 def main():
@@ -914,13 +1172,19 @@ def main():
     print(torch.mul(input=x, other=2.0).sum(), torch.mm(input=x, mat2=x.T), torch.dot(input=x[0], tensor=x[1]))
     print(torch.softmax(input=torch.zeros(2), dim=0), torch.exp(input=torch.zeros(1)), F.mse_loss(input=x, target=x))
 main()
-""")
-case("torch_keyword_names_conflict", """
+""",
+)
+case(
+    "torch_keyword_names_conflict",
+    """
 import torch
 x = torch.ones(2)
 torch.matmul(x, input=x)
-""")
-case("torch_out_argument", """
+""",
+)
+case(
+    "torch_out_argument",
+    """
 import torch
 def main():
     x = torch.ones(2, 3)
@@ -943,8 +1207,11 @@ def main():
         print(torch.add(a, 1, out=torch.zeros(2)), torch.sin(torch.zeros(2), out=torch.ones(2)))
     print(torch.matmul(x, x.T, out=torch.zeros(2, 2)))
 main()
-""")
-case("torch_set_printoptions", """
+""",
+)
+case(
+    "torch_set_printoptions",
+    """
 import torch
 def main():
     t = torch.tensor([1.23456, 2.5])
@@ -964,8 +1231,11 @@ def main():
     print(t, torch.arange(2000.))
     print(torch.set_printoptions(precision=6, sci_mode=False), torch.tensor([1e-9, 1.0]))
 main()
-""")
-case("torch_autograd_grad_only_inputs", """
+""",
+)
+case(
+    "torch_autograd_grad_only_inputs",
+    """
 import torch
 def main():
     a = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -973,10 +1243,13 @@ def main():
     print(torch.autograd.grad(y, a, only_inputs=False, retain_graph=True))
     print(torch.autograd.grad(outputs=y, inputs=[a], only_inputs=True))
 main()
-""")
+""",
+)
 
 # ----------------------------------------------------- functools and typing in decorator code
-case("functools_wraps_reduce_typing", """
+case(
+    "functools_wraps_reduce_typing",
+    """
 from functools import wraps, reduce
 from typing import Any, Optional, List
 import functools
@@ -999,10 +1272,13 @@ def main():
     print(reduce(lambda a, b: a * b, [1, 2, 3, 4]), functools.reduce(lambda a, b: a + b, [], 10))
     print(typing.Any, Optional)
 main()
-""")
+""",
+)
 
 # ------------------------------------------------------------------ sets, micrograd style
-case("sets", """
+case(
+    "sets",
+    """
 def main():
     s = {3, 1, 2}
     e = set()
@@ -1019,8 +1295,11 @@ def main():
     except KeyError as err:
         print('no', err)
 main()
-""")
-case("micrograd_style_engine", """
+""",
+)
+case(
+    "micrograd_style_engine",
+    """
 import math
 
 class Value:
@@ -1100,8 +1379,11 @@ def main():
     c.backward()
     print(c, a.grad, len(c._prev), c._op)
 main()
-""")
-case("torch_context_manager_classes", """
+""",
+)
+case(
+    "torch_context_manager_classes",
+    """
 import torch
 print(torch.no_grad)
 print(torch.enable_grad, torch.set_grad_enabled)
@@ -1115,4 +1397,5 @@ with torch.enable_grad() as g:
     print(g)
 with torch.set_grad_enabled(False) as g:
     print(g, torch.is_grad_enabled())
-""")
+""",
+)

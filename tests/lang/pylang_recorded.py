@@ -3,380 +3,388 @@
 (addresses dropped from reprs). Do not edit by hand."""
 
 RECORDED = {
-    'args_kwargs_calls': {
-        'out': "(1, 2, 3) {'sep': '-', 'end': '!', 'extra': True}\n1-2!\n(1,) {'k': 2}\n4 3\n",
-        'error': None,
-    },
-    'args_kwargs_definitions': {
-        'out': "(1, 2, (), 3, 4, {})\n(1, 5, (6, 7), 3, 4, {'e': 8})\n(9, 2, (), 0, 4, {})\nk\n(0, ()) (1, (1,)) (3, (0, 1, 2))\n",
-        'error': None,
-    },
-    'bare_raise_without_exception': {
-        'out': '',
-        'error': ['RuntimeError', 'No active exception to reraise', 1],
-    },
-    'catch_non_exception_class': {
-        'out': '',
-        'error': ['TypeError', 'catching classes that do not inherit from BaseException is not allowed', 4],
-    },
-    'class_basics': {
-        'out': "Counter(4) Counter(15) 4 15 2 2 1 5\nCounter Counter True True\n[Counter(4), Counter(15)] {'c': Counter(4)} Counter(4) Counter(15) Counter(4)!\n3\n",
-        'error': None,
-    },
-    'class_callable_and_attributes': {
-        'out': '7 True True False True True\n11 set later\n10 True\n',
-        'error': None,
-    },
-    'class_context_manager': {
-        'out': "enter a\nenter b\nbody a\nexit b None None None\nexit a None None None\nenter quiet\nexit quiet <class 'ValueError'> swallowed <traceback object>\nafter\nenter loop\nexit loop None None None\nenter loop\nsecond pass\nexit loop None None None\nenter loud\nexit loud <class 'KeyError'> 'k' <traceback object>\n",
-        'error': ['KeyError', "'k'", 23],
-    },
-    'class_default_reprs': {
-        'out': "<__main__.Plain object>\n<class '__main__.Plain'>\n<function Plain.method>\n<bound method Plain.method of <__main__.Plain object>>\n<class '__main__.Plain'>\n[<__main__.Plain object>]\n",
-        'error': None,
-    },
-    'class_errors_attribute': {
-        'out': '',
-        'error': ['AttributeError', "'A' object has no attribute 'missing'", 5],
-    },
-    'class_errors_init_arity': {
-        'out': '',
-        'error': ['TypeError', 'A.__init__() takes 2 positional arguments but 3 were given', 4],
-    },
-    'class_errors_init_returns': {
-        'out': '',
-        'error': ['TypeError', "__init__() should return None, not 'int'", 4],
-    },
-    'class_errors_method_arity': {
-        'out': '',
-        'error': ['TypeError', 'A.m() takes 1 positional argument but 2 were given', 4],
-    },
-    'class_errors_no_init_args': {
-        'out': '',
-        'error': ['TypeError', 'A() takes no arguments', 3],
-    },
-    'class_errors_no_len': {
-        'out': '',
-        'error': ['TypeError', "object of type 'A' has no len()", 3],
-    },
-    'class_errors_no_setter': {
-        'out': '',
-        'error': ['AttributeError', "property 'p' of 'A' object has no setter", 6],
-    },
-    'class_errors_not_callable': {
-        'out': '',
-        'error': ['TypeError', "'A' object is not callable", 3],
-    },
-    'class_errors_not_context_manager': {
-        'out': '',
-        'error': ['TypeError', "'A' object does not support the context manager protocol", 3],
-    },
-    'class_errors_not_iterable': {
-        'out': '',
-        'error': ['TypeError', "'A' object is not iterable", 3],
-    },
-    'class_errors_super_outside': {
-        'out': '',
-        'error': ['RuntimeError', 'super(): no arguments', 2],
-    },
-    'class_errors_type_attribute': {
-        'out': '',
-        'error': ['AttributeError', "type object 'A' has no attribute 'missing'", 3],
-    },
-    'class_errors_unsupported_operand': {
-        'out': '',
-        'error': ['TypeError', "unsupported operand type(s) for +: 'A' and 'int'", 3],
-    },
-    'class_holding_tensors': {
-        'out': 'tensor(6.5000, grad_fn=<SumBackward0>) tensor(5.) tensor(3.)\ntensor(-0.2500, requires_grad=True) tensor(-0.2500, requires_grad=True) tensor(0.)\n[True, True] True\n',
-        'error': None,
-    },
-    'class_inheritance_and_super': {
-        'out': '7 9 2 Shift(shift) shift 2 1\nTrue True 6\n',
-        'error': None,
-    },
-    'class_iterator_protocol': {
-        'out': "[3, 2, 1] [4, 2] ['a', 'b'] ['b', 'a']\n0 2\n1 1\na b a\n",
-        'error': None,
-    },
-    'class_mro_conflict': {
-        'out': '',
-        'error': ['TypeError', 'Cannot create a consistent method resolution\norder (MRO) for bases X, Y', 5],
-    },
-    'class_mro_diamond': {
-        'out': 'DBCA\n',
-        'error': None,
-    },
-    'class_special_methods': {
-        'out': "<2 items> <2 items> <2 items> <2 items> 2 2 2 True False\nTrue True False False True [Vec([1, 2]), Vec([1, 2, 3])]\n[3, 4] [1, 2] <2 items> <2 items>\nfalsy\nunhashable type: 'Vec'\n",
-        'error': None,
-    },
-    'class_static_class_methods_property': {
-        'out': '100.0 False True Temperature\n5\ntoo cold\n0.0 C\n',
-        'error': None,
-    },
-    'custom_exception_classes': {
-        'out': "ShapeError bad shape (2, 3) ('bad shape',) ShapeError('bad shape') True\nAppError() <class '__main__.AppError'>\nTrue ShapeError\n",
-        'error': ['__main__.ShapeError', 'uncaught', 17],
-    },
-    'decorators_class_and_order': {
-        'out': 'decorating forward with method\ndecorating Model with inner\ndecorating Model with outer\n1\n',
-        'error': None,
-    },
-    'decorators_torch_grad_modes': {
-        'out': '(False, False) False True\nTrue False\nFalse True evaluate\n',
-        'error': None,
-    },
-    'decorators_user': {
-        'out': "calling add (2,) {'b': 5}\nreturned 7\ncalling hello ('you',) {}\nreturned hi you\ncalling hello ('you',) {}\nreturned hi you\ncalling hello ('you',) {}\nreturned hi you\n['hi you', 'hi you', 'hi you']\nwrapper run logged.<locals>.wrapper\n",
-        'error': None,
-    },
-    'defaults_evaluated_once': {
-        'out': '[1, 2] [1, 2] [3]\n6 1\n',
-        'error': None,
-    },
-    'dict_iteration_and_comprehension': {
-        'out': "x 1\ny 2\nz 3\nx -> 1\ny -> 2\nz -> 3\n{'x': 1, 'z': 9} ['x', 'y', 'z'] ['z', 'y', 'x'] z\n{'a': 1, 'b': 2} {'x': 0, 'y': 2, 'z': 3, 'w': 9}\n{1: 'x', 2: 'y', 3: 'z'} ['z', 'y', 'x'] 6\n",
-        'error': None,
-    },
-    'dict_key_error': {
-        'out': "missing 'b' KeyError('b') ('b',)\n",
-        'error': ['KeyError', "'c'", 7],
-    },
-    'dict_literal_and_methods': {
-        'out': "{'b': 1, 'a': [1, 2], 3: (4, 5)} 3 [1, 2] (4, 5) True True\ndict_keys(['b', 'a', 3, 'c']) dict_values([11, [1, 2], (4, 5), 'new']) dict_items([('b', 11), ('a', [1, 2]), (3, (4, 5)), ('c', 'new')])\nNone 0 11\nnew gone {'b': 11, 'a': [1, 2], 3: (4, 5)}\n[] 11\n{'b': 11, 'a': [1, 2], 3: (4, 5), 'n': [], 'u': 1, 'v': 2, 'w': 3}\n{} ('w', 3) 6\n{} {'k': {'nested': {}}} {} {'a': 1, 'b': 2} {1: 2, 3: 4}\n",
-        'error': None,
-    },
-    'dict_of_tensors': {
-        'out': "w tensor([3., 3.]) True\nb None False\n{'w': tensor([1., 2.], requires_grad=True), 'b': tensor([0., 0.])}\n",
-        'error': None,
-    },
-    'dict_unhashable': {
-        'out': '',
-        'error': ['TypeError', "unhashable type: 'list'", 1],
-    },
-    'engine_errors_are_catchable': {
-        'out': 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)\nRuntimeError a leaf Variable that requires grad is being used in an in-place operation.\n',
-        'error': None,
-    },
-    'error_double_star_not_mapping': {
-        'out': '',
-        'error': ['TypeError', '__main__.f() argument after ** must be a mapping, not list', 3],
-    },
-    'error_duplicate_keyword_unpacked': {
-        'out': '',
-        'error': ['TypeError', "__main__.f() got multiple values for keyword argument 'a'", 3],
-    },
-    'error_missing_kwonly': {
-        'out': '',
-        'error': ['TypeError', "f() missing 2 required keyword-only arguments: 'k' and 'm'", 3],
-    },
-    'error_missing_positional': {
-        'out': '',
-        'error': ['TypeError', "f() missing 3 required positional arguments: 'a', 'b', and 'c'", 3],
-    },
-    'error_multiple_values': {
-        'out': '',
-        'error': ['TypeError', "f() got multiple values for argument 'a'", 3],
-    },
-    'error_star_not_iterable': {
-        'out': '',
-        'error': ['TypeError', '__main__.f() argument after * must be an iterable, not int', 3],
-    },
-    'error_too_many_positional': {
-        'out': '',
-        'error': ['TypeError', 'f() takes from 1 to 2 positional arguments but 3 were given', 3],
-    },
-    'error_too_many_with_kwonly': {
-        'out': '',
-        'error': ['TypeError', 'f() takes 1 positional argument but 2 positional arguments (and 1 keyword-only argument) were given', 3],
-    },
-    'error_unexpected_keyword': {
-        'out': '',
-        'error': ['TypeError', "f() got an unexpected keyword argument 'b'", 3],
-    },
-    'exception_name_deleted_after_handler': {
-        'out': '',
-        'error': ['UnboundLocalError', "cannot access local variable 'err' where it is not associated with a value", 6],
-    },
-    'finally_and_else_order': {
-        'out': 'try 0\nelse\nfinally 0\nend\ntry 1\nexcept one\nfinally 1\nend\ntry 2\nfinally 2\nreturned\n',
-        'error': None,
-    },
-    'functools_wraps_reduce_typing': {
-        'out': 'tensor([2., 2.]) False double <function double>\n24 10\ntyping.Any typing.Optional\n',
-        'error': None,
-    },
-    'future_and_main': {
-        'out': 'main ran __main__ 3.5 3\n',
-        'error': None,
-    },
-    'future_not_first': {
-        'out': '',
-        'error': ['SyntaxError', 'from __future__ imports must occur at the beginning of the file', 2],
-    },
-    'future_unknown': {
-        'out': '',
-        'error': ['SyntaxError', 'future feature braces_please is not defined', 1],
-    },
-    'id_and_identity': {
-        'out': 'True False True False True int\n',
-        'error': None,
-    },
-    'isinstance_and_issubclass': {
-        'out': 'True True True True\nTrue True True False\nTrue True False\nTrue False True False\nTrue False True True\nTrue True\nTrue False\n',
-        'error': None,
-    },
-    'isinstance_bad_type': {
-        'out': '',
-        'error': ['TypeError', 'isinstance() arg 2 must be a type, a tuple of types, or a union', 1],
-    },
-    'lambda_basic': {
-        'out': "9 11 3 none\n<function <lambda>>\n((1, 2), {'z': 3})\n",
-        'error': None,
-    },
-    'lambda_closure_late_binding': {
-        'out': '([2, 2, 2], [0, 1, 2])\n6 0\n',
-        'error': None,
-    },
-    'lambda_errors': {
-        'out': '',
-        'error': ['TypeError', "<lambda>() missing 1 required positional argument: 'y'", 2],
-    },
-    'lambda_too_many': {
-        'out': '',
-        'error': ['TypeError', '<lambda>() takes 0 positional arguments but 1 was given', 1],
-    },
-    'math_module': {
-        'out': '4.0 2 3 1.0 0.0\n3.141592653589793 2.718281828459045 True 5.0 True\n1024.0 3.5 0.0 True\n',
-        'error': None,
-    },
-    'max_empty': {
-        'out': '',
-        'error': ['ValueError', 'max() arg is an empty sequence', 1],
-    },
-    'micrograd_style_engine': {
-        'out': 'Value(data=0.7071067811865477, grad=1.0)\nValue(data=2.0, grad=-1.4999999999999993)\nValue(data=0.0, grad=0.4999999999999998)\nValue(data=-3.0, grad=0.9999999999999996)\nValue(data=1.0, grad=0.0)\nValue(data=25.0, grad=1.0) 10.5 2 +\n',
-        'error': None,
-    },
-    'raise_and_catch': {
-        'out': "caught negative: -2 ValueError('negative: -2') ('negative: -2',) ValueError True\ntuple KeyError() True\n('a', 2) ('a', 2) RuntimeError('a', 2)\nZeroDivisionError division by zero\nIndexError list index out of range\nfrom a value True True\n<class 'ValueError'> <class 'ValueError'> ValueError m\n",
-        'error': None,
-    },
-    'raise_class_uncaught': {
-        'out': '',
-        'error': ['NotImplementedError', '', 1],
-    },
-    'raise_non_exception': {
-        'out': '',
-        'error': ['TypeError', 'exceptions must derive from BaseException', 1],
-    },
-    'raise_uncaught': {
-        'out': '',
-        'error': ['ValueError', 'bad input', 2],
-    },
-    'reraise': {
-        'out': 'handling\nouter got inner\nfrom x\n',
-        'error': ['RuntimeError', 'No active exception to reraise', 14],
-    },
-    'sets': {
-        'out': '{1, 2, 3} {4, 5, 6, 7} set() 3 True True {0, 1, 2} {1, 2}\n[1, 2, 3, 10] {3, 10, 2} {2, 10} {0, 1, 2, 3, 10} {1, 2, 3, 10, 11} False frozenset({1, 2})\n[1, 2, 10] {1, 2} True True set\nno 42\n',
-        'error': None,
-    },
-    'sorted_mixed_types': {
-        'out': '',
-        'error': ['TypeError', "'<' not supported between instances of 'str' and 'int'", 1],
-    },
-    'star_display_not_iterable': {
-        'out': '',
-        'error': ['TypeError', 'Value after * must be an iterable, not int', 2],
-    },
-    'syntax_after_kwargs': {
-        'out': '',
-        'error': ['SyntaxError', 'arguments cannot follow var-keyword argument', 1],
-    },
-    'syntax_bare_star': {
-        'out': '',
-        'error': ['SyntaxError', 'named arguments must follow bare *', 1],
-    },
-    'syntax_duplicate_parameter': {
-        'out': '',
-        'error': ['SyntaxError', "duplicate argument 'a' in function definition", 1],
-    },
-    'syntax_keyword_repeated': {
-        'out': '',
-        'error': ['SyntaxError', 'keyword argument repeated: sep', 1],
-    },
-    'syntax_positional_after_unpacking': {
-        'out': '',
-        'error': ['SyntaxError', 'positional argument follows keyword argument unpacking', 1],
-    },
-    'syntax_star_after_double_star': {
-        'out': '',
-        'error': ['SyntaxError', 'iterable argument unpacking follows keyword argument unpacking', 1],
-    },
-    'syntax_starred_alone': {
-        'out': '',
-        'error': ['SyntaxError', 'starred assignment target must be in a list or tuple', 1],
-    },
-    'syntax_starred_value': {
-        'out': '',
-        'error': ['SyntaxError', "can't use starred expression here", 1],
-    },
-    'syntax_two_starred_targets': {
-        'out': '',
-        'error': ['SyntaxError', 'multiple starred expressions in assignment', 1],
-    },
-    'syntax_two_stars': {
-        'out': '',
-        'error': ['SyntaxError', '* argument may appear only once', 1],
-    },
-    'torch_autograd_grad_only_inputs': {
-        'out': '(tensor([2., 4.]),)\n(tensor([2., 4.]),)\n',
-        'error': None,
-    },
-    'torch_context_manager_classes': {
-        'out': "<class 'torch.autograd.grad_mode.no_grad'>\n<class 'torch.autograd.grad_mode.enable_grad'> <class 'torch.autograd.grad_mode.set_grad_enabled'>\n<torch.autograd.grad_mode.no_grad object> <torch.autograd.grad_mode.enable_grad object>\ntorch.autograd.grad_mode.set_grad_enabled(mode=True) <torch.autograd.anomaly_mode.set_detect_anomaly object>\n<class 'torch.autograd.anomaly_mode.detect_anomaly'> <class 'torch.autograd.anomaly_mode.set_detect_anomaly'>\n<class 'torch.autograd.grad_mode.no_grad'> <class 'torch.autograd.grad_mode.set_grad_enabled'>\nNone False\nNone\nNone False\n",
-        'error': None,
-    },
-    'torch_context_manager_reprs': {
-        'out': 'torch.autograd.grad_mode.set_grad_enabled(mode=False)\nFalse\ntorch.autograd.grad_mode.set_grad_enabled(mode=True) True\nFalse\nTrue\n',
-        'error': None,
-    },
-    'torch_keyword_names': {
-        'out': 'tensor([[3., 3.],\n        [3., 3.]]) torch.Size([2, 3]) torch.Size([2])\ntensor([3., 3.]) tensor([2., 2., 2.]) torch.Size([3, 2])\ntorch.Size([6]) torch.Size([1, 2])\ntensor([[1., 1., 1.],\n        [1., 1., 1.]]) tensor([[1., 1., 1.],\n        [1., 1., 1.]]) tensor([[1., 1., 1.],\n        [1., 1., 1.]])\ntensor([[0., 0., 0.],\n        [0., 0., 0.]]) tensor([[0.7500, 0.7500, 0.7500],\n        [0.7500, 0.7500, 0.7500]])\ntensor([1., 2.], requires_grad=True) tensor([[1.],\n        [1.]])\ntorch.Size([3, 2]) torch.Size([4, 3]) tensor([[3., 3., 3.],\n        [3., 3., 3.]])\ntensor(12.) tensor([[3., 3.],\n        [3., 3.]]) tensor(3.)\ntensor([0.5000, 0.5000]) tensor([1.]) tensor(0.)\n',
-        'error': None,
-    },
-    'torch_keyword_names_conflict': {
-        'out': '',
-        'error': ['TypeError', 'matmul() missing 1 required positional arguments: "other"', 3],
-    },
-    'torch_out_argument': {
-        'out': "True tensor([[2., 2., 2.],\n        [2., 2., 2.]]) 1\ntensor([2., 2., 2.])\nadd(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.\nresult type Float can't be cast to the desired output type Long\ntensor([2., 2.]) tensor([0., 0.])\ntensor([[3., 3.],\n        [3., 3.]])\n",
-        'error': None,
-    },
-    'torch_set_printoptions': {
-        'out': 'tensor([1.23, 2.50])\ntensor([1.23e+00, 2.50e+00])\ntensor([1.2346, 2.5000]) tensor([1.0000e-05, 1.0000e+00])\ntensor([0.,  ..., 9.])\ntensor([0.,  ..., 7.])\ntensor([0., 1., 2., 3., 4., 5., 6., 7.])\ntensor([1.23, 2.50]) tensor([0.00e+00, 1.00e+00,  ..., 2.00e+03, 2.00e+03])\nNone tensor([0.000000, 1.000000])\n',
-        'error': None,
-    },
-    'unpacking_everywhere': {
-        'out': "2 1 3 4 5 x y\n1 [2, 3, 4] [1, 2] 3 0 [1, 2, 3] 4 0 []\n0 1 2\n1 3 4\n1 [2, 3]\n4 []\n[2, 3, 4, 1, 2] (2, 3, 4, 0) (1,) () ['a', 'b']\n(1,) tuple 3\n",
-        'error': None,
-    },
-    'unpacking_not_enough': {
-        'out': '',
-        'error': ['ValueError', 'not enough values to unpack (expected at least 2, got 1)', 2],
-    },
-    'unpacking_not_iterable': {
-        'out': '',
-        'error': ['TypeError', 'cannot unpack non-iterable int object', 2],
-    },
-    'unpacking_too_many': {
-        'out': '',
-        'error': ['ValueError', 'too many values to unpack (expected 2)', 2],
-    },
-    'zip_enumerate_sorted_reversed': {
-        'out': "b 2\na 3\nc 1\n1 b\n2 a\n3 c\n[('b', 2, 'x'), ('a', 3, 'y'), ('c', 1, 'z')] [(0, 'a'), (1, 'b')]\n[1, 2, 3] ['c', 'b', 'a'] [(1, 'c'), (2, 'b'), (3, 'a')]\n['c', 'b', 'a'] [1, -2, -3]\n[1, 3, 2] [2, 1, 0] ['c', 'b', 'a']\n(1, 'one') (2, 'two') 1 None\n5 4 c\n[20, 30, 10] [2, 3] ['2', '3', '1']\n14 True False\n[(1, 3), (2, 4)] {0: 'x', 1: 'y'}\n2 3 1 end\n",
-        'error': None,
+    "args_kwargs_calls": {
+        "out": "(1, 2, 3) {'sep': '-', 'end': '!', 'extra': True}\n1-2!\n(1,) {'k': 2}\n4 3\n",
+        "error": None,
+    },
+    "args_kwargs_definitions": {
+        "out": "(1, 2, (), 3, 4, {})\n(1, 5, (6, 7), 3, 4, {'e': 8})\n(9, 2, (), 0, 4, {})\nk\n(0, ()) (1, (1,)) (3, (0, 1, 2))\n",
+        "error": None,
+    },
+    "bare_raise_without_exception": {
+        "out": "",
+        "error": ["RuntimeError", "No active exception to reraise", 1],
+    },
+    "catch_non_exception_class": {
+        "out": "",
+        "error": ["TypeError", "catching classes that do not inherit from BaseException is not allowed", 4],
+    },
+    "class_basics": {
+        "out": "Counter(4) Counter(15) 4 15 2 2 1 5\nCounter Counter True True\n[Counter(4), Counter(15)] {'c': Counter(4)} Counter(4) Counter(15) Counter(4)!\n3\n",
+        "error": None,
+    },
+    "class_callable_and_attributes": {
+        "out": "7 True True False True True\n11 set later\n10 True\n",
+        "error": None,
+    },
+    "class_context_manager": {
+        "out": "enter a\nenter b\nbody a\nexit b None None None\nexit a None None None\nenter quiet\nexit quiet <class 'ValueError'> swallowed <traceback object>\nafter\nenter loop\nexit loop None None None\nenter loop\nsecond pass\nexit loop None None None\nenter loud\nexit loud <class 'KeyError'> 'k' <traceback object>\n",
+        "error": ["KeyError", "'k'", 23],
+    },
+    "class_default_reprs": {
+        "out": "<__main__.Plain object>\n<class '__main__.Plain'>\n<function Plain.method>\n<bound method Plain.method of <__main__.Plain object>>\n<class '__main__.Plain'>\n[<__main__.Plain object>]\n",
+        "error": None,
+    },
+    "class_errors_attribute": {
+        "out": "",
+        "error": ["AttributeError", "'A' object has no attribute 'missing'", 5],
+    },
+    "class_errors_init_arity": {
+        "out": "",
+        "error": ["TypeError", "A.__init__() takes 2 positional arguments but 3 were given", 4],
+    },
+    "class_errors_init_returns": {
+        "out": "",
+        "error": ["TypeError", "__init__() should return None, not 'int'", 4],
+    },
+    "class_errors_method_arity": {
+        "out": "",
+        "error": ["TypeError", "A.m() takes 1 positional argument but 2 were given", 4],
+    },
+    "class_errors_no_init_args": {
+        "out": "",
+        "error": ["TypeError", "A() takes no arguments", 3],
+    },
+    "class_errors_no_len": {
+        "out": "",
+        "error": ["TypeError", "object of type 'A' has no len()", 3],
+    },
+    "class_errors_no_setter": {
+        "out": "",
+        "error": ["AttributeError", "property 'p' of 'A' object has no setter", 6],
+    },
+    "class_errors_not_callable": {
+        "out": "",
+        "error": ["TypeError", "'A' object is not callable", 3],
+    },
+    "class_errors_not_context_manager": {
+        "out": "",
+        "error": ["TypeError", "'A' object does not support the context manager protocol", 3],
+    },
+    "class_errors_not_iterable": {
+        "out": "",
+        "error": ["TypeError", "'A' object is not iterable", 3],
+    },
+    "class_errors_super_outside": {
+        "out": "",
+        "error": ["RuntimeError", "super(): no arguments", 2],
+    },
+    "class_errors_type_attribute": {
+        "out": "",
+        "error": ["AttributeError", "type object 'A' has no attribute 'missing'", 3],
+    },
+    "class_errors_unsupported_operand": {
+        "out": "",
+        "error": ["TypeError", "unsupported operand type(s) for +: 'A' and 'int'", 3],
+    },
+    "class_holding_tensors": {
+        "out": "tensor(6.5000, grad_fn=<SumBackward0>) tensor(5.) tensor(3.)\ntensor(-0.2500, requires_grad=True) tensor(-0.2500, requires_grad=True) tensor(0.)\n[True, True] True\n",
+        "error": None,
+    },
+    "class_inheritance_and_super": {
+        "out": "7 9 2 Shift(shift) shift 2 1\nTrue True 6\n",
+        "error": None,
+    },
+    "class_iterator_protocol": {
+        "out": "[3, 2, 1] [4, 2] ['a', 'b'] ['b', 'a']\n0 2\n1 1\na b a\n",
+        "error": None,
+    },
+    "class_mro_conflict": {
+        "out": "",
+        "error": ["TypeError", "Cannot create a consistent method resolution\norder (MRO) for bases X, Y", 5],
+    },
+    "class_mro_diamond": {
+        "out": "DBCA\n",
+        "error": None,
+    },
+    "class_special_methods": {
+        "out": "<2 items> <2 items> <2 items> <2 items> 2 2 2 True False\nTrue True False False True [Vec([1, 2]), Vec([1, 2, 3])]\n[3, 4] [1, 2] <2 items> <2 items>\nfalsy\nunhashable type: 'Vec'\n",
+        "error": None,
+    },
+    "class_static_class_methods_property": {
+        "out": "100.0 False True Temperature\n5\ntoo cold\n0.0 C\n",
+        "error": None,
+    },
+    "custom_exception_classes": {
+        "out": "ShapeError bad shape (2, 3) ('bad shape',) ShapeError('bad shape') True\nAppError() <class '__main__.AppError'>\nTrue ShapeError\n",
+        "error": ["__main__.ShapeError", "uncaught", 17],
+    },
+    "decorators_class_and_order": {
+        "out": "decorating forward with method\ndecorating Model with inner\ndecorating Model with outer\n1\n",
+        "error": None,
+    },
+    "decorators_torch_grad_modes": {
+        "out": "(False, False) False True\nTrue False\nFalse True evaluate\n",
+        "error": None,
+    },
+    "decorators_user": {
+        "out": "calling add (2,) {'b': 5}\nreturned 7\ncalling hello ('you',) {}\nreturned hi you\ncalling hello ('you',) {}\nreturned hi you\ncalling hello ('you',) {}\nreturned hi you\n['hi you', 'hi you', 'hi you']\nwrapper run logged.<locals>.wrapper\n",
+        "error": None,
+    },
+    "defaults_evaluated_once": {
+        "out": "[1, 2] [1, 2] [3]\n6 1\n",
+        "error": None,
+    },
+    "dict_iteration_and_comprehension": {
+        "out": "x 1\ny 2\nz 3\nx -> 1\ny -> 2\nz -> 3\n{'x': 1, 'z': 9} ['x', 'y', 'z'] ['z', 'y', 'x'] z\n{'a': 1, 'b': 2} {'x': 0, 'y': 2, 'z': 3, 'w': 9}\n{1: 'x', 2: 'y', 3: 'z'} ['z', 'y', 'x'] 6\n",
+        "error": None,
+    },
+    "dict_key_error": {
+        "out": "missing 'b' KeyError('b') ('b',)\n",
+        "error": ["KeyError", "'c'", 7],
+    },
+    "dict_literal_and_methods": {
+        "out": "{'b': 1, 'a': [1, 2], 3: (4, 5)} 3 [1, 2] (4, 5) True True\ndict_keys(['b', 'a', 3, 'c']) dict_values([11, [1, 2], (4, 5), 'new']) dict_items([('b', 11), ('a', [1, 2]), (3, (4, 5)), ('c', 'new')])\nNone 0 11\nnew gone {'b': 11, 'a': [1, 2], 3: (4, 5)}\n[] 11\n{'b': 11, 'a': [1, 2], 3: (4, 5), 'n': [], 'u': 1, 'v': 2, 'w': 3}\n{} ('w', 3) 6\n{} {'k': {'nested': {}}} {} {'a': 1, 'b': 2} {1: 2, 3: 4}\n",
+        "error": None,
+    },
+    "dict_of_tensors": {
+        "out": "w tensor([3., 3.]) True\nb None False\n{'w': tensor([1., 2.], requires_grad=True), 'b': tensor([0., 0.])}\n",
+        "error": None,
+    },
+    "dict_unhashable": {
+        "out": "",
+        "error": ["TypeError", "unhashable type: 'list'", 1],
+    },
+    "engine_errors_are_catchable": {
+        "out": "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)\nRuntimeError a leaf Variable that requires grad is being used in an in-place operation.\n",
+        "error": None,
+    },
+    "error_double_star_not_mapping": {
+        "out": "",
+        "error": ["TypeError", "__main__.f() argument after ** must be a mapping, not list", 3],
+    },
+    "error_duplicate_keyword_unpacked": {
+        "out": "",
+        "error": ["TypeError", "__main__.f() got multiple values for keyword argument 'a'", 3],
+    },
+    "error_missing_kwonly": {
+        "out": "",
+        "error": ["TypeError", "f() missing 2 required keyword-only arguments: 'k' and 'm'", 3],
+    },
+    "error_missing_positional": {
+        "out": "",
+        "error": ["TypeError", "f() missing 3 required positional arguments: 'a', 'b', and 'c'", 3],
+    },
+    "error_multiple_values": {
+        "out": "",
+        "error": ["TypeError", "f() got multiple values for argument 'a'", 3],
+    },
+    "error_star_not_iterable": {
+        "out": "",
+        "error": ["TypeError", "__main__.f() argument after * must be an iterable, not int", 3],
+    },
+    "error_too_many_positional": {
+        "out": "",
+        "error": ["TypeError", "f() takes from 1 to 2 positional arguments but 3 were given", 3],
+    },
+    "error_too_many_with_kwonly": {
+        "out": "",
+        "error": [
+            "TypeError",
+            "f() takes 1 positional argument but 2 positional arguments (and 1 keyword-only argument) were given",
+            3,
+        ],
+    },
+    "error_unexpected_keyword": {
+        "out": "",
+        "error": ["TypeError", "f() got an unexpected keyword argument 'b'", 3],
+    },
+    "exception_name_deleted_after_handler": {
+        "out": "",
+        "error": [
+            "UnboundLocalError",
+            "cannot access local variable 'err' where it is not associated with a value",
+            6,
+        ],
+    },
+    "finally_and_else_order": {
+        "out": "try 0\nelse\nfinally 0\nend\ntry 1\nexcept one\nfinally 1\nend\ntry 2\nfinally 2\nreturned\n",
+        "error": None,
+    },
+    "functools_wraps_reduce_typing": {
+        "out": "tensor([2., 2.]) False double <function double>\n24 10\ntyping.Any typing.Optional\n",
+        "error": None,
+    },
+    "future_and_main": {
+        "out": "main ran __main__ 3.5 3\n",
+        "error": None,
+    },
+    "future_not_first": {
+        "out": "",
+        "error": ["SyntaxError", "from __future__ imports must occur at the beginning of the file", 2],
+    },
+    "future_unknown": {
+        "out": "",
+        "error": ["SyntaxError", "future feature braces_please is not defined", 1],
+    },
+    "id_and_identity": {
+        "out": "True False True False True int\n",
+        "error": None,
+    },
+    "isinstance_and_issubclass": {
+        "out": "True True True True\nTrue True True False\nTrue True False\nTrue False True False\nTrue False True True\nTrue True\nTrue False\n",
+        "error": None,
+    },
+    "isinstance_bad_type": {
+        "out": "",
+        "error": ["TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union", 1],
+    },
+    "lambda_basic": {
+        "out": "9 11 3 none\n<function <lambda>>\n((1, 2), {'z': 3})\n",
+        "error": None,
+    },
+    "lambda_closure_late_binding": {
+        "out": "([2, 2, 2], [0, 1, 2])\n6 0\n",
+        "error": None,
+    },
+    "lambda_errors": {
+        "out": "",
+        "error": ["TypeError", "<lambda>() missing 1 required positional argument: 'y'", 2],
+    },
+    "lambda_too_many": {
+        "out": "",
+        "error": ["TypeError", "<lambda>() takes 0 positional arguments but 1 was given", 1],
+    },
+    "math_module": {
+        "out": "4.0 2 3 1.0 0.0\n3.141592653589793 2.718281828459045 True 5.0 True\n1024.0 3.5 0.0 True\n",
+        "error": None,
+    },
+    "max_empty": {
+        "out": "",
+        "error": ["ValueError", "max() arg is an empty sequence", 1],
+    },
+    "micrograd_style_engine": {
+        "out": "Value(data=0.7071067811865477, grad=1.0)\nValue(data=2.0, grad=-1.4999999999999993)\nValue(data=0.0, grad=0.4999999999999998)\nValue(data=-3.0, grad=0.9999999999999996)\nValue(data=1.0, grad=0.0)\nValue(data=25.0, grad=1.0) 10.5 2 +\n",
+        "error": None,
+    },
+    "raise_and_catch": {
+        "out": "caught negative: -2 ValueError('negative: -2') ('negative: -2',) ValueError True\ntuple KeyError() True\n('a', 2) ('a', 2) RuntimeError('a', 2)\nZeroDivisionError division by zero\nIndexError list index out of range\nfrom a value True True\n<class 'ValueError'> <class 'ValueError'> ValueError m\n",
+        "error": None,
+    },
+    "raise_class_uncaught": {
+        "out": "",
+        "error": ["NotImplementedError", "", 1],
+    },
+    "raise_non_exception": {
+        "out": "",
+        "error": ["TypeError", "exceptions must derive from BaseException", 1],
+    },
+    "raise_uncaught": {
+        "out": "",
+        "error": ["ValueError", "bad input", 2],
+    },
+    "reraise": {
+        "out": "handling\nouter got inner\nfrom x\n",
+        "error": ["RuntimeError", "No active exception to reraise", 14],
+    },
+    "sets": {
+        "out": "{1, 2, 3} {4, 5, 6, 7} set() 3 True True {0, 1, 2} {1, 2}\n[1, 2, 3, 10] {3, 10, 2} {2, 10} {0, 1, 2, 3, 10} {1, 2, 3, 10, 11} False frozenset({1, 2})\n[1, 2, 10] {1, 2} True True set\nno 42\n",
+        "error": None,
+    },
+    "sorted_mixed_types": {
+        "out": "",
+        "error": ["TypeError", "'<' not supported between instances of 'str' and 'int'", 1],
+    },
+    "star_display_not_iterable": {
+        "out": "",
+        "error": ["TypeError", "Value after * must be an iterable, not int", 2],
+    },
+    "syntax_after_kwargs": {
+        "out": "",
+        "error": ["SyntaxError", "arguments cannot follow var-keyword argument", 1],
+    },
+    "syntax_bare_star": {
+        "out": "",
+        "error": ["SyntaxError", "named arguments must follow bare *", 1],
+    },
+    "syntax_duplicate_parameter": {
+        "out": "",
+        "error": ["SyntaxError", "duplicate argument 'a' in function definition", 1],
+    },
+    "syntax_keyword_repeated": {
+        "out": "",
+        "error": ["SyntaxError", "keyword argument repeated: sep", 1],
+    },
+    "syntax_positional_after_unpacking": {
+        "out": "",
+        "error": ["SyntaxError", "positional argument follows keyword argument unpacking", 1],
+    },
+    "syntax_star_after_double_star": {
+        "out": "",
+        "error": ["SyntaxError", "iterable argument unpacking follows keyword argument unpacking", 1],
+    },
+    "syntax_starred_alone": {
+        "out": "",
+        "error": ["SyntaxError", "starred assignment target must be in a list or tuple", 1],
+    },
+    "syntax_starred_value": {
+        "out": "",
+        "error": ["SyntaxError", "can't use starred expression here", 1],
+    },
+    "syntax_two_starred_targets": {
+        "out": "",
+        "error": ["SyntaxError", "multiple starred expressions in assignment", 1],
+    },
+    "syntax_two_stars": {
+        "out": "",
+        "error": ["SyntaxError", "* argument may appear only once", 1],
+    },
+    "torch_autograd_grad_only_inputs": {
+        "out": "(tensor([2., 4.]),)\n(tensor([2., 4.]),)\n",
+        "error": None,
+    },
+    "torch_context_manager_classes": {
+        "out": "<class 'torch.autograd.grad_mode.no_grad'>\n<class 'torch.autograd.grad_mode.enable_grad'> <class 'torch.autograd.grad_mode.set_grad_enabled'>\n<torch.autograd.grad_mode.no_grad object> <torch.autograd.grad_mode.enable_grad object>\ntorch.autograd.grad_mode.set_grad_enabled(mode=True) <torch.autograd.anomaly_mode.set_detect_anomaly object>\n<class 'torch.autograd.anomaly_mode.detect_anomaly'> <class 'torch.autograd.anomaly_mode.set_detect_anomaly'>\n<class 'torch.autograd.grad_mode.no_grad'> <class 'torch.autograd.grad_mode.set_grad_enabled'>\nNone False\nNone\nNone False\n",
+        "error": None,
+    },
+    "torch_context_manager_reprs": {
+        "out": "torch.autograd.grad_mode.set_grad_enabled(mode=False)\nFalse\ntorch.autograd.grad_mode.set_grad_enabled(mode=True) True\nFalse\nTrue\n",
+        "error": None,
+    },
+    "torch_keyword_names": {
+        "out": "tensor([[3., 3.],\n        [3., 3.]]) torch.Size([2, 3]) torch.Size([2])\ntensor([3., 3.]) tensor([2., 2., 2.]) torch.Size([3, 2])\ntorch.Size([6]) torch.Size([1, 2])\ntensor([[1., 1., 1.],\n        [1., 1., 1.]]) tensor([[1., 1., 1.],\n        [1., 1., 1.]]) tensor([[1., 1., 1.],\n        [1., 1., 1.]])\ntensor([[0., 0., 0.],\n        [0., 0., 0.]]) tensor([[0.7500, 0.7500, 0.7500],\n        [0.7500, 0.7500, 0.7500]])\ntensor([1., 2.], requires_grad=True) tensor([[1.],\n        [1.]])\ntorch.Size([3, 2]) torch.Size([4, 3]) tensor([[3., 3., 3.],\n        [3., 3., 3.]])\ntensor(12.) tensor([[3., 3.],\n        [3., 3.]]) tensor(3.)\ntensor([0.5000, 0.5000]) tensor([1.]) tensor(0.)\n",
+        "error": None,
+    },
+    "torch_keyword_names_conflict": {
+        "out": "",
+        "error": ["TypeError", 'matmul() missing 1 required positional arguments: "other"', 3],
+    },
+    "torch_out_argument": {
+        "out": "True tensor([[2., 2., 2.],\n        [2., 2., 2.]]) 1\ntensor([2., 2., 2.])\nadd(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.\nresult type Float can't be cast to the desired output type Long\ntensor([2., 2.]) tensor([0., 0.])\ntensor([[3., 3.],\n        [3., 3.]])\n",
+        "error": None,
+    },
+    "torch_set_printoptions": {
+        "out": "tensor([1.23, 2.50])\ntensor([1.23e+00, 2.50e+00])\ntensor([1.2346, 2.5000]) tensor([1.0000e-05, 1.0000e+00])\ntensor([0.,  ..., 9.])\ntensor([0.,  ..., 7.])\ntensor([0., 1., 2., 3., 4., 5., 6., 7.])\ntensor([1.23, 2.50]) tensor([0.00e+00, 1.00e+00,  ..., 2.00e+03, 2.00e+03])\nNone tensor([0.000000, 1.000000])\n",
+        "error": None,
+    },
+    "unpacking_everywhere": {
+        "out": "2 1 3 4 5 x y\n1 [2, 3, 4] [1, 2] 3 0 [1, 2, 3] 4 0 []\n0 1 2\n1 3 4\n1 [2, 3]\n4 []\n[2, 3, 4, 1, 2] (2, 3, 4, 0) (1,) () ['a', 'b']\n(1,) tuple 3\n",
+        "error": None,
+    },
+    "unpacking_not_enough": {
+        "out": "",
+        "error": ["ValueError", "not enough values to unpack (expected at least 2, got 1)", 2],
+    },
+    "unpacking_not_iterable": {
+        "out": "",
+        "error": ["TypeError", "cannot unpack non-iterable int object", 2],
+    },
+    "unpacking_too_many": {
+        "out": "",
+        "error": ["ValueError", "too many values to unpack (expected 2)", 2],
+    },
+    "zip_enumerate_sorted_reversed": {
+        "out": "b 2\na 3\nc 1\n1 b\n2 a\n3 c\n[('b', 2, 'x'), ('a', 3, 'y'), ('c', 1, 'z')] [(0, 'a'), (1, 'b')]\n[1, 2, 3] ['c', 'b', 'a'] [(1, 'c'), (2, 'b'), (3, 'a')]\n['c', 'b', 'a'] [1, -2, -3]\n[1, 3, 2] [2, 1, 0] ['c', 'b', 'a']\n(1, 'one') (2, 'two') 1 None\n5 4 c\n[20, 30, 10] [2, 3] ['2', '3', '1']\n14 True False\n[(1, 3), (2, 4)] {0: 'x', 1: 'y'}\n2 3 1 end\n",
+        "error": None,
     },
 }

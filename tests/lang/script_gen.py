@@ -46,6 +46,7 @@ broadcast, `view` of a transposed tensor, a second backward through freed buffer
 after the script each leaf's .grad is `coef * dF/dleaf` (+ the second-order term),
 where `coef` counts the backward calls that ran.
 """
+
 from __future__ import annotations
 
 import math
@@ -59,63 +60,162 @@ from diffcli.lang.nn_layers import _exact
 # --- what PyTorch (and diffcli) can reach, and how --------------------------------------
 
 # other names of the same ops (the generator uses them now and then)
-ALIASES = {"abs": ["absolute"], "acos": ["arccos"], "asin": ["arcsin"], "atan": ["arctan"],
-           "atan2": ["arctan2"], "clamp": ["clip"], "cat": ["concat", "concatenate"],
-           "div": ["divide", "true_divide"], "mul": ["multiply"], "neg": ["negative"],
-           "sub": ["subtract"]}
+ALIASES = {
+    "abs": ["absolute"],
+    "acos": ["arccos"],
+    "asin": ["arcsin"],
+    "atan": ["arctan"],
+    "atan2": ["arctan2"],
+    "clamp": ["clip"],
+    "cat": ["concat", "concatenate"],
+    "div": ["divide", "true_divide"],
+    "mul": ["multiply"],
+    "neg": ["negative"],
+    "sub": ["subtract"],
+}
 CANONICAL = {a: fn for fn, names in ALIASES.items() for a in names}
-CONSTRUCTORS = {"tensor", "Tensor", "ones", "zeros", "full", "eye", "arange", "linspace", "rand",
-                "randn", "ones_like", "zeros_like", "full_like", "rand_like", "randn_like",
-                "manual_seed"}
+CONSTRUCTORS = {
+    "tensor",
+    "Tensor",
+    "ones",
+    "zeros",
+    "full",
+    "eye",
+    "arange",
+    "linspace",
+    "rand",
+    "randn",
+    "ones_like",
+    "zeros_like",
+    "full_like",
+    "rand_like",
+    "randn_like",
+    "manual_seed",
+}
 # torch.X exists
-TORCH_FNS = set("""add sub mul div neg pow matmul mm mv dot outer bmm sin cos tan asin acos atan
+TORCH_FNS = (
+    set(
+        """add sub mul div neg pow matmul mm mv dot outer bmm sin cos tan asin acos atan
 atan2 sinh cosh tanh asinh acosh atanh exp expm1 log log2 log10 log1p sqrt rsqrt abs sign
 sigmoid relu floor ceil round trunc reciprocal square clamp clamp_min clamp_max maximum
 minimum where sum mean prod max min amax var std norm logsumexp softmax log_softmax cumsum
 erf sinc hypot logaddexp
 reshape flatten squeeze unsqueeze transpose permute t cat stack clone detach flip select rsub
 eq ne gt ge lt le logical_and logical_or logical_not floor_divide remainder any all argmax argmin
-equal allclose""".split()) | set(CANONICAL) | CONSTRUCTORS
+equal allclose""".split()
+    )
+    | set(CANONICAL)
+    | CONSTRUCTORS
+)
 # F.X exists (torch.nn.functional)
-F_FNS = {"tanh", "sigmoid", "relu", "gelu", "softplus", "elu", "leaky_relu", "silu", "softmax",
-         "log_softmax", "mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
-         "binary_cross_entropy_with_logits"}
+F_FNS = {
+    "tanh",
+    "sigmoid",
+    "relu",
+    "gelu",
+    "softplus",
+    "elu",
+    "leaky_relu",
+    "silu",
+    "softmax",
+    "log_softmax",
+    "mse_loss",
+    "binary_cross_entropy",
+    "cross_entropy",
+    "nll_loss",
+    "binary_cross_entropy_with_logits",
+}
 # x.X() exists on torch.Tensor and in diffcli's method table
-METHOD_FNS = (TORCH_FNS - CONSTRUCTORS - {"cat", "concat", "concatenate", "stack", "rsub"}) \
-    | {"view", "expand"}
+METHOD_FNS = (TORCH_FNS - CONSTRUCTORS - {"cat", "concat", "concatenate", "stack", "rsub"}) | {
+    "view",
+    "expand",
+}
 # bare X exists in diffcli's op table (every op above but the method-only ones)
 BARE_FNS = (TORCH_FNS | F_FNS) - {"view", "expand"}
 # the expression family that makes each op (for `programs(focus=OP)`)
 FAMILY_OF = {
     **{fn: "extra" for fn in ("clamp", "clamp_min", "clamp_max", "leaky_relu", "elu", "softplus", "gelu")},
     "rsub": "scalar",
-    **{fn: "binary" for fn in ("add", "sub", "mul", "div", "pow", "atan2", "maximum", "minimum", "hypot",
-                               "logaddexp")},
-    **{fn: "where" for fn in ("where", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or",
-                              "logical_not")},
+    **{
+        fn: "binary"
+        for fn in ("add", "sub", "mul", "div", "pow", "atan2", "maximum", "minimum", "hypot", "logaddexp")
+    },
+    **{
+        fn: "where"
+        for fn in ("where", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_not")
+    },
     **{fn: "reduce" for fn in ("sum", "mean", "prod", "max", "min", "amax", "norm", "var", "std")},
     **{fn: "reduce_dim" for fn in ("logsumexp", "softmax", "log_softmax", "cumsum")},
-    **{fn: "shape" for fn in ("reshape", "view", "flatten", "unsqueeze", "squeeze", "expand", "transpose",
-                              "permute", "t", "flip", "detach")},
-    "select": "index", "cat": "cat", "stack": "cat",
-    **{fn: "discrete" for fn in ("floor_divide", "remainder", "any", "all", "argmax", "argmin", "equal",
-                                 "allclose")},
+    **{
+        fn: "shape"
+        for fn in (
+            "reshape",
+            "view",
+            "flatten",
+            "unsqueeze",
+            "squeeze",
+            "expand",
+            "transpose",
+            "permute",
+            "t",
+            "flip",
+            "detach",
+        )
+    },
+    "select": "index",
+    "cat": "cat",
+    "stack": "cat",
+    **{
+        fn: "discrete"
+        for fn in ("floor_divide", "remainder", "any", "all", "argmax", "argmin", "equal", "allclose")
+    },
     **{fn: "linalg" for fn in ("matmul", "mm", "mv", "dot", "outer", "bmm")},
-    **{fn: "loss" for fn in ("mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
-                             "binary_cross_entropy_with_logits")},
+    **{
+        fn: "loss"
+        for fn in (
+            "mse_loss",
+            "binary_cross_entropy",
+            "cross_entropy",
+            "nll_loss",
+            "binary_cross_entropy_with_logits",
+        )
+    },
     **{fn: "const" for fn in CONSTRUCTORS - {"manual_seed"}},
 }
 # a first leaf of this shape makes the op possible
-FOCUS_SHAPE = {"mm": (2, 3), "mv": (2, 3), "bmm": (2, 3), "matmul": (2, 3), "dot": (3,), "outer": (3,),
-               "cross_entropy": (2, 3), "nll_loss": (2, 3), "transpose": (2, 3), "permute": (2, 3),
-               "t": (2, 3), "squeeze": (1, 3), "expand": (1, 3), "var": (2, 3), "std": (2, 3),
-               "select": (2, 3), "cat": (3,), "view": (2, 3), "eye": (2, 3), "arange": (3,),
-               "linspace": (3,), "Tensor": (3,), "logsumexp": (2, 3), "softmax": (2, 3),
-               "log_softmax": (2, 3), "cumsum": (2, 3), "flip": (3,)}
+FOCUS_SHAPE = {
+    "mm": (2, 3),
+    "mv": (2, 3),
+    "bmm": (2, 3),
+    "matmul": (2, 3),
+    "dot": (3,),
+    "outer": (3,),
+    "cross_entropy": (2, 3),
+    "nll_loss": (2, 3),
+    "transpose": (2, 3),
+    "permute": (2, 3),
+    "t": (2, 3),
+    "squeeze": (1, 3),
+    "expand": (1, 3),
+    "var": (2, 3),
+    "std": (2, 3),
+    "select": (2, 3),
+    "cat": (3,),
+    "view": (2, 3),
+    "eye": (2, 3),
+    "arange": (3,),
+    "linspace": (3,),
+    "Tensor": (3,),
+    "logsumexp": (2, 3),
+    "softmax": (2, 3),
+    "log_softmax": (2, 3),
+    "cumsum": (2, 3),
+    "flip": (3,),
+}
 
 SHAPES = [(), (3,), (1, 3), (2, 1), (2, 3)]
 NAMES = ["a", "b", "c", "w", "u", "v"]
-BIG = 1e3          # larger values go through tanh before the next op
+BIG = 1e3  # larger values go through tanh before the next op
 
 
 def _broadcast(*shapes):
@@ -140,19 +240,26 @@ def _num(v):
 
 # --- expressions --------------------------------------------------------------------------
 
+
 class Expr:
     """A typed expression: shape, a sound interval [lo, hi] for its values, the leaves it
     depends on through differentiable paths, whether it requires grad. `text(py)` renders
     the script form (py=False) or the Python + torch form (py=True)."""
 
     prec = 100
-    scalar = False     # a Python number, not a tensor
-    alias = frozenset()   # names whose memory the value may share (views, detach)
-    view = False          # the value is a view of another tensor
-    leafish = False       # a name bound to a leaf itself (`h = a`): no grad_fn
+    scalar = False  # a Python number, not a tensor
+    alias = frozenset()  # names whose memory the value may share (views, detach)
+    view = False  # the value is a view of another tensor
+    leafish = False  # a name bound to a leaf itself (`h = a`): no grad_fn
 
     def set(self, shape, lo, hi, deps=frozenset(), rg=False):
-        self.shape, self.lo, self.hi, self.deps, self.rg = tuple(shape), float(lo), float(hi), frozenset(deps), rg
+        self.shape, self.lo, self.hi, self.deps, self.rg = (
+            tuple(shape),
+            float(lo),
+            float(hi),
+            frozenset(deps),
+            rg,
+        )
         return self
 
     @property
@@ -222,6 +329,7 @@ class Bin(Expr):
 
 class IfE(Expr):
     """`a if cond else b`."""
+
     prec = 5
 
     def __init__(self, a, cond, b):
@@ -316,6 +424,7 @@ def _nested(v, ints=False):
 
 # --- intervals ----------------------------------------------------------------------------
 
+
 def _mono(f):
     return lambda lo, hi: (f(lo), f(hi))
 
@@ -342,7 +451,7 @@ UNARY = {
     "atan": (("any",), _mono(math.atan)),
     "sinh": (("bound", 4), _mono(math.sinh)),
     "cosh": (("bound", 4), lambda lo, hi: (1.0, math.cosh(max(abs(lo), abs(hi))))),
-    "tanh": (("bound", 4), _mono(math.tanh)),        # (see _Gen.squash)
+    "tanh": (("bound", 4), _mono(math.tanh)),  # (see _Gen.squash)
     "asinh": (("any",), _mono(math.asinh)),
     "acosh": (("pos", 1.1), _mono(math.acosh)),
     "atanh": (("unit", 0.9), _mono(math.atanh)),
@@ -353,7 +462,7 @@ UNARY = {
     "log10": (("pos", 0.1), _mono(math.log10)),
     "log1p": (("pos", -0.5), _mono(math.log1p)),
     "sqrt": (("pos", 0.1), _mono(math.sqrt)),
-    "rsqrt": (("pos", 0.1), lambda lo, hi: (hi ** -0.5, lo ** -0.5)),
+    "rsqrt": (("pos", 0.1), lambda lo, hi: (hi**-0.5, lo**-0.5)),
     "reciprocal": (("pos", 0.1), lambda lo, hi: (1 / hi, 1 / lo)),
     "abs": (("any",), _abs_iv),
     "square": (("any",), _sq_iv),
@@ -378,11 +487,12 @@ UNARY = {
 
 # --- the program ----------------------------------------------------------------------------
 
+
 @dataclass
 class Leaf:
     name: str
     shape: tuple
-    values: object           # nested list or float
+    values: object  # nested list or float
     requires_grad: bool = True
 
 
@@ -393,17 +503,19 @@ class Program:
     torch_program: str
     forward_script: str
     leaves: list
-    pinned: list             # names the finite-difference runs must hold fixed (no_grad, detach)
+    pinned: list  # names the finite-difference runs must hold fixed (no_grad, detach)
     target: str
-    gradient: object         # the grad_tensors for the target (nested list) or None
-    fd: dict                 # what finite differences can check (see the module docstring)
+    gradient: object  # the grad_tensors for the target (nested list) or None
+    fd: dict  # what finite differences can check (see the module docstring)
     plan: str
     expect_error: bool
-    dtype: str = "float64"   # the default dtype: "float32" or "float64"
+    dtype: str = "float64"  # the default dtype: "float32" or "float64"
 
     def __str__(self):
-        return (f"--- diffcli script ({self.flavour}, {self.dtype}, plan {self.plan}) ---\n{self.script}\n"
-                f"--- torch program ---\n{self.torch_program}")
+        return (
+            f"--- diffcli script ({self.flavour}, {self.dtype}, plan {self.plan}) ---\n{self.script}\n"
+            f"--- torch program ---\n{self.torch_program}"
+        )
 
 
 class _Lines:
@@ -431,17 +543,17 @@ class _Lines:
 class _Gen:
     def __init__(self, draw, flavour, errors, fd_safe, avoid):
         self.draw = draw
-        self.avoid = avoid              # known divergences not to generate (see KNOWN in the test)
+        self.avoid = avoid  # known divergences not to generate (see KNOWN in the test)
         self.flavour = flavour
         self.errors = errors
-        self.fd_safe = fd_safe          # nothing whose finite differences cannot be checked
-        self.pool = []                  # Name expressions usable as operands
+        self.fd_safe = fd_safe  # nothing whose finite differences cannot be checked
+        self.pool = []  # Name expressions usable as operands
         self.counter = 0
         self.grad_enabled = True
-        self.lines = None               # the _Lines being written
-        self.focus = None               # an op the next expression must use (see programs(focus=))
-        self.alias_wanted = None        # ... when it is an alias, the name to write
-        self.families = None            # the expression families to draw (None: all)
+        self.lines = None  # the _Lines being written
+        self.focus = None  # an op the next expression must use (see programs(focus=))
+        self.alias_wanted = None  # ... when it is an alias, the name to write
+        self.families = None  # the expression families to draw (None: all)
 
     def pick(self, cands):
         """One of the op names `cands`: the focus op if it is one of them, else any."""
@@ -449,7 +561,7 @@ class _Gen:
         if self.focus is not None:
             fn = CANONICAL.get(self.focus, self.focus)
             if fn in cands:
-                self.alias_wanted = self.focus      # the name to write (an alias or fn itself)
+                self.alias_wanted = self.focus  # the name to write (an alias or fn itself)
                 self.focus = None
                 return fn
         return self.choice(cands)
@@ -459,8 +571,13 @@ class _Gen:
         if self.alias_wanted is not None and CANONICAL.get(self.alias_wanted, self.alias_wanted) == fn:
             name, self.alias_wanted = self.alias_wanted, None
             return name
-        names = [a for a in ALIASES.get(fn, ()) if form in (None, "bare") or
-                 (form == "torch" and a in TORCH_FNS) or (form == "method" and a in METHOD_FNS)]
+        names = [
+            a
+            for a in ALIASES.get(fn, ())
+            if form in (None, "bare")
+            or (form == "torch" and a in TORCH_FNS)
+            or (form == "method" and a in METHOD_FNS)
+        ]
         if names and self.chance(2):
             return self.choice(names)
         return fn
@@ -519,8 +636,9 @@ class _Gen:
         return e.set(x.shape, lo, hi, x.deps if self.grad_enabled else (), self.rg_of(x))
 
     def mul(self, x, c):
-        return Bin("*", x, Num(c)).set(x.shape, min(x.lo * c, x.hi * c), max(x.lo * c, x.hi * c),
-                                         x.deps, x.rg)
+        return Bin("*", x, Num(c)).set(
+            x.shape, min(x.lo * c, x.hi * c), max(x.lo * c, x.hi * c), x.deps, x.rg
+        )
 
     def add_c(self, x, c):
         return Bin("+", x, Num(c)).set(x.shape, x.lo + c, x.hi + c, x.deps, x.rg)
@@ -528,8 +646,9 @@ class _Gen:
     def no_grad_safe(self, e):
         """What a no_grad block assigns: not a bare name (that would be the same tensor) and,
         when "no_grad_view" is avoided, not a view of a tensor that requires grad."""
-        if isinstance(e, Name) or ("no_grad_view" in self.avoid and e.view
-                                   and any(p.rg for p in self.pool if p.name in e.alias)):
+        if isinstance(e, Name) or (
+            "no_grad_view" in self.avoid and e.view and any(p.rg for p in self.pool if p.name in e.alias)
+        ):
             return Bin("*", e, Num(1.0)).set(e.shape, e.lo, e.hi)
         return e
 
@@ -592,13 +711,22 @@ class _Gen:
         elif self.families:
             family = self.choice(self.families)
         else:
-            family = self.choice(["unary"] * 5 + ["binary"] * 5 + ["scalar"] * 4 + ["reduce"] * 2
-                                 + ["reduce_dim"] * 2 + ["shape"] * 2 + ["extra"] * 2 + ["const"] * 2
-                                 + ["where"] * 2 + ["linalg", "loss", "cat", "index", "discrete"])
+            family = self.choice(
+                ["unary"] * 5
+                + ["binary"] * 5
+                + ["scalar"] * 4
+                + ["reduce"] * 2
+                + ["reduce_dim"] * 2
+                + ["shape"] * 2
+                + ["extra"] * 2
+                + ["const"] * 2
+                + ["where"] * 2
+                + ["linalg", "loss", "cat", "index", "discrete"]
+            )
         focus = self.focus
         e = getattr(self, "gen_" + family)(depth, pool)
         if e is None and focus is not None and self.focus is None:
-            self.focus, self.alias_wanted = focus, None     # (not made after all: again)
+            self.focus, self.alias_wanted = focus, None  # (not made after all: again)
         return e if e is not None else self.operand(depth - 1, pool)
 
     def gen_unary(self, depth, pool):
@@ -617,7 +745,9 @@ class _Gen:
         op = self.pick(["clamp", "clamp_min", "clamp_max", "leaky_relu", "elu", "softplus", "gelu", "pow"])
         x = self.prep(self.operand(depth - 1, pool), ("any",))
         if op == "clamp":
-            lo_c, hi_c = sorted([self.d(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.5, 1.0])) for _ in range(2)])
+            lo_c, hi_c = sorted(
+                [self.d(st.sampled_from([-1.0, -0.5, 0.0, 0.25, 0.5, 1.0])) for _ in range(2)]
+            )
             style = self.d(st.integers(0, 3))
             if style == 0:
                 args, kw = [Num(lo_c), Num(hi_c)], []
@@ -654,10 +784,10 @@ class _Gen:
         c = self.d(st.sampled_from([2, 3, 0.5, -1, 1.5, -0.5]))
         if isinstance(c, float) or c < 0:
             x = self.prep(x, ("pos", 0.1))
-            lo, hi = sorted([x.lo ** c, x.hi ** c])
+            lo, hi = sorted([x.lo**c, x.hi**c])
         else:
             x = self.prep(x, ("any",))
-            lo, hi = _sq_iv(x.lo, x.hi) if c == 2 else (x.lo ** 3, x.hi ** 3)
+            lo, hi = _sq_iv(x.lo, x.hi) if c == 2 else (x.lo**3, x.hi**3)
         if self.chance(6) or not self.can("pow"):
             e = Bin("**", x, Num(c), caret=self.flavour != "torch" and self.chance(6))
         else:
@@ -669,9 +799,10 @@ class _Gen:
         c = self.d(st.sampled_from([0.5, 1.5, 2, 3, -1, -0.25, 0.1]))
         op = self.pick(["+", "-", "*", "/", "r-", "r*", "r/", "r**", "rsub"])
         deps, rg = self.deps_of(x), self.rg_of(x)
-        if op == "rsub" and self.can("rsub"):      # torch.rsub(x, c) is c - x
+        if op == "rsub" and self.can("rsub"):  # torch.rsub(x, c) is c - x
             return self.call("rsub", [x, Num(c)], form="bare" if self.flavour == "math" else "torch").set(
-                x.shape, c - x.hi, c - x.lo, deps, rg)
+                x.shape, c - x.hi, c - x.lo, deps, rg
+            )
         if op == "rsub":
             op = "r-"
         if op == "+":
@@ -682,20 +813,27 @@ class _Gen:
             e = Bin("*", x, Num(c)) if op == "*" else Bin("*", Num(c), x)
             return e.set(x.shape, min(x.lo * c, x.hi * c), max(x.lo * c, x.hi * c), deps, rg)
         if op == "/":
-            return Bin("/", x, Num(c)).set(x.shape, min(x.lo / c, x.hi / c), max(x.lo / c, x.hi / c), deps, rg)
+            return Bin("/", x, Num(c)).set(
+                x.shape, min(x.lo / c, x.hi / c), max(x.lo / c, x.hi / c), deps, rg
+            )
         if op == "r-":
             return Bin("-", Num(c), x).set(x.shape, c - x.hi, c - x.lo, deps, rg)
         if op == "r/":
             x = self.prep(x, ("pos", 0.1))
-            return Bin("/", Num(c), x).set(x.shape, min(c / x.lo, c / x.hi), max(c / x.lo, c / x.hi),
-                                           self.deps_of(x), self.rg_of(x))
+            return Bin("/", Num(c), x).set(
+                x.shape, min(c / x.lo, c / x.hi), max(c / x.lo, c / x.hi), self.deps_of(x), self.rg_of(x)
+            )
         # a number to a tensor power
         x = self.prep(x, ("bound", 3))
         b = abs(c) if c != 1 else 2
         b = b if b != 0 else 2
         return Bin("**", Num(b), x, caret=self.flavour != "torch" and self.chance(6)).set(
-            x.shape, b ** x.lo if b >= 1 else b ** x.hi, b ** x.hi if b >= 1 else b ** x.lo,
-            self.deps_of(x), self.rg_of(x))
+            x.shape,
+            b**x.lo if b >= 1 else b**x.hi,
+            b**x.hi if b >= 1 else b**x.lo,
+            self.deps_of(x),
+            self.rg_of(x),
+        )
 
     def partner(self, x, depth, pool, same=False):
         """An operand whose shape broadcasts with x's (or equals it)."""
@@ -712,10 +850,39 @@ class _Gen:
         y = self.partner(x, depth, pool)
         if y is None:
             return None
-        op = self.pick(["+", "-", "*", "/", "**", "add", "sub", "mul", "div", "pow", "atan2",
-                        "maximum", "minimum", "add_alpha", "hypot", "logaddexp"])
-        if op in ("pow", "atan2", "maximum", "minimum", "add", "sub", "mul", "div", "add_alpha", "hypot",
-                  "logaddexp") and not self.can(op.split("_")[0]):
+        op = self.pick(
+            [
+                "+",
+                "-",
+                "*",
+                "/",
+                "**",
+                "add",
+                "sub",
+                "mul",
+                "div",
+                "pow",
+                "atan2",
+                "maximum",
+                "minimum",
+                "add_alpha",
+                "hypot",
+                "logaddexp",
+            ]
+        )
+        if op in (
+            "pow",
+            "atan2",
+            "maximum",
+            "minimum",
+            "add",
+            "sub",
+            "mul",
+            "div",
+            "add_alpha",
+            "hypot",
+            "logaddexp",
+        ) and not self.can(op.split("_")[0]):
             op = "+"
         # finite differences: away from hypot's kink at the origin
         if op == "hypot" and self.fd_safe:
@@ -727,7 +894,7 @@ class _Gen:
             x = self.prep(x, ("pos", 0.1))
         if op in ("**", "pow"):
             x, y = self.prep(x, ("pos", 0.1)), self.prep(y, ("bound", 3))
-            cands = [x.lo ** y.lo, x.lo ** y.hi, x.hi ** y.lo, x.hi ** y.hi]
+            cands = [x.lo**y.lo, x.lo**y.hi, x.hi**y.lo, x.hi**y.hi]
             lo, hi = min(cands), max(cands)
         elif op in ("/", "div"):
             x, y = self.prep(x, ("any",)), self.prep(y, ("pos", 0.1))
@@ -775,7 +942,7 @@ class _Gen:
         shape = _broadcast(x.shape, b.shape)
         forms = {"math": ["bare"], "torch": ["torch", "method"], "mixed": ["bare", "torch", "method"]}
         form = self.choice(forms[self.flavour])
-        if form == "method":                       # x.where(cond, other)
+        if form == "method":  # x.where(cond, other)
             e = Call("where", [x, cond, b], [], "method")
         else:
             e = Call("where", [cond, x, b], [], form)
@@ -788,7 +955,7 @@ class _Gen:
         `where(cond.any(), x, 2 * x)`, `x * argmax(...)`, `x + 0.5 if equal(x, ...) else 2 * x`."""
         focused = self.focus is not None
         fn = self.pick(["floor_divide", "remainder", "any", "all", "argmax", "argmin", "equal", "allclose"])
-        op_ok = not (focused and self.focus is None)   # a focused op is written by its name
+        op_ok = not (focused and self.focus is None)  # a focused op is written by its name
         x = self.prep(self.operand(depth - 1, pool), ("any",))
         s = x.shape
         n = s[-1] if s else 1
@@ -797,10 +964,15 @@ class _Gen:
         def literal(choices):
             vals = [self.choice(choices) for _ in range(n)]
             return vals, TensorLit(vals if s else vals[0], lit_form)
+
         if fn == "floor_divide":
             vals, lit = literal([5.0, -3.5, 2.5, -0.5, 7.0])
             k = self.choice([2.0, -1.5, 3.0])
-            q = Bin("//", lit, Num(k)) if op_ok and self.chance(5) else self.call("floor_divide", [lit, Num(k)])
+            q = (
+                Bin("//", lit, Num(k))
+                if op_ok and self.chance(5)
+                else self.call("floor_divide", [lit, Num(k)])
+            )
             qs = [math.floor(v / k) for v in vals]
             return Bin("+", x, q).set(s, x.lo + min(qs), x.hi + max(qs), self.deps_of(x), self.rg_of(x))
         if fn == "remainder":
@@ -808,7 +980,7 @@ class _Gen:
             d = float(math.floor(x.hi) + 2)
             y = self.partner(x, depth, pool) if self.chance(4) else None
             if y is not None:
-                div = self.add_c(self.prep(y, ("pos", 0.1)), d)    # a tensor divisor, > x
+                div = self.add_c(self.prep(y, ("pos", 0.1)), d)  # a tensor divisor, > x
             else:
                 div = Num(d)
             e = Bin("%", x, div) if op_ok and self.chance(5) else self.call("remainder", [x, div])
@@ -835,13 +1007,15 @@ class _Gen:
             return Bin("*", x, k).set(s, min(0.0, x.lo * m), max(0.0, x.hi * m), deps, rg)
         other = x if fn == "equal" or self.chance(5) else self.mul(x, 2)
         cond = self.call(fn, [x, other])
-        e = IfE(self.add_c(x, 0.5), cond, self.mul(x, 2))     # (a new tensor either way)
+        e = IfE(self.add_c(x, 0.5), cond, self.mul(x, 2))  # (a new tensor either way)
         return e.set(s, min(x.lo + 0.5, 2 * x.lo), max(x.hi + 0.5, 2 * x.hi), deps, rg)
 
     def condition(self, x, y):
         """A bool tensor from x and y: `x > y`, `torch.gt(x, y)`, `x.le(0.0)`,
         `logical_and(x > 0.0, y < 1.0)`, `logical_not(...)`..."""
-        kind = self.pick(["op", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_not"])
+        kind = self.pick(
+            ["op", "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_not"]
+        )
         other = y if self.chance(6) else Num(self.choice([0.0, 0.5, -1.0]))
         op = self.choice([">", "<", ">=", "<=", "==", "!="]) if kind == "op" else kind
         if self.fd_safe and op in ("==", "!=", "eq", "ne"):
@@ -868,8 +1042,13 @@ class _Gen:
         math_form = "bare" if self.flavour == "math" else None
 
         def make(name, args, kwargs=()):
-            return Call(name, args, list(kwargs), math_form or self.choice(
-                ["torch", "bare"] if self.flavour == "mixed" else ["torch"]))
+            return Call(
+                name,
+                args,
+                list(kwargs),
+                math_form or self.choice(["torch", "bare"] if self.flavour == "mixed" else ["torch"]),
+            )
+
         shape_args = [Lit(repr(tuple(s)))] if self.chance(5) or not s else [Lit(str(k)) for k in s]
         if fn in ("ones_like", "zeros_like", "full_like", "rand_like", "randn_like"):
             k = make(fn, [x, Num(c)] if fn == "full_like" else [x])
@@ -878,10 +1057,10 @@ class _Gen:
         elif fn == "full":
             k = make(fn, [Lit(repr(tuple(s))), Num(c)])
         elif fn == "eye":
-            if not s:                                           # x * I
+            if not s:  # x * I
                 e = Bin("*", x, make("eye", [Lit("2")]))
                 return e.set((2, 2), min(x.lo, 0), max(x.hi, 0), deps, rg)
-            e = Bin("@", x, make("eye", [Lit(str(n))]))        # x @ I is x
+            e = Bin("@", x, make("eye", [Lit(str(n))]))  # x @ I is x
             return e.set(s, x.lo, x.hi, deps, rg)
         elif fn == "arange":
             k = make("arange", [Lit(str(n))] if self.chance(5) else [Lit(f"{float(n)}")])
@@ -889,18 +1068,18 @@ class _Gen:
         elif fn == "linspace":
             k = make("linspace", [Num(0.0), Num(1.0), Lit(str(n))])
             return Bin("*", x, k).set(s if s else (n,), min(x.lo, 0), max(x.hi, 0), deps, rg)
-        else:   # tensor / Tensor: a literal row
+        else:  # tensor / Tensor: a literal row
             vals = [self.choice([0.5, 1.0, -2.0, 0.25]) for _ in range(n)]
             k = make(fn, [Lit(_nested(vals if s else vals[0]))])
             if fn == "Tensor" and not s:
-                k = make(fn, [Lit(_nested(vals))])            # Tensor(1.0) would be a size
+                k = make(fn, [Lit(_nested(vals))])  # Tensor(1.0) would be a size
                 return Bin("*", x, k).set((1,), -2 * x.mag, 2 * x.mag, deps, rg)
             return Bin("*", x, k).set(s, -2 * x.mag, 2 * x.mag, deps, rg)
-        if fn in ("rand", "rand_like"):            # in [0, 1): x where it is >= 0, else 2 * x
+        if fn in ("rand", "rand_like"):  # in [0, 1): x where it is >= 0, else 2 * x
             cond = Cmp(">=", k, Num(0.0))
             e = Call("where", [cond, x, self.mul(x, 2)], [], math_form or "torch")
             return e.set(s, min(x.lo, 2 * x.lo), max(x.hi, 2 * x.hi), deps, rg)
-        if fn in ("randn", "randn_like"):          # only its shape: x + 0 * |randn|
+        if fn in ("randn", "randn_like"):  # only its shape: x + 0 * |randn|
             z = Bin("*", Num(0.0), Call("abs", [k], [], math_form or "torch"))
             return Bin("+", x, z).set(s, x.lo, x.hi, deps, rg)
         if fn in ("zeros", "zeros_like"):
@@ -916,7 +1095,7 @@ class _Gen:
         fn = self.pick(fns)
         if fn == "prod":
             x = self.prep(x, ("bound", 3))
-            m = x.mag ** n
+            m = x.mag**n
             lo, hi = -m, m
         else:
             x = self.prep(x, ("any",))
@@ -939,8 +1118,19 @@ class _Gen:
         nd = len(x.shape)
         dim = self.d(st.integers(-nd, nd - 1))
         size = x.shape[dim]
-        fns = ["sum", "mean", "prod", "max", "min", "amax", "norm", "logsumexp", "softmax",
-               "log_softmax", "cumsum"] + (["var", "std"] if size >= 2 else [])
+        fns = [
+            "sum",
+            "mean",
+            "prod",
+            "max",
+            "min",
+            "amax",
+            "norm",
+            "logsumexp",
+            "softmax",
+            "log_softmax",
+            "cumsum",
+        ] + (["var", "std"] if size >= 2 else [])
         fn = self.pick(fns)
         keep = fn not in ("softmax", "log_softmax", "cumsum") and self.chance(3)
         shape = list(x.shape)
@@ -955,7 +1145,7 @@ class _Gen:
         if fn == "sum" or fn == "cumsum":
             lo, hi = min(x.lo * size, x.lo), max(x.hi * size, x.hi)
         elif fn == "prod":
-            lo, hi = -(x.mag ** size), x.mag ** size
+            lo, hi = -(x.mag**size), x.mag**size
         elif fn == "norm":
             lo, hi = 0, math.sqrt(size) * x.mag
         elif fn == "var":
@@ -992,7 +1182,7 @@ class _Gen:
         s = x.shape
         n = _numel(s)
         opts = ["reshape", "flatten", "unsqueeze", "clone", "detach"]
-        if self.flavour != "math" and self.errors:   # (a view of a transposed tensor fails)
+        if self.flavour != "math" and self.errors:  # (a view of a transposed tensor fails)
             opts += ["view"]
         if 1 in s:
             opts += ["squeeze", "squeeze_dim"]
@@ -1010,7 +1200,7 @@ class _Gen:
             target = self.choice([(-1,), (n,), (1, n), (n, 1)] + ([(3, 2)] if n == 6 else []))
             shape = (n,) if target == (-1,) else target
             form = self.form("reshape")
-            if form == "method" and self.chance(5):      # x.reshape(2, 3)
+            if form == "method" and self.chance(5):  # x.reshape(2, 3)
                 e = Call("reshape", [x] + [Lit(str(t)) for t in target], [], form)
             else:
                 e = Call("reshape", [x, Lit(repr(tuple(target)))], [], form)
@@ -1041,8 +1231,11 @@ class _Gen:
             if op == "transpose":
                 e = self.call("transpose", [x, Lit("0"), Lit("1")])
             elif op == "permute":
-                e = Call("permute", [x, Lit("1"), Lit("0")], [], "method") if self.flavour != "math" \
+                e = (
+                    Call("permute", [x, Lit("1"), Lit("0")], [], "method")
+                    if self.flavour != "math"
                     else self.call("permute", [x, Lit("(1, 0)")])
+                )
             elif op == "t":
                 e = self.call("t", [x])
             else:
@@ -1053,11 +1246,11 @@ class _Gen:
         elif op == "clone":
             shape = s
             e = self.call("clone", [x])
-        else:   # detach inside an expression: a constant copy (not in finite-difference runs)
+        else:  # detach inside an expression: a constant copy (not in finite-difference runs)
             shape, deps, rg = s, frozenset(), False
             e = self.call("detach", [x])
         e.set(shape, x.lo, x.hi, deps, rg)
-        if op not in ("clone", "flip"):          # views (reshape/flatten: when they can be)
+        if op not in ("clone", "flip"):  # views (reshape/flatten: when they can be)
             e.alias, e.view = x.alias, op != "detach"
         return e
 
@@ -1067,20 +1260,30 @@ class _Gen:
         s = x.shape
         if not s:
             return None
-        if how == "select":                          # select(x, dim, i): x[..., i, ...]
+        if how == "select":  # select(x, dim, i): x[..., i, ...]
             d = self.d(st.integers(0, len(s) - 1))
             i = self.d(st.integers(-s[d], s[d] - 1))
-            shape = s[:d] + s[d + 1:]
-            e = self.call("select", [x, Lit(str(d)), Lit(str(i))]).set(shape, x.lo, x.hi, self.deps_of(x),
-                                                                       self.rg_of(x))
+            shape = s[:d] + s[d + 1 :]
+            e = self.call("select", [x, Lit(str(d)), Lit(str(i))]).set(
+                shape, x.lo, x.hi, self.deps_of(x), self.rg_of(x)
+            )
             e.alias, e.view = x.alias, True
             return e
         if len(s) == 1:
-            idx, shape = self.choice([("0", ()), ("-1", ()), ("1:", (s[0] - 1,)), (":2", (min(2, s[0]),)),
-                                      ("...", s)])
+            idx, shape = self.choice(
+                [("0", ()), ("-1", ()), ("1:", (s[0] - 1,)), (":2", (min(2, s[0]),)), ("...", s)]
+            )
         else:
-            idx, shape = self.choice([("0", s[1:]), ("-1", s[1:]), (":, 0", s[:1] + s[2:]), ("..., -1", s[:-1]),
-                                      ("1:", (s[0] - 1,) + s[1:]), (":, 1:", (s[0], s[1] - 1) + s[2:])])
+            idx, shape = self.choice(
+                [
+                    ("0", s[1:]),
+                    ("-1", s[1:]),
+                    (":, 0", s[:1] + s[2:]),
+                    ("..., -1", s[:-1]),
+                    ("1:", (s[0] - 1,) + s[1:]),
+                    (":, 1:", (s[0], s[1] - 1) + s[2:]),
+                ]
+            )
         if 0 in shape:
             return None
         e = Index(x, idx).set(shape, x.lo, x.hi, self.deps_of(x), self.rg_of(x))
@@ -1107,8 +1310,9 @@ class _Gen:
         if dim or self.chance(5):
             args.append(Lit(str(dim)))
         form = "bare" if self.flavour == "math" or (self.flavour == "mixed" and self.chance(5)) else "torch"
-        return Call(self.name_for(fn, form), args, [], form).set(shape, min(x.lo, y.lo), max(x.hi, y.hi), self.deps_of(x, y),
-                                            self.rg_of(x, y))
+        return Call(self.name_for(fn, form), args, [], form).set(
+            shape, min(x.lo, y.lo), max(x.hi, y.hi), self.deps_of(x, y), self.rg_of(x, y)
+        )
 
     def gen_linalg(self, depth, pool):
         mats = [p for p in pool if len(p.shape) == 2]
@@ -1120,15 +1324,24 @@ class _Gen:
             opts += ["dot", "outer", "vm"]
         if not opts:
             return None
-        fns = {"mm": ["@", "matmul", "mm"], "mm_t": ["@", "matmul", "mm"], "mv": ["@", "matmul", "mv"],
-               "dot": ["@", "matmul", "dot"], "outer": ["outer"], "vm": ["@", "matmul"], "bmm": ["bmm"]}
+        fns = {
+            "mm": ["@", "matmul", "mm"],
+            "mm_t": ["@", "matmul", "mm"],
+            "mv": ["@", "matmul", "mv"],
+            "dot": ["@", "matmul", "dot"],
+            "outer": ["outer"],
+            "vm": ["@", "matmul"],
+            "bmm": ["bmm"],
+        }
         focus = CANONICAL.get(self.focus, self.focus)
         op = self.choice([o for o in opts if focus in fns[o]] or opts)
         fn = self.pick(fns[op])
 
         def T(m):
             if self.flavour == "math":
-                return self.call("t", [m], form="bare").set((m.shape[1], m.shape[0]), m.lo, m.hi, m.deps, m.rg)
+                return self.call("t", [m], form="bare").set(
+                    (m.shape[1], m.shape[0]), m.lo, m.hi, m.deps, m.rg
+                )
             e = Attr(m, "T") if self.chance(5) else self.call("t", [m])
             return e.set((m.shape[1], m.shape[0]), m.lo, m.hi, m.deps, m.rg)
 
@@ -1141,20 +1354,21 @@ class _Gen:
                 cands = [p for p in mats if p.shape[1] == a.shape[1]]
                 b = T(self.prep(self.choice(cands), ("any",)))
             shape, k = (a.shape[0], b.shape[1]), a.shape[1]
-        elif op == "bmm":                         # batches of one: a[None] @ a.t()[None]
+        elif op == "bmm":  # batches of one: a[None] @ a.t()[None]
             a = self.prep(self.choice(mats), ("any",))
             at = T(a)
             a3 = self.call("unsqueeze", [a, Lit("0")]).set((1,) + a.shape, a.lo, a.hi, a.deps, a.rg)
             b3 = self.call("unsqueeze", [at, Lit("0")]).set((1,) + at.shape, a.lo, a.hi, a.deps, a.rg)
             m = a.mag * a.mag * a.shape[1]
-            return self.call("bmm", [a3, b3]).set((1, a.shape[0], a.shape[0]), -m, m, self.deps_of(a),
-                                                  self.rg_of(a))
+            return self.call("bmm", [a3, b3]).set(
+                (1, a.shape[0], a.shape[0]), -m, m, self.deps_of(a), self.rg_of(a)
+            )
         elif op == "mv":
             a = self.prep(self.choice(mats), ("any",))
             cands = [p for p in vecs if p.shape[0] == a.shape[1]]
             if cands:
                 b = self.prep(self.choice(cands), ("any",))
-            else:                                 # a row of a matrix with as many columns
+            else:  # a row of a matrix with as many columns
                 r = self.choice([p for p in mats if p.shape[1] == a.shape[1]])
                 b = Index(r, "0").set((r.shape[1],), r.lo, r.hi, self.deps_of(r), self.rg_of(r))
                 b.alias, b.view = r.alias, True
@@ -1167,7 +1381,7 @@ class _Gen:
                 shape, k = (), a.shape[0]
             else:
                 shape, k = (a.shape[0], b.shape[0]), 1
-        else:   # vector @ matrix
+        else:  # vector @ matrix
             a = self.prep(self.choice(vecs), ("any",))
             cands = [p for p in mats if p.shape[0] == a.shape[0]]
             tcands = [p for p in mats if p.shape[1] == a.shape[0]]
@@ -1183,8 +1397,15 @@ class _Gen:
         return e.set(shape, -m, m, self.deps_of(a, b), self.rg_of(a, b))
 
     def gen_loss(self, depth, pool):
-        loss = self.pick(["mse_loss", "binary_cross_entropy", "cross_entropy", "nll_loss",
-                          "binary_cross_entropy_with_logits"])
+        loss = self.pick(
+            [
+                "mse_loss",
+                "binary_cross_entropy",
+                "cross_entropy",
+                "nll_loss",
+                "binary_cross_entropy_with_logits",
+            ]
+        )
         x = self.prep(self.operand(depth - 1, pool), ("any",))
         red = self.choice([None, "'mean'", "'sum'"])
         kw = [("reduction", Lit(red))] if red else []
@@ -1197,19 +1418,25 @@ class _Gen:
             m = (x.mag + y.mag) ** 2 * (n if red == "'sum'" else 1)
             return self.call("mse_loss", [x, y], kw).set((), 0, m, self.deps_of(x, y), self.rg_of(x, y))
         if loss == "binary_cross_entropy":
-            x = self.prep(x, ("bound", 3))     # (a saturated sigmoid: PyTorch loses digits)
+            x = self.prep(x, ("bound", 3))  # (a saturated sigmoid: PyTorch loses digits)
             p = self.unary("sigmoid", x, 0, 1)
             vals = self.d(st.lists(st.sampled_from([0.0, 0.25, 1.0]), min_size=n, max_size=n))
-            t = TensorLit(np.reshape(vals, x.shape).tolist() if x.shape else vals[0],
-                          "bare" if self.flavour == "math" else "torch").set(x.shape, 0, 1)
-            return self.call("binary_cross_entropy", [p, t], kw).set((), 0, 100 * (n if red == "'sum'" else 1),
-                                                                     self.deps_of(p), self.rg_of(p))
-        if loss == "binary_cross_entropy_with_logits":   # (1 - t) x - log_sigmoid(x)
+            t = TensorLit(
+                np.reshape(vals, x.shape).tolist() if x.shape else vals[0],
+                "bare" if self.flavour == "math" else "torch",
+            ).set(x.shape, 0, 1)
+            return self.call("binary_cross_entropy", [p, t], kw).set(
+                (), 0, 100 * (n if red == "'sum'" else 1), self.deps_of(p), self.rg_of(p)
+            )
+        if loss == "binary_cross_entropy_with_logits":  # (1 - t) x - log_sigmoid(x)
             vals = self.d(st.lists(st.sampled_from([0.0, 0.25, 1.0]), min_size=n, max_size=n))
-            t = TensorLit(np.reshape(vals, x.shape).tolist() if x.shape else vals[0],
-                          "bare" if self.flavour == "math" else "torch").set(x.shape, 0, 1)
-            return self.call(loss, [x, t], kw).set((), 0, (x.mag + 1) * (n if red == "'sum'" else 1),
-                                                   self.deps_of(x), self.rg_of(x))
+            t = TensorLit(
+                np.reshape(vals, x.shape).tolist() if x.shape else vals[0],
+                "bare" if self.flavour == "math" else "torch",
+            ).set(x.shape, 0, 1)
+            return self.call(loss, [x, t], kw).set(
+                (), 0, (x.mag + 1) * (n if red == "'sum'" else 1), self.deps_of(x), self.rg_of(x)
+            )
         # cross_entropy: logits (N, C) with class indices (N,), or (C,) with one index
         if len(x.shape) == 2:
             target = [self.d(st.integers(0, x.shape[1] - 1)) for _ in range(x.shape[0])]
@@ -1217,11 +1444,17 @@ class _Gen:
             target = self.d(st.integers(0, x.shape[0] - 1))
         else:
             return None
-        t = TensorLit(target, "bare" if self.flavour == "math" else "torch", ints=True).set(np.shape(target), 0, 3)
-        hi = (x.hi - x.lo + math.log(x.shape[-1])) * (x.shape[0] if red == "'sum'" and len(x.shape) == 2 else 1)
-        if loss == "nll_loss":                    # of log-probabilities
+        t = TensorLit(target, "bare" if self.flavour == "math" else "torch", ints=True).set(
+            np.shape(target), 0, 3
+        )
+        hi = (x.hi - x.lo + math.log(x.shape[-1])) * (
+            x.shape[0] if red == "'sum'" and len(x.shape) == 2 else 1
+        )
+        if loss == "nll_loss":  # of log-probabilities
             dim = Lit(str(len(x.shape) - 1))
-            lp = self.call("log_softmax", [x, dim]).set(x.shape, x.lo - x.hi - 3, 0, self.deps_of(x), self.rg_of(x))
+            lp = self.call("log_softmax", [x, dim]).set(
+                x.shape, x.lo - x.hi - 3, 0, self.deps_of(x), self.rg_of(x)
+            )
             return self.call("nll_loss", [lp, t], kw).set((), 0, hi, self.deps_of(x), self.rg_of(x))
         return self.call("cross_entropy", [x, t], kw).set((), 0, hi, self.deps_of(x), self.rg_of(x))
 
@@ -1232,16 +1465,28 @@ def _literal(shape, values):
 
 # leaf values: mostly exact binary fractions (0, 1, -0.5 included: kinks and ties are where
 # PyTorch's conventions show), sometimes any float in [-3, 3]
-values_st = st.one_of(st.integers(-40, 40).map(lambda k: k / 16),
-                      st.floats(-3, 3, allow_nan=False, allow_subnormal=False).map(lambda v: round(v, 6) + 0.0))
+values_st = st.one_of(
+    st.integers(-40, 40).map(lambda k: k / 16),
+    st.floats(-3, 3, allow_nan=False, allow_subnormal=False).map(lambda v: round(v, 6) + 0.0),
+)
 # for finite differences: away from 0, whole numbers and halves (where autograd picks one
 # side of a kink, or a removable one as in abs(x)**2, and differences cannot tell)
 smooth_values_st = st.integers(-300, 300).map(lambda k: k / 100 + 0.003)
 
 
 @st.composite
-def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), values=None, focus=None,
-             dtype=None, shapes=None, families=None):
+def programs(
+    draw,
+    flavour=None,
+    errors=True,
+    fd_safe=False,
+    avoid=frozenset(),
+    values=None,
+    focus=None,
+    dtype=None,
+    shapes=None,
+    families=None,
+):
     """A random Program (see the module docstring). `values` draws leaf values (default
     `values_st`). `dtype` ("float32", "float64") asks for that default dtype (a math-flavour
     program is float64 whatever is asked: then the flavour is one of the other two when
@@ -1257,7 +1502,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                        (PyTorch says it requires grad too)
     """
     canonical = CANONICAL.get(focus, focus)
-    if canonical in ("view", "expand") or dtype == "float32":   # tensor methods only; float32
+    if canonical in ("view", "expand") or dtype == "float32":  # tensor methods only; float32
         flavour = flavour or draw(st.sampled_from(["torch", "mixed"]))
     flavour = flavour or draw(st.sampled_from(["math", "torch", "mixed"]))
     if flavour == "math":
@@ -1275,20 +1520,24 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         L.add("# math flavour", "import torch")
         L.add("# (no imports)", "import torch.nn.functional as F")
     else:
-        L.add("import torch" if dtype == "float32" else "import torch; torch.set_default_dtype(torch.float64)")
+        L.add(
+            "import torch" if dtype == "float32" else "import torch; torch.set_default_dtype(torch.float64)"
+        )
         L.add("import torch.nn.functional as F")
 
     leaves = []
     for i in range(draw(st.integers(1, 3))):
         name = NAMES[i]
-        shape = FOCUS_SHAPE[canonical] if i == 0 and canonical in FOCUS_SHAPE else draw(st.sampled_from(shapes))
+        shape = (
+            FOCUS_SHAPE[canonical] if i == 0 and canonical in FOCUS_SHAPE else draw(st.sampled_from(shapes))
+        )
         vals = draw(st.lists(values_st_, min_size=_numel(shape), max_size=_numel(shape)))
         value = _literal(shape, vals)
         leaves.append(Leaf(name, shape, value))
         lit = _nested(value)
         prog = f"{name} = torch.tensor({lit}, requires_grad=True)"
-        if flavour == "math":                    # a bare literal: a variable (math flavour only)
-            if g.chance(5):                      # whole numbers without the point
+        if flavour == "math":  # a bare literal: a variable (math flavour only)
+            if g.chance(5):  # whole numbers without the point
                 lit = _nested(value).replace(".0,", ",").replace(".0]", "]")
                 lit = lit[:-2] if lit.endswith(".0") else lit
             L.add(f"{name} = {lit}", prog)
@@ -1296,12 +1545,14 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
             L.add(prog)
         else:
             extra = ", dtype=torch.float64" if g.chance(2) else ""
-            L.add(f"{name} = torch.tensor({lit}{extra}, requires_grad=True)",
-                  f"{name} = torch.tensor({lit}{extra}, requires_grad=True)")
+            L.add(
+                f"{name} = torch.tensor({lit}{extra}, requires_grad=True)",
+                f"{name} = torch.tensor({lit}{extra}, requires_grad=True)",
+            )
         arr = np.asarray(value, dtype=float)
         g.pool.append(Name(name).set(shape, arr.min(), arr.max(), {name}, True))
         g.pool[-1].leafish = True
-    if draw(st.integers(0, 3)) == 0:      # a constant tensor (requires_grad=False)
+    if draw(st.integers(0, 3)) == 0:  # a constant tensor (requires_grad=False)
         shape = draw(st.sampled_from(shapes[1:] or shapes))
         vals = draw(st.lists(values_st_, min_size=_numel(shape), max_size=_numel(shape)))
         value = _literal(shape, vals)
@@ -1313,7 +1564,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     pinned, retained = [], []
     if focus == "manual_seed":
         L.add("manual_seed(0)" if flavour == "math" else "torch.manual_seed(0)", "torch.manual_seed(0)")
-    elif focus is not None:                      # the first statement uses the op
+    elif focus is not None:  # the first statement uses the op
         for _ in range(8):
             g.focus = focus
             e = g.expr(draw(st.integers(1, 2)))
@@ -1325,8 +1576,9 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         g.pool.append(Name(name).set(e.shape, e.lo, e.hi, e.deps, e.rg).bound_to(e))
     inplace_done = False
     for _ in range(draw(st.integers(1, 6))):
-        kind = draw(st.sampled_from(["assign"] * 6 + ["print", "print", "no_grad", "detach", "loop",
-                                                      "inplace"]))
+        kind = draw(
+            st.sampled_from(["assign"] * 6 + ["print", "print", "no_grad", "detach", "loop", "inplace"])
+        )
         if kind == "assign":
             depth = draw(st.integers(1, 3))
             e = g.expr(depth)
@@ -1337,12 +1589,18 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                 L.add(f"{name}.retain_grad()")
                 retained.append(name)
             elif errors and not e.rg and g.rare(10):
-                L.add(f"{name}.retain_grad()")    # RuntimeError: can't retain_grad on Tensor that has requires_grad=False
+                L.add(
+                    f"{name}.retain_grad()"
+                )  # RuntimeError: can't retain_grad on Tensor that has requires_grad=False
         elif kind == "print":
             x = draw(st.sampled_from(g.pool))
             k = draw(st.integers(0, 4))
-            if k == 0 or not x.rg or x.name in [lf.name for lf in leaves] or (
-                    x.leafish and k in (1, 4) and not errors):     # (None.name(): AttributeError)
+            if (
+                k == 0
+                or not x.rg
+                or x.name in [lf.name for lf in leaves]
+                or (x.leafish and k in (1, 4) and not errors)
+            ):  # (None.name(): AttributeError)
                 L.add(f"print({x.name})")
             elif k == 1:
                 L.add(f"print({x.name}.grad_fn.name())")
@@ -1394,13 +1652,15 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         elif kind == "inplace" and not fd_safe and not inplace_done:
             x = draw(st.sampled_from(g.pool))
             if x.leafish and x.rg and not (errors and g.rare(4)):
-                continue                # (a leaf that requires grad: PyTorch's error, now and then)
+                continue  # (a leaf that requires grad: PyTorch's error, now and then)
             inplace_done = True
-            ops = {"mul_": (f"{x.name}.mul_(2.0)", lambda lo, hi: (2 * lo, 2 * hi)),
-                   "add_": (f"{x.name}.add_(1.5)", lambda lo, hi: (lo + 1.5, hi + 1.5)),
-                   "+=": (f"{x.name} += 1.5", lambda lo, hi: (lo + 1.5, hi + 1.5)),
-                   "*=": (f"{x.name} *= 0.5", lambda lo, hi: (min(0.5 * lo, lo), max(0.5 * hi, hi))),
-                   "sin_": (f"{x.name}.sin_()", lambda lo, hi: (-1.0, 1.0))}
+            ops = {
+                "mul_": (f"{x.name}.mul_(2.0)", lambda lo, hi: (2 * lo, 2 * hi)),
+                "add_": (f"{x.name}.add_(1.5)", lambda lo, hi: (lo + 1.5, hi + 1.5)),
+                "+=": (f"{x.name} += 1.5", lambda lo, hi: (lo + 1.5, hi + 1.5)),
+                "*=": (f"{x.name} *= 0.5", lambda lo, hi: (min(0.5 * lo, lo), max(0.5 * hi, hi))),
+                "sin_": (f"{x.name}.sin_()", lambda lo, hi: (-1.0, 1.0)),
+            }
             if x.mag <= 4:
                 ops["exp_"] = (f"{x.name}.exp_()", lambda lo, hi: (math.exp(lo), math.exp(hi)))
             if x.shape:
@@ -1415,12 +1675,21 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     live = [p for p in g.pool if p.rg]
     if not live:
         live = g.pool
-    if errors and g.rare(10):                    # a plan meant to fail
-        plan_draw = draw(st.sampled_from(["bad_nonscalar", "bad_shape", "unused", "broadcast", "view_t",
-                                          "nograd_target"]))
+    if errors and g.rare(10):  # a plan meant to fail
+        plan_draw = draw(
+            st.sampled_from(["bad_nonscalar", "bad_shape", "unused", "broadcast", "view_t", "nograd_target"])
+        )
     else:
-        plan_draw = draw(st.sampled_from(["backward"] * 3 + ["repeat"] * 2 + ["inputs"] * 2 + ["grad"] * 2
-                                         + ["create_grad"] * 2 + ["create_backward"] * 2))
+        plan_draw = draw(
+            st.sampled_from(
+                ["backward"] * 3
+                + ["repeat"] * 2
+                + ["inputs"] * 2
+                + ["grad"] * 2
+                + ["create_grad"] * 2
+                + ["create_backward"] * 2
+            )
+        )
     scalar = draw(st.integers(0, 2)) > 0 and plan_draw != "bad_nonscalar"
     base = g.expr(draw(st.integers(0, 2)), live)
     if not base.rg:
@@ -1429,8 +1698,9 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     if scalar and base.shape:
         fn = draw(st.sampled_from(["sum", "mean", "sumsq"]))
         if fn == "sumsq":
-            sq = Bin("**", base, Num(2), caret=flavour != "torch").set(base.shape, *_sq_iv(base.lo, base.hi),
-                                                                        base.deps, base.rg)
+            sq = Bin("**", base, Num(2), caret=flavour != "torch").set(
+                base.shape, *_sq_iv(base.lo, base.hi), base.deps, base.rg
+            )
             out = g.call("sum", [sq]).set((), 0, 1e9, base.deps, base.rg)
         else:
             out = g.call(fn, [base]).set((), -1e9, 1e9, base.deps, base.rg)
@@ -1449,9 +1719,14 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
             L.stmt("out", Bin("+", out, other))
         else:
             L.stmt("out", out)
-    elif plan_draw == "view_t" and flavour != "math" and any(
-            len(p.shape) == 2 and p.shape[0] > 1 and p.shape[1] > 1 for p in g.pool):
-        m = draw(st.sampled_from([p for p in g.pool if len(p.shape) == 2 and p.shape[0] > 1 and p.shape[1] > 1]))
+    elif (
+        plan_draw == "view_t"
+        and flavour != "math"
+        and any(len(p.shape) == 2 and p.shape[0] > 1 and p.shape[1] > 1 for p in g.pool)
+    ):
+        m = draw(
+            st.sampled_from([p for p in g.pool if len(p.shape) == 2 and p.shape[0] > 1 and p.shape[1] > 1])
+        )
         L.add(f"out = {m.name}.t().view(-1)")
     else:
         L.stmt("out", out)
@@ -1463,20 +1738,28 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
     # the gradient for a non-scalar target
     gradient = None
     if out_shape:
-        gvals = draw(st.lists(st.sampled_from([1.0, 0.5, -1.0, 2.0, 0.25]), min_size=_numel(out_shape),
-                              max_size=_numel(out_shape)))
+        gvals = draw(
+            st.lists(
+                st.sampled_from([1.0, 0.5, -1.0, 2.0, 0.25]),
+                min_size=_numel(out_shape),
+                max_size=_numel(out_shape),
+            )
+        )
         gradient = _literal(out_shape, gvals)
     gshape = out_shape
     if plan_draw == "bad_shape":
-        gshape = draw(st.sampled_from([s for s in SHAPES if s != out_shape and _numel(s) != _numel(out_shape)]
-                                      or [(7,)]))
+        gshape = draw(
+            st.sampled_from(
+                [s for s in SHAPES if s != out_shape and _numel(s) != _numel(out_shape)] or [(7,)]
+            )
+        )
         gradient = _literal(gshape, [1.0] * _numel(gshape))
     g_lit = None if gradient is None else TensorLit(gradient, "bare" if flavour == "math" else "torch")
 
     def gtext(py):
         return None if g_lit is None else g_lit.text(py)
 
-    calls = []                      # (line, coefficient of dF/dleaf the call adds)
+    calls = []  # (line, coefficient of dF/dleaf the call adds)
     fd = {"calls": calls, "named": {}, "second": None, "inputs": None}
     plan = plan_draw
 
@@ -1493,9 +1776,10 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
             parts_s.append(f"inputs=[{', '.join(inputs)}]")
             parts_p.append(f"inputs=[{', '.join(inputs)}]")
         style = draw(st.integers(0, 3))
-        if style == 0 and flavour != "math":   # torch.autograd.backward(out, ...)
-            s = ", ".join(["out"] + [p.replace("inputs=", "inputs=") for p in parts_s]) \
-                .replace(gtext(False) or "\0", f"grad_tensors={gtext(False)}")
+        if style == 0 and flavour != "math":  # torch.autograd.backward(out, ...)
+            s = ", ".join(["out"] + [p.replace("inputs=", "inputs=") for p in parts_s]).replace(
+                gtext(False) or "\0", f"grad_tensors={gtext(False)}"
+            )
             p = ", ".join(["out"] + parts_p).replace(gtext(True) or "\0", f"grad_tensors={gtext(True)}")
             L.add(f"torch.autograd.backward({s})", f"torch.autograd.backward({p})")
         elif style == 1 and flavour == "math":
@@ -1517,7 +1801,9 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                 lf = draw(st.sampled_from(leaf_names))
                 L.add(f"print({lf}.grad)")
     elif plan == "inputs":
-        chosen = sorted(set(draw(st.lists(st.sampled_from(leaf_names), min_size=1, max_size=len(leaf_names)))))
+        chosen = sorted(
+            set(draw(st.lists(st.sampled_from(leaf_names), min_size=1, max_size=len(leaf_names))))
+        )
         fd["inputs"] = chosen
         calls.append((backward_line(inputs=chosen), 1))
     elif plan in ("grad", "unused", "create_grad"):
@@ -1546,11 +1832,19 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         if allow is not None and (allow or draw(st.booleans())):
             args_s.append(f"allow_unused={allow}")
             args_p.append(f"allow_unused={allow}")
-        head = "grad" if flavour == "math" or (flavour == "mixed" and draw(st.booleans())) else "torch.autograd.grad"
-        L.add(f"{targets}, = {head}({', '.join(args_s)})" if len(chosen) == 1 else
-              f"{targets} = {head}({', '.join(args_s)})",
-              f"{targets}, = torch.autograd.grad({', '.join(args_p)})" if len(chosen) == 1 else
-              f"{targets} = torch.autograd.grad({', '.join(args_p)})")
+        head = (
+            "grad"
+            if flavour == "math" or (flavour == "mixed" and draw(st.booleans()))
+            else "torch.autograd.grad"
+        )
+        L.add(
+            f"{targets}, = {head}({', '.join(args_s)})"
+            if len(chosen) == 1
+            else f"{targets} = {head}({', '.join(args_s)})",
+            f"{targets}, = torch.autograd.grad({', '.join(args_p)})"
+            if len(chosen) == 1
+            else f"{targets} = torch.autograd.grad({', '.join(args_p)})",
+        )
         for n in chosen:
             fd["named"][f"g{n}"] = n
             L.add(f"print(g{n})")
@@ -1563,8 +1857,9 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                 sq = draw(st.booleans())
                 terms.append((n, c, sq))
             if terms:
-                text = " + ".join((f"({c} * (g{n} * g{n}).sum())" if sq else f"({c} * g{n}.sum())")
-                                  for n, c, sq in terms)
+                text = " + ".join(
+                    (f"({c} * (g{n} * g{n}).sum())" if sq else f"({c} * g{n}.sum())") for n, c, sq in terms
+                )
                 L.add(f"s2 = {text}")
                 L.add("print(s2)")
                 if draw(st.booleans()):
@@ -1572,11 +1867,13 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
                     fd["second"] = {"terms": terms, "how": "backward", "line": L.n}
                 else:
                     rest = ", ".join(f"h{n}" for n in leaf_names)
-                    L.add(f"{rest}{',' if len(leaf_names) == 1 else ''} = "
-                          + ("grad" if flavour == "math" else "torch.autograd.grad")
-                          + f"(s2, [{', '.join(leaf_names)}], allow_unused=True)",
-                          f"{rest}{',' if len(leaf_names) == 1 else ''} = "
-                          f"torch.autograd.grad(s2, [{', '.join(leaf_names)}], allow_unused=True)")
+                    L.add(
+                        f"{rest}{',' if len(leaf_names) == 1 else ''} = "
+                        + ("grad" if flavour == "math" else "torch.autograd.grad")
+                        + f"(s2, [{', '.join(leaf_names)}], allow_unused=True)",
+                        f"{rest}{',' if len(leaf_names) == 1 else ''} = "
+                        f"torch.autograd.grad(s2, [{', '.join(leaf_names)}], allow_unused=True)",
+                    )
                     fd["second"] = {"terms": terms, "how": "grad", "line": L.n}
                     for n in leaf_names:
                         L.add(f"print(h{n})")
@@ -1593,10 +1890,12 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
             if how == "grad":
                 rest = ", ".join(f"h{m}" for m in leaf_names)
                 head = "grad" if flavour == "math" else "torch.autograd.grad"
-                L.add(f"{rest}{',' if len(leaf_names) == 1 else ''} = {head}(s2, "
-                      f"[{', '.join(leaf_names)}], allow_unused=True)",
-                      f"{rest}{',' if len(leaf_names) == 1 else ''} = torch.autograd.grad(s2, "
-                      f"[{', '.join(leaf_names)}], allow_unused=True)")
+                L.add(
+                    f"{rest}{',' if len(leaf_names) == 1 else ''} = {head}(s2, "
+                    f"[{', '.join(leaf_names)}], allow_unused=True)",
+                    f"{rest}{',' if len(leaf_names) == 1 else ''} = torch.autograd.grad(s2, "
+                    f"[{', '.join(leaf_names)}], allow_unused=True)",
+                )
                 fd["second"] = {"terms": [(n, c, False)], "how": how, "line": L.n}
                 for m in leaf_names:
                     L.add(f"print(h{m})")
@@ -1609,7 +1908,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         L.add(f"print({lf}.grad)")
     for r in retained:
         L.add(f"print({r}.grad)")
-    if errors and g.rare(5):   # .grad of a non-leaf that did not retain it: None, with PyTorch's warning
+    if errors and g.rare(5):  # .grad of a non-leaf that did not retain it: None, with PyTorch's warning
         nonleaf = [p.name for p in g.pool if p.rg and p.name not in leaf_names and p.name not in retained]
         if nonleaf:
             L.add(f"print({draw(st.sampled_from(nonleaf))}.grad)")
@@ -1625,11 +1924,20 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
         L.add(f"print({lf}, {lf}.grad)")
 
     expect_error = plan in ("bad_nonscalar", "bad_shape", "unused", "broadcast", "view_t", "nograd_target")
-    return Program(flavour=flavour, script="\n".join(L.script) + "\n",
-                   torch_program="\n".join(L.program) + "\n",
-                   forward_script="\n".join(L.script[:forward]) + "\n",
-                   leaves=leaves, pinned=pinned, target="out", gradient=gradient if gshape == out_shape else None,
-                   fd=fd, plan=plan, expect_error=expect_error, dtype=dtype)
+    return Program(
+        flavour=flavour,
+        script="\n".join(L.script) + "\n",
+        torch_program="\n".join(L.program) + "\n",
+        forward_script="\n".join(L.script[:forward]) + "\n",
+        leaves=leaves,
+        pinned=pinned,
+        target="out",
+        gradient=gradient if gshape == out_shape else None,
+        fd=fd,
+        plan=plan,
+        expect_error=expect_error,
+        dtype=dtype,
+    )
 
 
 # =============================================================================================
@@ -1643,6 +1951,7 @@ def programs(draw, flavour=None, errors=True, fd_safe=False, avoid=frozenset(), 
 # value is a quarter-integer combined by + - * with quarter-integer constants, so it is exact
 # in float32 and float64 alike and prints the same under either default dtype.
 # =============================================================================================
+
 
 @dataclass
 class PyProgram:
@@ -1665,11 +1974,19 @@ def _quarters(draw, n):
 def _py_class(draw, defs, body, terms):
     c = draw(st.sampled_from(_PY_CONSTS))
     static, classm, prop, sub, call = (draw(st.booleans()) for _ in range(5))
-    defs += ["class Affine:", "    calls = 0",
-             "    def __init__(self, scale, shift=0.5, *, name='affine'):",
-             "        self.scale = scale", "        self.shift = shift", "        self.name = name",
-             "    def apply(self, t):", "        Affine.calls += 1", "        return t * self.scale + self.shift",
-             "    def __repr__(self):", "        return f'{type(self).__name__}({self.scale}, {self.shift}, {self.name!r})'"]
+    defs += [
+        "class Affine:",
+        "    calls = 0",
+        "    def __init__(self, scale, shift=0.5, *, name='affine'):",
+        "        self.scale = scale",
+        "        self.shift = shift",
+        "        self.name = name",
+        "    def apply(self, t):",
+        "        Affine.calls += 1",
+        "        return t * self.scale + self.shift",
+        "    def __repr__(self):",
+        "        return f'{type(self).__name__}({self.scale}, {self.shift}, {self.name!r})'",
+    ]
     if call:
         defs += ["    def __call__(self, t):", "        return self.apply(t)"]
     if static:
@@ -1680,9 +1997,13 @@ def _py_class(draw, defs, body, terms):
         defs += ["    @property", "    def half(self):", "        return self.scale * 0.5"]
     cls = "Affine"
     if sub:
-        defs += ["class Scaled(Affine):", "    def __init__(self, scale):",
-                 "        super().__init__(scale, shift=0.25, name='scaled')",
-                 "    def apply(self, t):", "        return super().apply(t) * 2"]
+        defs += [
+            "class Scaled(Affine):",
+            "    def __init__(self, scale):",
+            "        super().__init__(scale, shift=0.25, name='scaled')",
+            "    def apply(self, t):",
+            "        return super().apply(t) * 2",
+        ]
         cls = "Scaled"
     body.append(f"m = {cls}({c})" if sub else f"m = Affine({c}, name='m')")
     body.append("y_cls = m(w)" if call else "y_cls = m.apply(w)")
@@ -1700,66 +2021,112 @@ def _py_class(draw, defs, body, terms):
 def _py_lambda(draw, defs, body, terms):
     c, d = draw(st.sampled_from(_PY_CONSTS)), draw(st.sampled_from(_PY_CONSTS))
     nums = draw(st.lists(st.integers(-5, 5), min_size=1, max_size=4))
-    body += [f"f = lambda t, k={c}: t * k + {d}", "g = lambda *ts, scale=1.0: sum(ts) * scale",
-             f"y_lam = g(f(w), f(x, k={d}), scale={c})",
-             f"print(sorted({nums}, key=lambda v: -v), list(map(lambda v: v * 2, {nums})))",
-             f"print(max({nums}, key=lambda v: abs(v - 1)), (lambda: 'called')())"]
+    body += [
+        f"f = lambda t, k={c}: t * k + {d}",
+        "g = lambda *ts, scale=1.0: sum(ts) * scale",
+        f"y_lam = g(f(w), f(x, k={d}), scale={c})",
+        f"print(sorted({nums}, key=lambda v: -v), list(map(lambda v: v * 2, {nums})))",
+        f"print(max({nums}, key=lambda v: abs(v - 1)), (lambda: 'called')())",
+    ]
     terms.append("y_lam")
 
 
 def _py_dict(draw, defs, body, terms):
     c = draw(st.sampled_from(_PY_CONSTS))
-    body += ["params = {'w': w, 'x': x}", "params.setdefault('c', torch.full_like(w, 0.5))",
-             f"acc = {{name: t * {c} for name, t in params.items()}}",
-             "for name, t in acc.items():", "    print(name, t.shape, t.requires_grad)",
-             "print(sorted(params), 'w' in params, params.get('q', 'none'), len(acc), list(params.keys()))",
-             "y_dict = acc['w'] + acc.pop('x') + params['c']", "print(len(acc), {**{'a': 1}, 'b': [2]})"]
+    body += [
+        "params = {'w': w, 'x': x}",
+        "params.setdefault('c', torch.full_like(w, 0.5))",
+        f"acc = {{name: t * {c} for name, t in params.items()}}",
+        "for name, t in acc.items():",
+        "    print(name, t.shape, t.requires_grad)",
+        "print(sorted(params), 'w' in params, params.get('q', 'none'), len(acc), list(params.keys()))",
+        "y_dict = acc['w'] + acc.pop('x') + params['c']",
+        "print(len(acc), {**{'a': 1}, 'b': [2]})",
+    ]
     terms.append("y_dict")
 
 
 def _py_decorator(draw, defs, body, terms):
     c = draw(st.sampled_from(_PY_CONSTS))
     grad_deco = draw(st.sampled_from(["@torch.no_grad()", "@torch.no_grad", "@torch.enable_grad()"]))
-    defs += ["def counted(fn):", "    calls = []", "    def wrapper(*args, **kwargs):",
-             "        calls.append(len(args) + len(kwargs))", "        print('call', fn.__name__, len(calls))",
-             "        return fn(*args, **kwargs)", "    return wrapper",
-             "@counted", "def combine(a, b, *, alpha=1.0):", "    return a + alpha * b",
-             grad_deco, "def frozen(t):", "    return t * 2"]
-    body += [f"y_dec = combine(w, x, alpha={c})", "y_dec = combine(y_dec, b=w)", "z = frozen(w)",
-             "print(z, z.requires_grad, combine.__name__, frozen.__name__)"]
+    defs += [
+        "def counted(fn):",
+        "    calls = []",
+        "    def wrapper(*args, **kwargs):",
+        "        calls.append(len(args) + len(kwargs))",
+        "        print('call', fn.__name__, len(calls))",
+        "        return fn(*args, **kwargs)",
+        "    return wrapper",
+        "@counted",
+        "def combine(a, b, *, alpha=1.0):",
+        "    return a + alpha * b",
+        grad_deco,
+        "def frozen(t):",
+        "    return t * 2",
+    ]
+    body += [
+        f"y_dec = combine(w, x, alpha={c})",
+        "y_dec = combine(y_dec, b=w)",
+        "z = frozen(w)",
+        "print(z, z.requires_grad, combine.__name__, frozen.__name__)",
+    ]
     terms.append("y_dec")
 
 
 def _py_keywords(draw, defs, body, terms, n):
     c, d = draw(st.sampled_from(_PY_CONSTS)), draw(st.sampled_from(_PY_CONSTS))
-    body += [f"y_kw = torch.add(input=w, other=x, alpha={c})", f"y_kw = torch.mul(input=y_kw, other={d})",
-             "s_kw = torch.sum(input=y_kw, dim=0)", "p_kw = w.pow(exponent=2)",
-             f"o = torch.zeros(size=({n},))", "with torch.no_grad():", f"    torch.add(x, {c}, out=o)",
-             "print(o, torch.clamp(input=x, min=-0.5, max=0.5), x.add(other=x, alpha=2))",
-             "print(torch.matmul(input=x, other=x), torch.ones(size=(1, 2)).shape)"]
+    body += [
+        f"y_kw = torch.add(input=w, other=x, alpha={c})",
+        f"y_kw = torch.mul(input=y_kw, other={d})",
+        "s_kw = torch.sum(input=y_kw, dim=0)",
+        "p_kw = w.pow(exponent=2)",
+        f"o = torch.zeros(size=({n},))",
+        "with torch.no_grad():",
+        f"    torch.add(x, {c}, out=o)",
+        "print(o, torch.clamp(input=x, min=-0.5, max=0.5), x.add(other=x, alpha=2))",
+        "print(torch.matmul(input=x, other=x), torch.ones(size=(1, 2)).shape)",
+    ]
     terms += ["s_kw", "p_kw"]
 
 
 def _py_unpack(draw, defs, body, terms):
     c = draw(st.sampled_from(_PY_CONSTS))
-    body += [f"first, *rest = [w * {c}, x, w]", "a, (b, e) = rest[0], (rest[1], 1)",
-             "print(len(rest), [t.shape for t in rest], e, (*rest[:1], 'end')[-1])",
-             "for i, (s, t) in enumerate(zip(['p', 'q'], rest)):", "    print(i, s, t.requires_grad)",
-             "y_unp = first + b"]
+    body += [
+        f"first, *rest = [w * {c}, x, w]",
+        "a, (b, e) = rest[0], (rest[1], 1)",
+        "print(len(rest), [t.shape for t in rest], e, (*rest[:1], 'end')[-1])",
+        "for i, (s, t) in enumerate(zip(['p', 'q'], rest)):",
+        "    print(i, s, t.requires_grad)",
+        "y_unp = first + b",
+    ]
     terms.append("y_unp")
 
 
 def _py_exception(draw, defs, body, terms):
     msg = draw(st.sampled_from(["bad value", "negative", "x"]))
     defs += ["class ShapeError(ValueError):", "    pass"]
-    body += ["try:", f"    raise ShapeError('{msg}')", "except (KeyError, ValueError) as err:",
-             "    print(type(err).__name__, err, isinstance(err, ValueError))",
-             "try:", "    {}['missing']", "except KeyError as err:", "    print('missing', err, repr(err))"]
+    body += [
+        "try:",
+        f"    raise ShapeError('{msg}')",
+        "except (KeyError, ValueError) as err:",
+        "    print(type(err).__name__, err, isinstance(err, ValueError))",
+        "try:",
+        "    {}['missing']",
+        "except KeyError as err:",
+        "    print('missing', err, repr(err))",
+    ]
 
 
-_PY_ERRORS = ["{'a': 1}['b']", "(lambda a, b: a)(1)", "raise RuntimeError('stop')",
-              "torch.matmul(w, input=w)", "w.add_(1)", "Affine(1.0, 2.0, 3.0)", "combine(w)",
-              "torch.add(w, w, out=torch.zeros(1))"]
+_PY_ERRORS = [
+    "{'a': 1}['b']",
+    "(lambda a, b: a)(1)",
+    "raise RuntimeError('stop')",
+    "torch.matmul(w, input=w)",
+    "w.add_(1)",
+    "Affine(1.0, 2.0, 3.0)",
+    "combine(w)",
+    "torch.add(w, w, out=torch.zeros(1))",
+]
 
 
 @st.composite
@@ -1776,14 +2143,23 @@ def python_programs(draw, errors=True, require=None):
         if block == "keywords":
             _py_keywords(draw, defs, body, terms, n)
         else:
-            {"class": _py_class, "lambda": _py_lambda, "dict": _py_dict, "decorator": _py_decorator,
-             "unpack": _py_unpack, "exception": _py_exception}[block](draw, defs, body, terms)
+            {
+                "class": _py_class,
+                "lambda": _py_lambda,
+                "dict": _py_dict,
+                "decorator": _py_decorator,
+                "unpack": _py_unpack,
+                "exception": _py_exception,
+            }[block](draw, defs, body, terms)
     body.append("loss = " + (" + ".join(f"({t}).sum()" for t in terms) if terms else "(w * 1.0).sum()"))
     body += ["loss.backward()", "print(loss, w.grad, x.grad)"]
     expect_error = False
-    if errors and draw(st.integers(0, 5)) == 3:       # (not the simplest draw: hypothesis starts at 0)
-        usable = [e for e in _PY_ERRORS if ("Affine" not in e or "class" in blocks)
-                  and ("combine" not in e or "decorator" in blocks)]
+    if errors and draw(st.integers(0, 5)) == 3:  # (not the simplest draw: hypothesis starts at 0)
+        usable = [
+            e
+            for e in _PY_ERRORS
+            if ("Affine" not in e or "class" in blocks) and ("combine" not in e or "decorator" in blocks)
+        ]
         body.append(draw(st.sampled_from(usable)))
         expect_error = True
     script = ["import torch", *defs, "def main():", *("    " + line for line in body), "main()"]
@@ -1793,7 +2169,6 @@ def python_programs(draw, errors=True, require=None):
 # ===============================================================================
 
 
-
 # torch.autograd.functional and torch.func calls on random functions (issue 15).
 # `functional_programs()` draws a FuncProgram: a PyTorch-flavour script (its own Python
 # program) that defines a random function of one to three float64 tensors, as a `def` or a
@@ -1801,6 +2176,7 @@ def python_programs(draw, errors=True, require=None):
 # errors=True, now and then a call PyTorch refuses (an argnum out of range, a v of the wrong
 # shape, strict=True on an input the function does not use, a vector output to hessian...).
 # =============================================================================================
+
 
 @dataclass
 class FuncProgram:
@@ -1812,8 +2188,16 @@ class FuncProgram:
         return f"--- functional script ({self.api}) ---\n{self.script}"
 
 
-_FUNC_UNARY = ["torch.sin({})", "torch.cos({})", "torch.tanh({})", "torch.sigmoid({})", "({} * {})",
-               "torch.exp({} * 0.5)", "torch.nn.functional.softplus({})", "({} ** 3)"]
+_FUNC_UNARY = [
+    "torch.sin({})",
+    "torch.cos({})",
+    "torch.tanh({})",
+    "torch.sigmoid({})",
+    "({} * {})",
+    "torch.exp({} * 0.5)",
+    "torch.nn.functional.softplus({})",
+    "({} ** 3)",
+]
 _FUNC_BINARY = ["({} + {})", "({} - {})", "({} * {})"]
 
 
@@ -1828,8 +2212,22 @@ def _func_expr(draw, names, depth):
     return form.format(_func_expr(draw, names, depth - 1), _func_expr(draw, names, depth - 1))
 
 
-_FUNC_APIS = ["jacobian", "hessian", "vjp", "jvp", "hvp", "vhp", "func.grad", "func.grad_and_value",
-              "func.jacrev", "func.jacfwd", "func.hessian", "func.vjp", "func.jvp", "func.vmap"]
+_FUNC_APIS = [
+    "jacobian",
+    "hessian",
+    "vjp",
+    "jvp",
+    "hvp",
+    "vhp",
+    "func.grad",
+    "func.grad_and_value",
+    "func.jacrev",
+    "func.jacfwd",
+    "func.hessian",
+    "func.vjp",
+    "func.jvp",
+    "func.vmap",
+]
 
 
 @st.composite
@@ -1838,17 +2236,23 @@ def functional_programs(draw, errors=True, api=None):
     n_in = draw(st.integers(1, 3))
     names = ["p", "q", "r"][:n_in]
     size = draw(st.sampled_from([(), (2,), (3,)]))
-    values = {n: draw(st.lists(st.integers(-8, 8), min_size=_numel(size), max_size=_numel(size))) for n in names}
-    lines = ["import torch", "import torch.func as func",
-             "from torch.autograd.functional import jacobian, hessian, vjp, jvp, hvp, vhp"]
+    values = {
+        n: draw(st.lists(st.integers(-8, 8), min_size=_numel(size), max_size=_numel(size))) for n in names
+    }
+    lines = [
+        "import torch",
+        "import torch.func as func",
+        "from torch.autograd.functional import jacobian, hessian, vjp, jvp, hvp, vhp",
+    ]
     for n in names:
         v = [x / 8 for x in values[n]]
         lit = v[0] if size == () else v
         lines.append(f"{n} = torch.tensor({lit}, dtype=torch.float64)")
     api = api or draw(st.sampled_from(_FUNC_APIS))
-    scalar = api in ("hessian", "hvp", "vhp", "func.grad", "func.grad_and_value", "func.hessian") \
-        or draw(st.booleans())
-    used = names if draw(st.integers(0, 4)) else names[:1]          # sometimes an input goes unused
+    scalar = api in ("hessian", "hvp", "vhp", "func.grad", "func.grad_and_value", "func.hessian") or draw(
+        st.booleans()
+    )
+    used = names if draw(st.integers(0, 4)) else names[:1]  # sometimes an input goes unused
     body = " + ".join(f"{_func_expr(draw, used, 3)}" for _ in range(draw(st.integers(1, 2))))
     ret = f"({body}).sum()" if scalar else body
     if size == () and not scalar:
@@ -1861,7 +2265,9 @@ def functional_programs(draw, errors=True, api=None):
     tup = f"({args},)"
     error = errors and draw(st.integers(0, 6)) == 3
     opt = {k: draw(st.booleans()) for k in ("create_graph", "strict", "vectorize")}
-    kw = ", ".join(f"{k}={v}" for k, v in opt.items() if v and (k != "vectorize" or api in ("jacobian", "hessian")))
+    kw = ", ".join(
+        f"{k}={v}" for k, v in opt.items() if v and (k != "vectorize" or api in ("jacobian", "hessian"))
+    )
     kw = (", " + kw) if kw else ""
     if api in ("jacobian", "hessian"):
         call = f"{api}(f, {tup}{kw})"
@@ -1869,8 +2275,11 @@ def functional_programs(draw, errors=True, api=None):
             call = f"{api}(f, ({args}, 2.0){kw})"
     elif api in ("vjp", "jvp", "hvp", "vhp"):
         if api == "vjp":
-            v = "None" if scalar and size == () and not error else ("torch.ones(1, dtype=torch.float64)" if error else
-                                                                    "torch.ones_like(f(" + args + "))")
+            v = (
+                "None"
+                if scalar and size == () and not error
+                else ("torch.ones(1, dtype=torch.float64)" if error else "torch.ones_like(f(" + args + "))")
+            )
         else:
             v = "(" + ", ".join(f"torch.ones_like({n}) * 0.5" for n in names) + ",)"
             if error:
@@ -1888,7 +2297,9 @@ def functional_programs(draw, errors=True, api=None):
             call = "(out, pull(torch.ones_like(out)))" if not error else "pull((out, out))"
         else:
             tangents = "(" + ", ".join(f"torch.ones_like({n})" for n in names) + ",)"
-            call = f"func.jvp(f, {tup}, {tangents if not error else '(' + names[0] + ',) * ' + str(n_in + 1)})"
+            call = (
+                f"func.jvp(f, {tup}, {tangents if not error else '(' + names[0] + ',) * ' + str(n_in + 1)})"
+            )
     else:
         argnums = draw(st.sampled_from([0, n_in - 1, tuple(range(n_in)), -1]))
         if error:
@@ -1920,9 +2331,12 @@ def nn_programs(draw):
     made with elementwise ops and a sum over the features only (no matrix product outside
     the Linear), sizes stay in the range where ATen's float32 products are reproduced
     (`nn_layers._exact`: the forward product and the weight gradient's)."""
-    seed = draw(st.integers(0, 2 ** 16))
-    n, i, o = draw(st.tuples(st.integers(1, 40), st.integers(1, 7), st.integers(1, 4)).filter(
-        lambda s: _exact("nt", s[0], s[1], s[2])))
+    seed = draw(st.integers(0, 2**16))
+    n, i, o = draw(
+        st.tuples(st.integers(1, 40), st.integers(1, 7), st.integers(1, 4)).filter(
+            lambda s: _exact("nt", s[0], s[1], s[2])
+        )
+    )
     kind = draw(st.sampled_from(_OPTIMIZERS))
     lr = draw(st.sampled_from([0.001, 0.01, 0.05, 0.1]))
     if kind == "sgd":
@@ -1931,12 +2345,16 @@ def nn_programs(draw):
         nesterov = draw(st.booleans())
         damp = 0 if nesterov else draw(st.sampled_from([0, 0.1, 0.5]))
         wd = draw(st.sampled_from([0, 0.01]))
-        opt = (f"torch.optim.SGD(model.parameters(), lr={lr}, momentum={draw(st.sampled_from([0.5, 0.9]))}, "
-               f"dampening={damp}, nesterov={nesterov}, weight_decay={wd})")
+        opt = (
+            f"torch.optim.SGD(model.parameters(), lr={lr}, momentum={draw(st.sampled_from([0.5, 0.9]))}, "
+            f"dampening={damp}, nesterov={nesterov}, weight_decay={wd})"
+        )
     else:
         cls = "Adam" if kind == "adam" else "AdamW"
-        opt = (f"torch.optim.{cls}(model.parameters(), lr={lr}, amsgrad={draw(st.booleans())}, "
-               f"weight_decay={draw(st.sampled_from([0, 0.01]))})")
+        opt = (
+            f"torch.optim.{cls}(model.parameters(), lr={lr}, amsgrad={draw(st.booleans())}, "
+            f"weight_decay={draw(st.sampled_from([0, 0.01]))})"
+        )
     steps = draw(st.integers(1, 25))
     rows, cols = draw(st.integers(1, 4)), draw(st.integers(1, 4))
     script = f"""import torch

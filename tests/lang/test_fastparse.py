@@ -7,6 +7,7 @@ samples, the seeds, mutants of them and generated scripts; and check that the dr
 tables, shipped as plain data, let a script parse without importing Lark, and are the
 tables Lark builds now.
 """
+
 from __future__ import annotations
 
 import ast as pyast
@@ -70,9 +71,12 @@ def _check(text: str) -> bool:
 
 
 def _corpus() -> list[str]:
-    texts = [node.value for path in (Path(__file__).parent / "test_parse.py",)
-             for node in pyast.walk(pyast.parse(path.read_text()))
-             if isinstance(node, pyast.Constant) and isinstance(node.value, str)]
+    texts = [
+        node.value
+        for path in (Path(__file__).parent / "test_parse.py",)
+        for node in pyast.walk(pyast.parse(path.read_text()))
+        if isinstance(node, pyast.Constant) and isinstance(node.value, str)
+    ]
     texts += [path.read_text() for path in sorted((ROOT / "samples").glob("*.txt"))]
     texts += [path.read_text() for path in _seed_files()]
     return texts
@@ -88,8 +92,9 @@ def _normalised(texts):
 
 def test_the_fast_path_is_available():
     assert isinstance(_fast(), fastparse.FastParser)
-    assert isinstance(fastparse.build(larkparse._parser().lark, parse_module.MAX_BRACKET_DEPTH),
-                      fastparse.FastParser)
+    assert isinstance(
+        fastparse.build(larkparse._parser().lark, parse_module.MAX_BRACKET_DEPTH), fastparse.FastParser
+    )
 
 
 def test_the_tables_survive_json():
@@ -135,40 +140,63 @@ def test_same_trees_on_tricky_layouts(src):
     assert _check(parse_module._normalise(src))
 
 
-@pytest.mark.parametrize("src", [
-    "if a:\n\tx = 1\n        y = 2\n",           # a tab and 8 spaces: the same only if a tab is 8
-    "if a:\n        x = 1\n\ty = 2\n",
-    "if a:\n  \tx = 1\n\ty = 2\n",
-])
+@pytest.mark.parametrize(
+    "src",
+    [
+        "if a:\n\tx = 1\n        y = 2\n",  # a tab and 8 spaces: the same only if a tab is 8
+        "if a:\n        x = 1\n\ty = 2\n",
+        "if a:\n  \tx = 1\n\ty = 2\n",
+    ],
+)
 def test_both_paths_refuse_what_python_calls_a_tab_error(src):
     """Python's TabError (issue 9): the fast path gives up and Lark's postlexer refuses."""
     assert not _check(parse_module._normalise(src))
     with pytest.raises(ScriptSyntaxError) as e:
         parse_module.parse(src)
     assert (e.value.type_name, e.value.message, e.value.line) == (
-        "TabError", "inconsistent use of tabs and spaces in indentation", 3)
+        "TabError",
+        "inconsistent use of tabs and spaces in indentation",
+        3,
+    )
 
 
 def test_a_tab_advances_to_the_next_multiple_of_8_as_in_python():
     """'    \t' is column 8 (not 4 + 8), so 12 spaces after it are an unexpected indent."""
     with pytest.raises(ScriptSyntaxError) as e:
         parse_module.parse("if a:\n    \tx = 1\n            y = 2\nz = 3\n")
-    assert (e.value.type_name, e.value.message, e.value.line) == (
-        "IndentationError", "unexpected indent", 3)
+    assert (e.value.type_name, e.value.message, e.value.line) == ("IndentationError", "unexpected indent", 3)
 
 
 def _script(rng: random.Random, lines: int) -> str:
     """A valid script with blocks, brackets across lines, comments and continuations."""
-    operands = ["x", "y1", "w.T", "f(a, b=2)", "a[1:, ::2]", "(a + b)", "[1, 2.5]", "'s'",
-                "'''t\nu'''", "-x ** 2", "(\n  a,\n  b\n)", "(x if c else y)", "(a < b <= c)",
-                "(not a or b and c)", "[v * 2 for v in xs if v]", "None", "...", "1e-3"]
+    operands = [
+        "x",
+        "y1",
+        "w.T",
+        "f(a, b=2)",
+        "a[1:, ::2]",
+        "(a + b)",
+        "[1, 2.5]",
+        "'s'",
+        "'''t\nu'''",
+        "-x ** 2",
+        "(\n  a,\n  b\n)",
+        "(x if c else y)",
+        "(a < b <= c)",
+        "(not a or b and c)",
+        "[v * 2 for v in xs if v]",
+        "None",
+        "...",
+        "1e-3",
+    ]
     out, indents = [], [0]
     for _ in range(lines):
         roll = rng.random()
         pad = " " * indents[-1]
         if roll < 0.1 and len(indents) < 5:
-            head = rng.choice(["if a:", "for i, j in xs:", "while b:", "with g() as h:",
-                               "def f(p, q=1):", "try:"])
+            head = rng.choice(
+                ["if a:", "for i, j in xs:", "while b:", "with g() as h:", "def f(p, q=1):", "try:"]
+            )
             out.append(pad + head)
             indents.append(indents[-1] + rng.choice([1, 2, 4]))
             out.append(" " * indents[-1] + "pass")
@@ -180,8 +208,12 @@ def _script(rng: random.Random, lines: int) -> str:
         else:
             op = rng.choice([" + ", " - ", " * ", " / ", " ^ ", " @ "])
             rhs = rng.choice(operands) + op + rng.choice(operands)
-            out.append(pad + rng.choice(["z = ", "a, b = ", "q[0] += ", "", "m.n = "]) + rhs
-                       + rng.choice(["", "  # note", "; k = 1", " \\\n  + 1"]))
+            out.append(
+                pad
+                + rng.choice(["z = ", "a, b = ", "q[0] += ", "", "m.n = "])
+                + rhs
+                + rng.choice(["", "  # note", "; k = 1", " \\\n  + 1"])
+            )
     return "\n".join(out) + "\n"
 
 
@@ -201,8 +233,9 @@ def test_scripts_take_the_fast_path(monkeypatch, copies):
     assert _same(script.body, expected.body)
 
 
-@pytest.mark.parametrize("src, line, column, type_name, message", ERRORS,
-                         ids=[repr(row[0])[:30] for row in ERRORS])
+@pytest.mark.parametrize(
+    "src, line, column, type_name, message", ERRORS, ids=[repr(row[0])[:30] for row in ERRORS]
+)
 def test_errors_are_the_same_through_the_fast_path(src, line, column, type_name, message):
     with pytest.raises(ScriptSyntaxError) as info:
         parse(src)
@@ -218,7 +251,10 @@ def test_an_error_at_the_end_of_a_long_script_is_reported_as_before():
         parse(text)
     err = info.value
     assert (err.line, err.column, err.message) == (
-        400, 7, "unexpected '=' — expected ':' (use '==' to compare)")
+        400,
+        7,
+        "unexpected '=' — expected ':' (use '==' to compare)",
+    )
     assert isinstance(parse("\n".join(lines)).body[-1], ast.Assign)
 
 
@@ -237,10 +273,15 @@ except ScriptSyntaxError as err:
 
 
 def _probe(tmp_path: Path, text: str = "x = a + b; y = x*w\n", **env) -> list[str]:
-    env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "xdg"),
-           **env}
-    out = subprocess.run([sys.executable, "-c", _PROBE.format(text=text)], env=env,
-                         capture_output=True, text=True, check=True, timeout=120).stdout
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "xdg"), **env}
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE.format(text=text)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
     return out.splitlines()
 
 
@@ -260,23 +301,35 @@ def test_the_shipped_tables_are_not_stale():
 
 def test_the_shipped_tables_are_what_plan_builds_now():
     import lark as lark_package
+
     doc = json.loads(Path(parsetables.TABLES_FILE).read_text())
     if doc["lark_version"] != lark_package.__version__:
-        pytest.skip(f"the tables were built with Lark {doc['lark_version']}, Lark "
-                    f"{lark_package.__version__} is installed: its tables may be numbered differently")
+        pytest.skip(
+            f"the tables were built with Lark {doc['lark_version']}, Lark "
+            f"{lark_package.__version__} is installed: its tables may be numbered differently"
+        )
     if fastparse._NEEDS_GREEDY:
         pytest.skip("before Python 3.11 Lark builds the greedy form of the grammar's possessive patterns")
-    fresh = parsetables.document(larkparse._parser().lark, parse_module.grammar_text(),
-                                 parse_module.MAX_BRACKET_DEPTH)
+    fresh = parsetables.document(
+        larkparse._parser().lark, parse_module.grammar_text(), parse_module.MAX_BRACKET_DEPTH
+    )
     assert fresh == doc
     assert parsetables.dumps(fresh) == Path(parsetables.TABLES_FILE).read_text()
 
 
 def test_plan_is_the_same_in_every_process():
     code = "from diffcli.lang import parsetables; print(parsetables._current())"
-    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           timeout=120, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
-            for seed in ("1", "2")]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    ]
     assert runs[0] == runs[1]
 
 

@@ -11,6 +11,7 @@ tolerance; the committed goldens (test_nn_optim.py) pin the bit-for-bit cases.
 
     python -m pytest -m slow tests/lang/test_nn_differential.py   # 25 programs, derandomized
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -37,9 +38,13 @@ def _torch_output(script):
     return buf.getvalue()
 
 
-@pytest.mark.slow      # (.ci/run runs the slow tests with the system python3 when it has torch)
-@settings(max_examples=int(os.environ.get("DIFFCLI_NN_EXAMPLES", "25")), deadline=None, derandomize=True,
-          suppress_health_check=list(HealthCheck))
+@pytest.mark.slow  # (.ci/run runs the slow tests with the system python3 when it has torch)
+@settings(
+    max_examples=int(os.environ.get("DIFFCLI_NN_EXAMPLES", "25")),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)
 @given(nn_programs())
 def test_tiny_training_loops_print_what_pytorch_prints(program):
     script, kind = program

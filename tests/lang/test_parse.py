@@ -1,4 +1,5 @@
 """Tests for diffcli.lang.parse: the grammar, the AST it builds, and its errors."""
+
 from __future__ import annotations
 
 import ast as pyast
@@ -63,13 +64,19 @@ PRECEDENCE = [
     ("x.w^2", "BinOp('**', Attribute(Name('x'), 'w'), Num(2))"),
     ("f(x)[0].T", "Attribute(Subscript(Call(Name('f'), [Name('x')], []), Num(0)), 'T')"),
     ("a < b + 1", "Compare('<', Name('a'), BinOp('+', Name('b'), Num(1)))"),
-    ("a < b <= c", "BoolOp('and', [Compare('<', Name('a'), Name('b')), Compare('<=', Name('b'), Name('c'))])"),
+    (
+        "a < b <= c",
+        "BoolOp('and', [Compare('<', Name('a'), Name('b')), Compare('<=', Name('b'), Name('c'))])",
+    ),
     ("not a == b", "Not(Compare('==', Name('a'), Name('b')))"),
     ("a or b and not c", "BoolOp('or', [Name('a'), BoolOp('and', [Name('b'), Not(Name('c'))])])"),
     ("a is not b", "Compare('is not', Name('a'), Name('b'))"),
     ("a not in b", "Compare('not in', Name('a'), Name('b'))"),
     ("a if b else c if d else e", "IfExp(Name('b'), Name('a'), IfExp(Name('d'), Name('c'), Name('e')))"),
-    ("a + b if c or d else e", "IfExp(BoolOp('or', [Name('c'), Name('d')]), BinOp('+', Name('a'), Name('b')), Name('e'))"),
+    (
+        "a + b if c or d else e",
+        "IfExp(BoolOp('or', [Name('c'), Name('d')]), BinOp('+', Name('a'), Name('b')), Name('e'))",
+    ),
 ]
 
 
@@ -115,11 +122,30 @@ def _canon_mine(node) -> str:
     raise AssertionError(f"no canonical form for {node!r}")
 
 
-_PY_OPS = {pyast.Add: "+", pyast.Sub: "-", pyast.Mult: "*", pyast.Div: "/", pyast.MatMult: "@",
-           pyast.FloorDiv: "//", pyast.Mod: "%", pyast.Pow: "**", pyast.USub: "-", pyast.UAdd: "+",
-           pyast.And: "and", pyast.Or: "or", pyast.Lt: "<", pyast.LtE: "<=", pyast.Gt: ">",
-           pyast.GtE: ">=", pyast.Eq: "==", pyast.NotEq: "!=", pyast.Is: "is",
-           pyast.IsNot: "is not", pyast.In: "in", pyast.NotIn: "not in"}
+_PY_OPS = {
+    pyast.Add: "+",
+    pyast.Sub: "-",
+    pyast.Mult: "*",
+    pyast.Div: "/",
+    pyast.MatMult: "@",
+    pyast.FloorDiv: "//",
+    pyast.Mod: "%",
+    pyast.Pow: "**",
+    pyast.USub: "-",
+    pyast.UAdd: "+",
+    pyast.And: "and",
+    pyast.Or: "or",
+    pyast.Lt: "<",
+    pyast.LtE: "<=",
+    pyast.Gt: ">",
+    pyast.GtE: ">=",
+    pyast.Eq: "==",
+    pyast.NotEq: "!=",
+    pyast.Is: "is",
+    pyast.IsNot: "is not",
+    pyast.In: "in",
+    pyast.NotIn: "not in",
+}
 
 
 def _canon_python(node) -> str:
@@ -132,8 +158,7 @@ def _canon_python(node) -> str:
         return f"(not {c(node.operand)})" if op is None else f"({op}{c(node.operand)})"
     if isinstance(node, pyast.Compare):
         operands = [node.left, *node.comparators]
-        links = [f"({c(a)} {_PY_OPS[type(o)]} {c(b)})"
-                 for a, o, b in zip(operands, node.ops, operands[1:])]
+        links = [f"({c(a)} {_PY_OPS[type(o)]} {c(b)})" for a, o, b in zip(operands, node.ops, operands[1:])]
         return links[0] if len(links) == 1 else "(" + " and ".join(links) + ")"
     if isinstance(node, pyast.BoolOp):
         return "(" + f" {op} ".join(c(v) for v in node.values) + ")"
@@ -160,14 +185,47 @@ def _canon_python(node) -> str:
 
 
 SAME_AS_PYTHON = [
-    "-x**2", "2**3**2", "2**-1", "-2**-1", "a**-b**c", "-a**b", "(-a)**b", "a*-b**c",
-    "a - -b", "+a-b", "a-b+c-d", "a/b/c", "a*b+c*d", "a@b*c", "a//b%c*d", "x.y**2",
-    "f(x)**-g(y)", "a.b.c(d)[e].f", "f(a)(b)", "x[1:2, ::3]", "x[a, b:c]", "x[..., None]",
-    "a < b == c", "a < b < c < d", "not a < b", "not not a", "a and b or c and d",
-    "a or b and not c", "(a or b) or c", "a if b else c", "a if b or c else d if e else f",
-    "a in b and c not in d", "a is not b", "[a, (b, c), [d], (e,), ()]",
-    "f(a, b=1, c=d+2)", "0.5*y**2 - 1", "sin((0.5*y**2-1)/2-0.1)", "1e-3 + .5 + 2. + 2",
-    "'a' 'b'", "True or None and False", "x[::2][1:][:-1]",
+    "-x**2",
+    "2**3**2",
+    "2**-1",
+    "-2**-1",
+    "a**-b**c",
+    "-a**b",
+    "(-a)**b",
+    "a*-b**c",
+    "a - -b",
+    "+a-b",
+    "a-b+c-d",
+    "a/b/c",
+    "a*b+c*d",
+    "a@b*c",
+    "a//b%c*d",
+    "x.y**2",
+    "f(x)**-g(y)",
+    "a.b.c(d)[e].f",
+    "f(a)(b)",
+    "x[1:2, ::3]",
+    "x[a, b:c]",
+    "x[..., None]",
+    "a < b == c",
+    "a < b < c < d",
+    "not a < b",
+    "not not a",
+    "a and b or c and d",
+    "a or b and not c",
+    "(a or b) or c",
+    "a if b else c",
+    "a if b or c else d if e else f",
+    "a in b and c not in d",
+    "a is not b",
+    "[a, (b, c), [d], (e,), ()]",
+    "f(a, b=1, c=d+2)",
+    "0.5*y**2 - 1",
+    "sin((0.5*y**2-1)/2-0.1)",
+    "1e-3 + .5 + 2. + 2",
+    "'a' 'b'",
+    "True or None and False",
+    "x[::2][1:][:-1]",
 ]
 
 
@@ -183,6 +241,7 @@ def test_caret_and_double_star_are_the_same_power():
 
 # ----------------------------------------------------- statements and lexing
 
+
 def test_semicolons_and_newlines_separate_statements():
     one_line = stmts("x = a + b; y = x*w; p = sin((0.5*y^2-1)/2-0.1)")
     several = stmts("x = a + b\ny = x*w\n\np = sin((0.5*y^2-1)/2-0.1);\n")
@@ -190,16 +249,19 @@ def test_semicolons_and_newlines_separate_statements():
     assert one_line.count("Assign(") == 3
 
 
-@pytest.mark.parametrize("src", [
-    "x = 1  # a comment\n# a whole-line comment\ny = 2\n",
-    "# leading comment\n\n\nx = 1\n   # indented comment\ny = 2   ",
-    "x = 1\r\ny = 2\r\n",
-    "x = 1\ny = 2",
-    "\ufeffx = 1\ny = 2\n",
-    "x = 1\ty\t= 2".replace("\ty\t", "\ny\t"),
-    b"x = 1\ny = 2\n",
-    "x = \\\n  1\ny = 2\n",
-])
+@pytest.mark.parametrize(
+    "src",
+    [
+        "x = 1  # a comment\n# a whole-line comment\ny = 2\n",
+        "# leading comment\n\n\nx = 1\n   # indented comment\ny = 2   ",
+        "x = 1\r\ny = 2\r\n",
+        "x = 1\ny = 2",
+        "\ufeffx = 1\ny = 2\n",
+        "x = 1\ty\t= 2".replace("\ty\t", "\ny\t"),
+        b"x = 1\ny = 2\n",
+        "x = \\\n  1\ny = 2\n",
+    ],
+)
 def test_comments_line_endings_and_whitespace(src):
     assert stmts(src) == "[Assign([Name('x')], Num(1)), Assign([Name('y')], Num(2))]"
 
@@ -207,11 +269,19 @@ def test_comments_line_endings_and_whitespace(src):
 def test_newlines_inside_brackets_do_not_end_a_statement():
     assert stmts("x = f(1,\n      2)\ny = [1,\n2]\n") == (
         "[Assign([Name('x')], Call(Name('f'), [Num(1), Num(2)], [])), "
-        "Assign([Name('y')], ListLit([Num(1), Num(2)]))]")
+        "Assign([Name('y')], ListLit([Num(1), Num(2)]))]"
+    )
 
 
-NUMBERS = [("2", 2, True), ("2.5", 2.5, False), (".5", 0.5, False), ("1e-3", 0.001, False),
-           ("2.", 2.0, False), ("1E+2", 100.0, False), ("007", 7, True)]
+NUMBERS = [
+    ("2", 2, True),
+    ("2.5", 2.5, False),
+    (".5", 0.5, False),
+    ("1e-3", 0.001, False),
+    ("2.", 2.0, False),
+    ("1E+2", 100.0, False),
+    ("007", 7, True),
+]
 
 
 @pytest.mark.parametrize("text, value, is_int", NUMBERS)
@@ -223,79 +293,127 @@ def test_numbers(text, value, is_int):
 
 
 STRINGS = [
-    (r"'a\nb'", "a\nb"), (r'"a\tb"', "a\tb"), (r"'a\\b'", "a\\b"), (r"'it\'s'", "it's"),
-    (r'"say \"hi\""', 'say "hi"'), (r"'\x41\u00e9\101'", "A\u00e9A"), (r"'\N{GREEK SMALL LETTER ALPHA}'", "\u03b1"),
-    (r"'\q'", "\\q"), (r"r'\n\d'", "\\n\\d"), ("u'\u00e9'", "\u00e9"), ("'a' \"b\"", "ab"),
-    ("'''a\nb'''", "a\nb"), ('""', ""), ("'a\\\nb'", "ab"),
+    (r"'a\nb'", "a\nb"),
+    (r'"a\tb"', "a\tb"),
+    (r"'a\\b'", "a\\b"),
+    (r"'it\'s'", "it's"),
+    (r'"say \"hi\""', 'say "hi"'),
+    (r"'\x41\u00e9\101'", "A\u00e9A"),
+    (r"'\N{GREEK SMALL LETTER ALPHA}'", "\u03b1"),
+    (r"'\q'", "\\q"),
+    (r"r'\n\d'", "\\n\\d"),
+    ("u'\u00e9'", "\u00e9"),
+    ("'a' \"b\"", "ab"),
+    ("'''a\nb'''", "a\nb"),
+    ('""', ""),
+    ("'a\\\nb'", "ab"),
 ]
 
 
 @pytest.mark.parametrize("src, value", STRINGS)
 def test_string_literals_and_escapes(src, value):
     (stmt,) = parse(src).body
-    assert stmt.value == ast.Str(value, line=1, column=1, end_line=stmt.value.end_line,
-                                 end_column=stmt.value.end_column)
+    assert stmt.value == ast.Str(
+        value, line=1, column=1, end_line=stmt.value.end_line, end_column=stmt.value.end_column
+    )
 
 
 STATEMENTS = [
     ("import torch", "[Import([Alias('torch', None)])]"),
-    ("import torch.nn.functional as F, math",
-     "[Import([Alias('torch.nn.functional', 'F'), Alias('math', None)])]"),
+    (
+        "import torch.nn.functional as F, math",
+        "[Import([Alias('torch.nn.functional', 'F'), Alias('math', None)])]",
+    ),
     ("from torch import autograd", "[FromImport('torch', [Alias('autograd', None)])]"),
-    ("from torch.nn import functional as F, init",
-     "[FromImport('torch.nn', [Alias('functional', 'F'), Alias('init', None)])]"),
+    (
+        "from torch.nn import functional as F, init",
+        "[FromImport('torch.nn', [Alias('functional', 'F'), Alias('init', None)])]",
+    ),
     ("from torch import (a,\n  b,)", "[FromImport('torch', [Alias('a', None), Alias('b', None)])]"),
     ("x = y = 1", "[Assign([Name('x'), Name('y')], Num(1))]"),
     ("a, b = b, a", "[Assign([TupleLit([Name('a'), Name('b')])], TupleLit([Name('b'), Name('a')]))]"),
     ("(a, [b, c]) = t", "[Assign([TupleLit([Name('a'), ListLit([Name('b'), Name('c')])])], Name('t'))]"),
     ("y[0] = 5", "[Assign([Subscript(Name('y'), Num(0))], Num(5))]"),
     ("x.requires_grad = True", "[Assign([Attribute(Name('x'), 'requires_grad')], Const(True))]"),
-    ("x += 1; x -= 2; x *= w; x /= 2",
-     "[AugAssign(Name('x'), '+', Num(1)), AugAssign(Name('x'), '-', Num(2)), "
-     "AugAssign(Name('x'), '*', Name('w')), AugAssign(Name('x'), '/', Num(2))]"),
+    (
+        "x += 1; x -= 2; x *= w; x /= 2",
+        "[AugAssign(Name('x'), '+', Num(1)), AugAssign(Name('x'), '-', Num(2)), "
+        "AugAssign(Name('x'), '*', Name('w')), AugAssign(Name('x'), '/', Num(2))]",
+    ),
     ("w.grad.zero_()", "[ExprStmt(Call(Attribute(Attribute(Name('w'), 'grad'), 'zero_'), [], []))]"),
-    ("with torch.no_grad():\n    y = x * 2\n",
-     "[With([(Call(Attribute(Name('torch'), 'no_grad'), [], []), None)], "
-     "[Assign([Name('y')], BinOp('*', Name('x'), Num(2)))])]"),
-    ("with no_grad(): y = 1", "[With([(Call(Name('no_grad'), [], []), None)], [Assign([Name('y')], Num(1))])]"),
+    (
+        "with torch.no_grad():\n    y = x * 2\n",
+        "[With([(Call(Attribute(Name('torch'), 'no_grad'), [], []), None)], "
+        "[Assign([Name('y')], BinOp('*', Name('x'), Num(2)))])]",
+    ),
+    (
+        "with no_grad(): y = 1",
+        "[With([(Call(Name('no_grad'), [], []), None)], [Assign([Name('y')], Num(1))])]",
+    ),
     ("with a as b, c: pass", "[With([(Name('a'), 'b'), (Name('c'), None)], [Pass()])]"),
-    ("for i in range(3):\n    x += i\n",
-     "[For(Name('i'), Call(Name('range'), [Num(3)], []), [AugAssign(Name('x'), '+', Name('i'))])]"),
-    ("for name, t in [('x', x)]: print(name)",
-     "[For(TupleLit([Name('name'), Name('t')]), ListLit([TupleLit([Str('x'), Name('x')])]), "
-     "[ExprStmt(Call(Name('print'), [Name('name')], []))])]"),
+    (
+        "for i in range(3):\n    x += i\n",
+        "[For(Name('i'), Call(Name('range'), [Num(3)], []), [AugAssign(Name('x'), '+', Name('i'))])]",
+    ),
+    (
+        "for name, t in [('x', x)]: print(name)",
+        "[For(TupleLit([Name('name'), Name('t')]), ListLit([TupleLit([Str('x'), Name('x')])]), "
+        "[ExprStmt(Call(Name('print'), [Name('name')], []))])]",
+    ),
     ("for x in a, b: pass", "[For(Name('x'), TupleLit([Name('a'), Name('b')]), [Pass()])]"),
-    ("while x < 3:\n    x += 1\n    if x: break\n    continue\n",
-     "[While(Compare('<', Name('x'), Num(3)), [AugAssign(Name('x'), '+', Num(1)), "
-     "If(Name('x'), [Break()], []), Continue()])]"),
-    ("if a:\n  x = 1\nelif b:\n  x = 2\nelse:\n  x = 3\n",
-     "[If(Name('a'), [Assign([Name('x')], Num(1))], [If(Name('b'), [Assign([Name('x')], Num(2))], "
-     "[Assign([Name('x')], Num(3))])])]"),
-    ("try:\n    p.backward()\nexcept Exception as e:\n    print(e)\nexcept:\n    pass\n"
-     "else:\n    pass\nfinally:\n    x = 1\n",
-     "[Try([ExprStmt(Call(Attribute(Name('p'), 'backward'), [], []))], "
-     "[ExceptHandler(Name('Exception'), 'e', [ExprStmt(Call(Name('print'), [Name('e')], []))]), "
-     "ExceptHandler(None, None, [Pass()])], [Pass()], [Assign([Name('x')], Num(1))])]"),
+    (
+        "while x < 3:\n    x += 1\n    if x: break\n    continue\n",
+        "[While(Compare('<', Name('x'), Num(3)), [AugAssign(Name('x'), '+', Num(1)), "
+        "If(Name('x'), [Break()], []), Continue()])]",
+    ),
+    (
+        "if a:\n  x = 1\nelif b:\n  x = 2\nelse:\n  x = 3\n",
+        "[If(Name('a'), [Assign([Name('x')], Num(1))], [If(Name('b'), [Assign([Name('x')], Num(2))], "
+        "[Assign([Name('x')], Num(3))])])]",
+    ),
+    (
+        "try:\n    p.backward()\nexcept Exception as e:\n    print(e)\nexcept:\n    pass\n"
+        "else:\n    pass\nfinally:\n    x = 1\n",
+        "[Try([ExprStmt(Call(Attribute(Name('p'), 'backward'), [], []))], "
+        "[ExceptHandler(Name('Exception'), 'e', [ExprStmt(Call(Name('print'), [Name('e')], []))]), "
+        "ExceptHandler(None, None, [Pass()])], [Pass()], [Assign([Name('x')], Num(1))])]",
+    ),
     ("try:\n    pass\nfinally:\n    pass\n", "[Try([Pass()], [], [], [Pass()])]"),
-    ("def walk(fn, depth=0):\n    return fn, depth\n",
-     "[FuncDef('walk', [Param('fn', None, ''), Param('depth', Num(0), '')], "
-     "[Return(TupleLit([Name('fn'), Name('depth')]))], [])]"),
+    (
+        "def walk(fn, depth=0):\n    return fn, depth\n",
+        "[FuncDef('walk', [Param('fn', None, ''), Param('depth', Num(0), '')], "
+        "[Return(TupleLit([Name('fn'), Name('depth')]))], [])]",
+    ),
     ("def f(): return", "[FuncDef('f', [], [Return(None)], [])]"),
-    ("print(x, y, sep='\\n')", "[ExprStmt(Call(Name('print'), [Name('x'), Name('y')], [('sep', Str('\\n'))]))]"),
-    ("y = [(f(x), i) for f, i in xs if f is not None]",
-     "[Assign([Name('y')], ListComp(TupleLit([Call(Name('f'), [Name('x')], []), Name('i')]), "
-     "[Comprehension(TupleLit([Name('f'), Name('i')]), Name('xs'), [Compare('is not', Name('f'), Const(None))])]))]"),
-    ("y = [a for r in m for a in r]",
-     "[Assign([Name('y')], ListComp(Name('a'), [Comprehension(Name('r'), Name('m'), []), "
-     "Comprehension(Name('a'), Name('r'), [])]))]"),
-    ("v = [[1, 2], [3, 4,],]", "[Assign([Name('v')], ListLit([ListLit([Num(1), Num(2)]), ListLit([Num(3), Num(4)])]))]"),
-    ("t = (); u = (a,); w = (a, b)",
-     "[Assign([Name('t')], TupleLit([])), Assign([Name('u')], TupleLit([Name('a')])), "
-     "Assign([Name('w')], TupleLit([Name('a'), Name('b')]))]"),
+    (
+        "print(x, y, sep='\\n')",
+        "[ExprStmt(Call(Name('print'), [Name('x'), Name('y')], [('sep', Str('\\n'))]))]",
+    ),
+    (
+        "y = [(f(x), i) for f, i in xs if f is not None]",
+        "[Assign([Name('y')], ListComp(TupleLit([Call(Name('f'), [Name('x')], []), Name('i')]), "
+        "[Comprehension(TupleLit([Name('f'), Name('i')]), Name('xs'), [Compare('is not', Name('f'), Const(None))])]))]",
+    ),
+    (
+        "y = [a for r in m for a in r]",
+        "[Assign([Name('y')], ListComp(Name('a'), [Comprehension(Name('r'), Name('m'), []), "
+        "Comprehension(Name('a'), Name('r'), [])]))]",
+    ),
+    (
+        "v = [[1, 2], [3, 4,],]",
+        "[Assign([Name('v')], ListLit([ListLit([Num(1), Num(2)]), ListLit([Num(3), Num(4)])]))]",
+    ),
+    (
+        "t = (); u = (a,); w = (a, b)",
+        "[Assign([Name('t')], TupleLit([])), Assign([Name('u')], TupleLit([Name('a')])), "
+        "Assign([Name('w')], TupleLit([Name('a'), Name('b')]))]",
+    ),
     ("x = None", "[Assign([Name('x')], Const(None))]"),
-    ("for i in x:\n\ty = i\n\tif y:\n\t\tpass\nz = 1",
-     "[For(Name('i'), Name('x'), [Assign([Name('y')], Name('i')), If(Name('y'), [Pass()], [])]), "
-     "Assign([Name('z')], Num(1))]"),
+    (
+        "for i in x:\n\ty = i\n\tif y:\n\t\tpass\nz = 1",
+        "[For(Name('i'), Name('x'), [Assign([Name('y')], Name('i')), If(Name('y'), [Pass()], [])]), "
+        "Assign([Name('z')], Num(1))]",
+    ),
 ]
 
 
@@ -305,11 +423,16 @@ def test_statement_kinds(src, tree):
 
 
 SUBSCRIPTS = [
-    ("x[0]", "Num(0)"), ("x[1:3]", "Slice(Num(1), Num(3), None)"),
-    ("x[:, 0]", "TupleLit([Slice(None, None, None), Num(0)])"), ("x[::2]", "Slice(None, None, Num(2))"),
-    ("x[..., None]", "TupleLit([EllipsisLit(), Const(None)])"), ("x[[0, 2]]", "ListLit([Num(0), Num(2)])"),
-    ("x[1:]", "Slice(Num(1), None, None)"), ("x[:-1]", "Slice(None, UnaryOp('-', Num(1)), None)"),
-    ("x[1,]", "TupleLit([Num(1)])"), ("x[a:b:c]", "Slice(Name('a'), Name('b'), Name('c'))"),
+    ("x[0]", "Num(0)"),
+    ("x[1:3]", "Slice(Num(1), Num(3), None)"),
+    ("x[:, 0]", "TupleLit([Slice(None, None, None), Num(0)])"),
+    ("x[::2]", "Slice(None, None, Num(2))"),
+    ("x[..., None]", "TupleLit([EllipsisLit(), Const(None)])"),
+    ("x[[0, 2]]", "ListLit([Num(0), Num(2)])"),
+    ("x[1:]", "Slice(Num(1), None, None)"),
+    ("x[:-1]", "Slice(None, UnaryOp('-', Num(1)), None)"),
+    ("x[1,]", "TupleLit([Num(1)])"),
+    ("x[a:b:c]", "Slice(Name('a'), Name('b'), Name('c'))"),
 ]
 
 
@@ -325,6 +448,7 @@ def test_keyword_arguments_keep_their_order():
 
 
 # ----------------------------------------------------------------------- spans
+
 
 def _span(node):
     return (node.line, node.column, node.end_line, node.end_column)
@@ -385,6 +509,7 @@ except Exception as e:
 
 # ------------------------------------------------------------------ the seeds
 
+
 def _seed_files():
     return sorted(SEEDS.glob("*.py"))
 
@@ -402,8 +527,9 @@ def test_seed_parses_with_python_statement_spans(path):
             for handler in getattr(stmt, "handlers", None) or []:
                 yield from walk(handler.body)
 
-    theirs = [(s.lineno, s.col_offset + 1, s.end_lineno, s.end_col_offset + 1)
-              for s in walk(pyast.parse(text).body)]
+    theirs = [
+        (s.lineno, s.col_offset + 1, s.end_lineno, s.end_col_offset + 1) for s in walk(pyast.parse(text).body)
+    ]
     assert [_span(s) for s in walk(mine.body)] == theirs
 
 
@@ -414,8 +540,13 @@ ERRORS = [
     ("x = )", 1, 5, "SyntaxError", "unmatched ')'"),
     ("x = f(1))", 1, 9, "SyntaxError", "unmatched ')'"),
     ("y = (1 + 2", 1, 5, "SyntaxError", "unexpected end of input — a '(' is not closed"),
-    ("x = [1, 2\ny = 3\n", 2, 1, "SyntaxError",
-     "unexpected 'y' — expected an operator, ',' or ']' (the '[' on line 1 is not closed)"),
+    (
+        "x = [1, 2\ny = 3\n",
+        2,
+        1,
+        "SyntaxError",
+        "unexpected 'y' — expected an operator, ',' or ']' (the '[' on line 1 is not closed)",
+    ),
     ("x = (1, 2]", 1, 10, "SyntaxError", "closing ']' does not match opening '('"),
     ("x = $", 1, 5, "SyntaxError", "invalid character '$'"),
     ("x = 1 +\n", 1, 8, "SyntaxError", "unexpected end of line — expected an expression"),
@@ -425,13 +556,29 @@ ERRORS = [
     ("with torch.no_grad()\n    y = 1\n", 1, 21, "SyntaxError", "expected ':' after 'with ...'"),
     ("for i in range(3)\n  x = 1\n", 1, 18, "SyntaxError", "expected ':' after 'for ...'"),
     ("if a:\n  x = 1\nelse\n  x = 2\n", 3, 5, "SyntaxError", "expected ':' after 'else'"),
-    ("for i in range(3):\nx = 1\n", 2, 1, "IndentationError",
-     "expected an indented block after 'for' statement on line 1"),
-    ("def f():\n", 1, 9, "IndentationError", "expected an indented block after function definition on line 1"),
+    (
+        "for i in range(3):\nx = 1\n",
+        2,
+        1,
+        "IndentationError",
+        "expected an indented block after 'for' statement on line 1",
+    ),
+    (
+        "def f():\n",
+        1,
+        9,
+        "IndentationError",
+        "expected an indented block after function definition on line 1",
+    ),
     ("x = 1\n    y = 2\n", 2, 5, "IndentationError", "unexpected indent"),
     ("  x = 1\n", 1, 3, "IndentationError", "unexpected indent"),
-    ("if x:\n    y = 1\n  z = 2\n", 3, 3, "IndentationError",
-     "unindent does not match any outer indentation level"),
+    (
+        "if x:\n    y = 1\n  z = 2\n",
+        3,
+        3,
+        "IndentationError",
+        "unindent does not match any outer indentation level",
+    ),
     ("try:\n  x = 1\ny = 2\n", 3, 1, "SyntaxError", "unexpected 'y' — expected 'except' or 'finally'"),
     ("if x = 1:\n  pass\n", 1, 6, "SyntaxError", "unexpected '=' — expected ':' (use '==' to compare)"),
     ("x = 'abc", 1, 5, "SyntaxError", "unterminated string literal"),
@@ -459,13 +606,19 @@ ERRORS = [
     ("x = '\\x4'", 1, 5, "SyntaxError", "truncated \\x escape in string"),
     ("x = " + "9" * 5000, 1, 5, "SyntaxError", "number literal too long"),
     (b"x = 1\ny = \xff\n", 2, 5, "SyntaxError", "invalid UTF-8 byte 0xff"),
-    ("x = " + "(" * 300 + "1" + ")" * 300, 1, 205, "SyntaxError",
-     "expression nested too deeply (more than 200 brackets)"),
+    (
+        "x = " + "(" * 300 + "1" + ")" * 300,
+        1,
+        205,
+        "SyntaxError",
+        "expression nested too deeply (more than 200 brackets)",
+    ),
 ]
 
 
-@pytest.mark.parametrize("src, line, column, type_name, message", ERRORS,
-                         ids=[repr(row[0])[:30] for row in ERRORS])
+@pytest.mark.parametrize(
+    "src, line, column, type_name, message", ERRORS, ids=[repr(row[0])[:30] for row in ERRORS]
+)
 def test_error_position_type_and_message(src, line, column, type_name, message):
     err = syntax_error(src)
     assert (err.line, err.column, err.type_name, err.message) == (line, column, type_name, message)
@@ -480,23 +633,40 @@ def test_error_carries_the_filename():
 
 
 def test_deep_nesting_without_brackets_parses():
-    for src in ("x = " + "-" * 50_000 + "1", "x = " + "not " * 20_000 + "a",
-                "x = " + "2^" * 20_000 + "2", "x = " + "1+" * 50_000 + "1"):
+    for src in (
+        "x = " + "-" * 50_000 + "1",
+        "x = " + "not " * 20_000 + "a",
+        "x = " + "2^" * 20_000 + "2",
+        "x = " + "1+" * 50_000 + "1",
+    ):
         assert isinstance(parse(src).body[0], ast.Assign)
 
 
-@pytest.mark.parametrize("src", [
-    "x = " + "(" * 10_000 + "1" + ")" * 10_000,
-    "x = " + "[" * 10_000,
-    "x = " + "a" * 1_000_000,
-    "x = '" + "a" * 1_000_000 + "'",
-    "x = '" + "a" * 1_000_000,
-    "# " + "c" * 1_000_000 + "\nx = 1",
-    "$" * 1_000_000,
-    "x = 1" + " " * 1_000_000 + ";" * 1000,
-    "\x00" * 1000,
-], ids=["10k parens", "10k open brackets", "1MB name", "1MB string", "1MB unterminated string",
-        "1MB comment", "1MB dollars", "1MB blanks", "NULs"])
+@pytest.mark.parametrize(
+    "src",
+    [
+        "x = " + "(" * 10_000 + "1" + ")" * 10_000,
+        "x = " + "[" * 10_000,
+        "x = " + "a" * 1_000_000,
+        "x = '" + "a" * 1_000_000 + "'",
+        "x = '" + "a" * 1_000_000,
+        "# " + "c" * 1_000_000 + "\nx = 1",
+        "$" * 1_000_000,
+        "x = 1" + " " * 1_000_000 + ";" * 1000,
+        "\x00" * 1000,
+    ],
+    ids=[
+        "10k parens",
+        "10k open brackets",
+        "1MB name",
+        "1MB string",
+        "1MB unterminated string",
+        "1MB comment",
+        "1MB dollars",
+        "1MB blanks",
+        "NULs",
+    ],
+)
 def test_huge_and_hostile_inputs_fail_cleanly(src):
     start = time.perf_counter()
     try:
@@ -506,9 +676,44 @@ def test_huge_and_hostile_inputs_fail_cleanly(src):
     assert time.perf_counter() - start < 20
 
 
-_MUTATION_PIECES = ["(", ")", "[", "]", ":", ",", ";", "=", "\n", "\n    ", "\t", " ", "'", '"',
-                    "\\", "#", ".", "^", "**", "-", "not ", " in ", "if ", "else", "for ", "with ",
-                    "def ", "return", "...", "1e", "é", "\x00", "\r", "{", "@", "lambda"]
+_MUTATION_PIECES = [
+    "(",
+    ")",
+    "[",
+    "]",
+    ":",
+    ",",
+    ";",
+    "=",
+    "\n",
+    "\n    ",
+    "\t",
+    " ",
+    "'",
+    '"',
+    "\\",
+    "#",
+    ".",
+    "^",
+    "**",
+    "-",
+    "not ",
+    " in ",
+    "if ",
+    "else",
+    "for ",
+    "with ",
+    "def ",
+    "return",
+    "...",
+    "1e",
+    "é",
+    "\x00",
+    "\r",
+    "{",
+    "@",
+    "lambda",
+]
 
 
 def _mutants(rng: random.Random, texts: list[str], count: int):
@@ -518,11 +723,11 @@ def _mutants(rng: random.Random, texts: list[str], count: int):
             at = rng.randrange(len(chars) + 1)
             action = rng.random()
             if action < 0.4 and chars:
-                del chars[at:at + rng.randint(1, 3)]
+                del chars[at : at + rng.randint(1, 3)]
             elif action < 0.8:
                 chars[at:at] = rng.choice(_MUTATION_PIECES)
             else:
-                chars[at:at] = chars[rng.randrange(len(chars) or 1):][:5]
+                chars[at:at] = chars[rng.randrange(len(chars) or 1) :][:5]
         yield "".join(chars)
 
 
@@ -552,6 +757,7 @@ def test_fuzz_mutated_scripts_give_only_script_syntax_errors():
 
 # -------------------------------------------------------------- the machinery
 
+
 def test_grammar_is_conflict_free(caplog):
     from lark import Lark, logger
 
@@ -559,8 +765,15 @@ def test_grammar_is_conflict_free(caplog):
     logger.setLevel(logging.DEBUG)
     try:
         with caplog.at_level(logging.DEBUG, logger="lark"):
-            Lark(parse_module.lark_grammar(), parser="lalr", lexer="basic", debug=True,
-                 postlex=larkparse._Indenter(), keep_all_tokens=True, maybe_placeholders=False)
+            Lark(
+                parse_module.lark_grammar(),
+                parser="lalr",
+                lexer="basic",
+                debug=True,
+                postlex=larkparse._Indenter(),
+                keep_all_tokens=True,
+                maybe_placeholders=False,
+            )
     finally:
         logger.setLevel(level)
     assert not [r for r in caplog.records if "conflict" in r.getMessage().lower()]

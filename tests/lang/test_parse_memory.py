@@ -13,6 +13,7 @@ lines passed 10 GB).
   process (under a 4 GB address-space cap, so a regression fails instead of swapping),
   whose peak resident memory a launcher reads with getrusage(RUSAGE_CHILDREN).
 """
+
 from __future__ import annotations
 
 import json
@@ -42,9 +43,9 @@ MiB = 1 << 20
 # The terminals as they were, whose regexes backtrack: about 150 bytes of the regex
 # engine's stack per character of a string literal, 960 per blank line.
 OLD_TERMINALS = {
-    "STRING": r'''STRING: /[A-Za-z]{0,2}("([^"\\\n]|\\[\s\S])*"|'([^'\\\n]|\\[\s\S])*')/''',
+    "STRING": r"""STRING: /[A-Za-z]{0,2}("([^"\\\n]|\\[\s\S])*"|'([^'\\\n]|\\[\s\S])*')/""",
     "LONG_STRING": r'''LONG_STRING.2: /[A-Za-z]{0,2}("""([^\\]|\\[\s\S])*?"""|'''
-                   r"""'''([^\\]|\\[\s\S])*?''')/""",
+    r"""'''([^\\]|\\[\s\S])*?''')/""",
     "_NEWLINE": r"_NEWLINE: (/\r?\n[\t ]*/ | COMMENT)+",
 }
 
@@ -105,13 +106,16 @@ def test_the_lexer_makes_the_same_tokens_as_with_the_backtracking_terminals():
         assert _lex(new, text) == _lex(old, text), text
 
 
-@pytest.mark.parametrize("pattern, greedy", [
-    (r"a*+b++c?+d{1,2}+", r"a*b+c?d{1,2}"),
-    (r"[*+]+\*+\++(?:x)*+", r"[*+]+\*+\++(?:x)*"),   # classes and escapes are kept
-    (r"[]+]*+[^]*+]++", r"[]+]*[^]*+]+"),
-    (r"(?:a|b)++(?=c)", r"(?:a|b)+(?=c)"),
-    (r"a+?b*?", r"a+?b*?"),                           # lazy quantifiers are not possessive
-])
+@pytest.mark.parametrize(
+    "pattern, greedy",
+    [
+        (r"a*+b++c?+d{1,2}+", r"a*b+c?d{1,2}"),
+        (r"[*+]+\*+\++(?:x)*+", r"[*+]+\*+\++(?:x)*"),  # classes and escapes are kept
+        (r"[]+]*+[^]*+]++", r"[]+]*[^]*+]+"),
+        (r"(?:a|b)++(?=c)", r"(?:a|b)+(?=c)"),
+        (r"a+?b*?", r"a+?b*?"),  # lazy quantifiers are not possessive
+    ],
+)
 def test_without_possessive(pattern, greedy):
     assert fastparse.without_possessive(pattern) == greedy
 
@@ -148,6 +152,7 @@ def test_lexing_a_long_token_takes_no_memory_beyond_its_text(shape):
 
 # ------------------------------------------------------------------ the caps, in process
 
+
 def _limit_error(text, **caps) -> ParseLimitError:
     with pytest.raises(ParseLimitError) as info:
         parse(text, "f.txt", ParseLimits(**caps))
@@ -163,11 +168,15 @@ def test_the_size_cap_points_at_the_first_character_past_it():
     for cap, where in ((len(text) - 1, (2, 10)), (9, (2, 4)), (6, (2, 1)), (1, (1, 2))):
         err = _limit_error(text, max_bytes=cap)
         assert (err.line, err.column) == where
-        assert err.message == (f"the script is larger than the limit of {cap / MB:.3g} MB "
-                               "(raise it with --max-script-size)")
+        assert err.message == (
+            f"the script is larger than the limit of {cap / MB:.3g} MB (raise it with --max-script-size)"
+        )
     err = _limit_error(text.encode() * (MB // 8), max_bytes=MB)  # bytes are counted as bytes
     assert (err.line, err.column, err.message) == (
-        131073, 1, "the script is larger than the limit of 1 MB (raise it with --max-script-size)")
+        131073,
+        1,
+        "the script is larger than the limit of 1 MB (raise it with --max-script-size)",
+    )
 
 
 def _statements(node) -> int:
@@ -203,9 +212,9 @@ def test_the_parser_counts_every_statement_it_builds():
 STATEMENT_CAP = [  # text, cap, position of the first statement past the cap
     ("x = 1\ny = 2; z = 3\n", 2, (2, 8)),
     ("x = 1\ny = 2; z = 3\n", 3, None),
-    ("if a:\n    x = 1\nelif b:\n    y = 2\nelse:\n    z = 3\n", 4, (1, 1)),   # 5: If, x, If, y, z
+    ("if a:\n    x = 1\nelif b:\n    y = 2\nelse:\n    z = 3\n", 4, (1, 1)),  # 5: If, x, If, y, z
     ("if a:\n    x = 1\nelif b:\n    y = 2\nelse:\n    z = 3\n", 5, None),
-    ("def f():\n    return 1\nfor i in xs:\n    pass\n", 2, (4, 5)),    # `pass` is the third
+    ("def f():\n    return 1\nfor i in xs:\n    pass\n", 2, (4, 5)),  # `pass` is the third
     ("with a:\n    try:\n        pass\n    except E:\n        pass\n", 3, (1, 1)),
 ]
 
@@ -258,8 +267,9 @@ def test_the_memory_cap_stops_the_parse_at_the_first_check_past_it():
     text = "x = [" + "1, " * (10 * CHECK_EVERY) + "1]\n"
     err = _limit_error(text, max_memory=3, memory=memory)
     assert len(reads) == 5  # the start, then 1, 2, 3 MB, then 4 MB is past the cap
-    assert err.message == ("parsing the script takes more than the limit of 3 MB of memory "
-                           "(raise it with --max-memory)")
+    assert err.message == (
+        "parsing the script takes more than the limit of 3 MB of memory (raise it with --max-memory)"
+    )
     # at token 4 x CHECK_EVERY: `x`, `=`, `[`, then "1" and "," in turn from column 6
     assert (err.line, err.column) == (1, 6 + 3 * ((4 * CHECK_EVERY - 4) // 2))
     reads.clear()
@@ -291,9 +301,14 @@ def _measured(tmp_path: Path, text: str, *options) -> dict:
     """`diffcli run FILE OPTIONS` on `text`: its exit code, output and peak resident memory."""
     path = tmp_path / "script.txt"
     path.write_text(text)
-    result = subprocess.run([sys.executable, "-c", _LAUNCH, sys.executable, "-m", "diffcli", "run",
-                             str(path), *options], capture_output=True, text=True, timeout=600,
-                            cwd=tmp_path, env={**os.environ, "HOME": str(tmp_path)})
+    result = subprocess.run(
+        [sys.executable, "-c", _LAUNCH, sys.executable, "-m", "diffcli", "run", str(path), *options],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
     assert result.returncode == 0, result.stderr
     run = json.loads(result.stdout)
     run["err"] = run["err"].replace(str(path), "script.txt")
@@ -319,8 +334,10 @@ def test_a_20_mb_string_literal(tmp_path, baseline):
     assert run["peak"] - baseline < 8 * len(text)  # was about 350 bytes per character
     run = _measured(tmp_path, text)  # 16 MB by default
     assert run["code"] == 1
-    assert _first_line(run) == ("error: script.txt:1:16777217: LimitError: the script is larger than "
-                                "the limit of 16 MB (raise it with --max-script-size)")
+    assert _first_line(run) == (
+        "error: script.txt:1:16777217: LimitError: the script is larger than "
+        "the limit of 16 MB (raise it with --max-script-size)"
+    )
     assert run["peak"] - baseline < 4 * 16 * MiB
 
 
@@ -328,25 +345,31 @@ def test_20_mb_of_short_lines(tmp_path, baseline):
     text = "x = 1.0\n" * 2_500_000
     run = _measured(tmp_path, text, "--max-script-size", "32", "--max-statements", "200000")
     assert run["code"] == 1
-    assert run["err"] == ("error: script.txt:200001:1: LimitError: the script has more than 200000 "
-                          "statements (raise the cap with --max-statements)\n    x = 1.0\n    ^\n")
+    assert run["err"] == (
+        "error: script.txt:200001:1: LimitError: the script has more than 200000 "
+        "statements (raise the cap with --max-statements)\n    x = 1.0\n    ^\n"
+    )
     # the text, and at most 1 KB for each statement parsed (about 600 bytes are)
     assert run["peak"] - baseline < 4 * len(text) + 200_000 * 1024
     assert run["peak"] < 1 << 30
     run = _measured(tmp_path, text)
     assert run["code"] == 1
-    assert _first_line(run) == ("error: script.txt:2097153:1: LimitError: the script is larger than "
-                                "the limit of 16 MB (raise it with --max-script-size)")
+    assert _first_line(run) == (
+        "error: script.txt:2097153:1: LimitError: the script is larger than "
+        "the limit of 16 MB (raise it with --max-script-size)"
+    )
     assert run["peak"] - baseline < 4 * 16 * MiB
 
 
 def test_a_long_line_stops_at_the_memory_cap(tmp_path, baseline):
-    text = "x = [" + "1," * 4_000_000 + "1]\n"   # 8 MB, about 2 GB to parse
+    text = "x = [" + "1," * 4_000_000 + "1]\n"  # 8 MB, about 2 GB to parse
     run = _measured(tmp_path, text, "--max-memory", "200")
     assert run["code"] == 1
     assert _first_line(run).startswith("error: script.txt:1:")
-    assert _first_line(run).endswith(": LimitError: parsing the script takes more than the limit "
-                                     "of 200 MB of memory (raise it with --max-memory)")
+    assert _first_line(run).endswith(
+        ": LimitError: parsing the script takes more than the limit "
+        "of 200 MB of memory (raise it with --max-memory)"
+    )
     assert run["peak"] - baseline < (200 + 64) * MiB
 
 
@@ -368,8 +391,10 @@ def test_long_tokens_in_a_whole_run(tmp_path, baseline, shape):
 
 # ------------------------------------------------------------------ --max-script-size
 
+
 def _cli(*args, input=None):
     from tests.cli.samples import cli
+
     return cli(*args, input=input)
 
 
@@ -377,8 +402,7 @@ def test_max_script_size_on_a_file_and_on_standard_input(tmp_path):
     text = "x = 1.0\n" * (MiB // 8) + "y = 2.0\n"  # one line past 1 MB
     path = tmp_path / "s.txt"
     path.write_text(text)
-    expected = ("LimitError: the script is larger than the limit of 1 MB (raise it with "
-                "--max-script-size)\n")
+    expected = "LimitError: the script is larger than the limit of 1 MB (raise it with --max-script-size)\n"
     r = _cli("run", str(path), "--max-script-size", "1")
     assert (r.exit_code, r.stdout) == (1, "")
     assert r.stderr == f"error: {path}:131073:1: " + expected
@@ -386,9 +410,15 @@ def test_max_script_size_on_a_file_and_on_standard_input(tmp_path):
     assert (r.exit_code, r.stderr) == (1, "error: <stdin>:131073:1: " + expected)
     r = _cli("grad", str(path), "--max-script-size", "1", "--format", "json")
     assert r.exit_code == 1
-    assert json.loads(r.stderr) == {"error": {
-        "type": "LimitError", "message": expected[len("LimitError: "):-1], "file": str(path),
-        "line": 131073, "column": 1}}
+    assert json.loads(r.stderr) == {
+        "error": {
+            "type": "LimitError",
+            "message": expected[len("LimitError: ") : -1],
+            "file": str(path),
+            "line": 131073,
+            "column": 1,
+        }
+    }
     path.write_text("x = 'abcdef'\n" + "y = 1\n" * (MiB // 6))  # the cap falls inside a line
     r = _cli("run", str(path), "--max-script-size", "1")
     line, cut = 2 + (MiB - 13) // 6, (MiB - 13) % 6  # bytes into the "y = 1" lines

@@ -8,6 +8,7 @@ Now the tables ship inside the package and Lark is built in memory, so whatever 
 at those paths is never opened. Each test runs the CLI in a child process with HOME
 and XDG_CACHE_HOME in a temporary folder, with and without such files planted there.
 """
+
 from __future__ import annotations
 
 import marshal
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OLD_NAMES = ("diffscript-lalr.cache", "diffscript-fast.marshal")
 SCRIPTS = {
     "ok.txt": "x = 2.0\ny = x * 3\nprint(y)\n",
-    "syntax.txt": "x = (1 +\ny = 2\n",       # Lark words this error: it is built on this run
+    "syntax.txt": "x = (1 +\ny = 2\n",  # Lark words this error: it is built on this run
     "assert.txt": "assert False, 'stop'\nprint('after')\n",
 }
 EXPECTED = {  # (exit code, stdout, the start of stderr)
@@ -57,8 +58,14 @@ def _run(tmp_path: Path, name: str, env: dict, drop_xdg: bool = False):
     full.pop("DIFFCLI_NO_CACHE", None)
     if drop_xdg:  # then the old code used ~/.cache
         full.pop("XDG_CACHE_HOME")
-    result = subprocess.run([sys.executable, "-m", "diffcli", "run", name], cwd=work, env=full,
-                            capture_output=True, text=True, timeout=120)  # a hang guard only
+    result = subprocess.run(
+        [sys.executable, "-m", "diffcli", "run", name],
+        cwd=work,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # a hang guard only
     return result.returncode, result.stdout, result.stderr
 
 
@@ -83,12 +90,15 @@ def _tree(root: Path) -> dict:
 
 # --------------------------------------------------------------- the payloads
 
+
 def _pickle_payload(marker: Path) -> bytes:
     """A Lark cache file as Lark 1.x reads it: a hash line, then a pickle that Lark
     unpickles before it compares anything. Unpickling it makes the folder `marker`."""
+
     class Payload:
         def __reduce__(self):
             return os.mkdir, (str(marker),)
+
     return b"0" * 64 + b"\n" + pickle.dumps(Payload()) + pickle.dumps({})
 
 
@@ -96,6 +106,7 @@ def _tampered_marshal() -> bytes:
     """The old driver's cache file, as it wrote it, with a valid key and CRC, whose
     tables reduce an `assert` statement as a `pass`: `assert False` would do nothing."""
     from importlib.machinery import PathFinder
+
     tables = fastparse.plan(larkparse._parser().lark, parse_module.MAX_BRACKET_DEPTH)
     rules = [list(rule) for rule in tables["rules"]]
     assert any(rule[3] == "assert_stmt" for rule in rules)
@@ -142,14 +153,14 @@ def test_a_planted_pickle_and_tampered_tables_are_never_read(tmp_path, clean, dr
 
 # --------------------------------------------------------------- symlinks
 
+
 def _plant_links(env: dict, victim: Path) -> list[Path]:
     """Symlinks to `victim` at the old cache paths, and at the old temporary file's
     path for the process ids the next runs are likely to get."""
     links = []
     first = os.getpid()
     for folder in _cache_folders(env):
-        names = list(OLD_NAMES) + [f"diffscript-fast.marshal.{pid}.tmp"
-                                   for pid in range(first, first + 400)]
+        names = list(OLD_NAMES) + [f"diffscript-fast.marshal.{pid}.tmp" for pid in range(first, first + 400)]
         for name in names:
             (folder / name).symlink_to(victim)
             links.append(folder / name)
@@ -172,13 +183,14 @@ def test_symlinks_at_the_old_cache_paths_do_not_clobber_their_targets(tmp_path, 
 
 # --------------------------------------------------------------- FIFOs and /dev/zero
 
+
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
 def test_a_fifo_or_dev_zero_at_the_old_cache_paths_is_not_opened(tmp_path, kind):
     env = _home(tmp_path)
     for folder in _cache_folders(env):
         for name in OLD_NAMES:
             if kind == "fifo":
-                os.mkfifo(folder / name)    # opening it for reading would block
+                os.mkfifo(folder / name)  # opening it for reading would block
             else:
                 (folder / name).symlink_to("/dev/zero")  # reading it would never end
     # the old code read its tables on every run, and Lark's file on a syntax error
@@ -188,6 +200,7 @@ def test_a_fifo_or_dev_zero_at_the_old_cache_paths_is_not_opened(tmp_path, kind)
 
 
 # --------------------------------------------------------------- nothing written
+
 
 @pytest.mark.parametrize("drop_xdg", [False, True], ids=["XDG_CACHE_HOME", "HOME"])
 def test_a_run_writes_nothing_under_home_or_the_cache_folder(tmp_path, drop_xdg):
@@ -205,6 +218,12 @@ def test_diffcli_no_cache_is_still_accepted(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     (work / "ok.txt").write_text(SCRIPTS["ok.txt"])
-    result = subprocess.run([sys.executable, "-m", "diffcli", "run", "ok.txt"], cwd=work,
-                            env={**os.environ, **env}, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "diffcli", "run", "ok.txt"],
+        cwd=work,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert (result.returncode, result.stdout, result.stderr) == (0, EXPECTED["ok.txt"][1], "")

@@ -4,6 +4,7 @@ hook: its methods (`lookup`, as NativeMethods), its instances' attributes
 (`instance_attribute`), attribute assignment (`set_attribute`: nn.Module registers
 parameters this way), the notice of a new subclass (`subclassed`: Function checks its
 static forward/backward), `super().__init__()` reaching it, isinstance and the MRO."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,8 +26,10 @@ class Recorder(ProvidedBase):
         if name == "__init__":
             return NativeMethod("__init__", self._init)
         if name == "describe":
-            return NativeMethod("describe", lambda interp, inst, args, kwargs, node:
-                                f"{inst._cls.name}: {sorted(inst._attrs)}")
+            return NativeMethod(
+                "describe",
+                lambda interp, inst, args, kwargs, node: f"{inst._cls.name}: {sorted(inst._attrs)}",
+            )
         return MISSING
 
     @staticmethod
@@ -75,8 +78,10 @@ def run(text, base):
 
 def test_every_hook_of_a_provided_base_is_reached():
     base = Recorder()
-    assert run(SCRIPT, base) == ("Deep: ['other', 'param_w', 'ready'] 42 True 6 True True\n"
-                                 "Deep <class 'Recorder'> <class '__main__.Deep'>\n")
+    assert run(SCRIPT, base) == (
+        "Deep: ['other', 'param_w', 'ready'] 42 True 6 True True\n"
+        "Deep <class 'Recorder'> <class '__main__.Deep'>\n"
+    )
     assert base.subclasses == ["Net", "Deep"]
     assert base.registered == [("Deep", "param_w")]
 
@@ -84,5 +89,8 @@ def test_every_hook_of_a_provided_base_is_reached():
 def test_a_provided_base_s_own_errors_reach_the_script():
     with pytest.raises(ScriptError) as err:
         run("class A(Recorder):\n    def __init__(self):\n        super().__init__(1)\nA()\n", Recorder())
-    assert (err.value.type_name, err.value.message, err.value.line) == \
-        ("TypeError", "Recorder.__init__() takes no arguments", 3)
+    assert (err.value.type_name, err.value.message, err.value.line) == (
+        "TypeError",
+        "Recorder.__init__() takes no arguments",
+        3,
+    )

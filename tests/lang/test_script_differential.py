@@ -32,6 +32,7 @@ programs, ready to paste into `diffcli run -` and `python3`.
 
 Known divergences from PyTorch are in KNOWN below, each with a reproducer.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -59,11 +60,12 @@ from .script_gen import CANONICAL, FAMILY_OF, PY_BLOCKS, UNARY, programs, python
 
 try:
     import torch
-except ImportError:            # the finite-difference tests still run
+except ImportError:  # the finite-difference tests still run
     torch = None
 
-needs_torch = pytest.mark.skipif(torch is None, reason="PyTorch is not installed (the finite-difference "
-                                 "tests check the same scripts)")
+needs_torch = pytest.mark.skipif(
+    torch is None, reason="PyTorch is not installed (the finite-difference tests check the same scripts)"
+)
 SLOW_EXAMPLES = int(os.environ.get("DIFFCLI_DIFF_EXAMPLES", "3000"))
 BASE = dict(deadline=None, database=None, print_blob=True, suppress_health_check=list(HealthCheck))
 FAST = settings(derandomize=True, **BASE)
@@ -79,12 +81,13 @@ ALL_OPS = sorted(set(FAMILY_OF) | set(UNARY) | set(CANONICAL) | {"manual_seed"})
 
 # --- running both sides -------------------------------------------------------------------
 
+
 class Outcome:
     def __init__(self, printed, error, warns, env):
-        self.printed = printed        # everything print() wrote
-        self.error = error            # None or (type, message, line)
-        self.warns = warns            # set of (category, message)
-        self.env = env                # the script's names
+        self.printed = printed  # everything print() wrote
+        self.error = error  # None or (type, message, line)
+        self.warns = warns  # set of (category, message)
+        self.env = env  # the script's names
 
 
 def run_diffcli(text) -> Outcome:
@@ -122,12 +125,16 @@ def run_torch(text, dtype="float32") -> Outcome:
                 error = (type(e).__name__, str(e), line)
     finally:
         torch.set_default_dtype(prev)
-    warns = {(w.category.__name__, str(w.message)) for w in caught
-             if issubclass(w.category, UserWarning) and w.filename != __file__}
+    warns = {
+        (w.category.__name__, str(w.message))
+        for w in caught
+        if issubclass(w.category, UserWarning) and w.filename != __file__
+    }
     return Outcome(buf.getvalue(), error, warns, ns)
 
 
 # --- comparing ----------------------------------------------------------------------------
+
 
 def _close(got, want, tol):
     got = np.asarray(got, dtype=np.float64)
@@ -154,17 +161,20 @@ def _tensor_diffs(name, ours, theirs, tol):
         return out + [f"{name}.shape: {tuple(ours.array.shape)} vs {tuple(theirs.shape)}"]
     if not _close(ours.array, theirs.detach().to(torch.float64).numpy(force=True), tol):
         out.append(f"{name} value: {ours.array.tolist()} vs {theirs.tolist()}")
-    for attr, a, b in (("requires_grad", ours.needs_grad, theirs.requires_grad),
-                       ("is_leaf", ours.grad_fn is None, theirs.is_leaf),
-                       ("grad_fn", None if ours.grad_fn is None else ours.grad_fn.name(),
-                        _torch_fn_name(theirs.grad_fn))):
+    for attr, a, b in (
+        ("requires_grad", ours.needs_grad, theirs.requires_grad),
+        ("is_leaf", ours.grad_fn is None, theirs.is_leaf),
+        ("grad_fn", None if ours.grad_fn is None else ours.grad_fn.name(), _torch_fn_name(theirs.grad_fn)),
+    ):
         if a != b:
             out.append(f"{name}.{attr}: {a!r} vs {b!r}")
     if theirs.is_leaf or theirs.retains_grad:
         g_ours, g_theirs = ours._grad, theirs.grad
         if (g_ours is None) != (g_theirs is None):
-            out.append(f"{name}.grad: {None if g_ours is None else g_ours.array.tolist()} vs "
-                       f"{None if g_theirs is None else g_theirs.tolist()}")
+            out.append(
+                f"{name}.grad: {None if g_ours is None else g_ours.array.tolist()} vs "
+                f"{None if g_theirs is None else g_theirs.tolist()}"
+            )
         elif g_ours is not None:
             out += _tensor_diffs(f"{name}.grad", g_ours, g_theirs, tol)
     return out
@@ -174,17 +184,21 @@ def _value_diffs(name, ours, theirs, tol):
     if isinstance(ours, Tensor):
         return _tensor_diffs(name, ours, theirs, tol)
     if isinstance(ours, (tuple, list)) and isinstance(theirs, (tuple, list)) and len(ours) == len(theirs):
-        return [d for i, (a, b) in enumerate(zip(ours, theirs)) for d in _value_diffs(f"{name}[{i}]", a, b, tol)]
+        return [
+            d for i, (a, b) in enumerate(zip(ours, theirs)) for d in _value_diffs(f"{name}[{i}]", a, b, tol)
+        ]
     if isinstance(ours, (int, float, bool)) or ours is None:
         same = ours == theirs or (isinstance(ours, float) and math.isnan(ours) and math.isnan(theirs))
         return [] if same else [f"{name}: {ours!r} vs {theirs!r}"]
-    return []                   # modules, functions
+    return []  # modules, functions
 
 
 # PyTorch gives these warnings once per process (TORCH_WARN_ONCE), so whether torch shows
 # one depends on the examples before; diffcli gives them once per run.
-WARN_ONCE = ("Using backward() with create_graph=True will create a reference cycle",
-             "The use of `x.T` on tensors of dimension other than 2")
+WARN_ONCE = (
+    "Using backward() with create_graph=True will create a reference cycle",
+    "The use of `x.T` on tensors of dimension other than 2",
+)
 
 
 def _per_run(warns):
@@ -236,13 +250,16 @@ def _same_printed(ours, theirs, tol=TOLERANCE["float64"]):
         if fx == fy == 0:
             if x.startswith("-") != y.startswith("-"):
                 return False
-        elif abs(fx - fy) > atol + max(rtol * max(abs(fx), abs(fy)), 1.01 * _last_digit(x), 1.01 * _last_digit(y)):
+        elif abs(fx - fy) > atol + max(
+            rtol * max(abs(fx), abs(fy)), 1.01 * _last_digit(x), 1.01 * _last_digit(y)
+        ):
             return False
     return True
 
 
-def differences(ours: Outcome, theirs: Outcome, printed=lambda text: text, ignore=None, error_prefixes=(),
-                dtype="float64"):
+def differences(
+    ours: Outcome, theirs: Outcome, printed=lambda text: text, ignore=None, error_prefixes=(), dtype="float64"
+):
     """What differs; `printed` normalizes both outputs first, `ignore` (a regex) drops
     differences of the env it matches, `error_prefixes` lets error messages that both
     start with one of them differ after it (all for known divergences); numbers are
@@ -260,8 +277,11 @@ def differences(ours: Outcome, theirs: Outcome, printed=lambda text: text, ignor
             if isinstance(value, Tensor):
                 diffs.append(f"{name}: defined by diffcli only")
             continue
-        diffs += [d for d in _value_diffs(name, value, theirs.env[name], tol)
-                  if not (ignore and re.match(ignore, d))]
+        diffs += [
+            d
+            for d in _value_diffs(name, value, theirs.env[name], tol)
+            if not (ignore and re.match(ignore, d))
+        ]
     return diffs
 
 
@@ -272,6 +292,7 @@ def differences(ours: Outcome, theirs: Outcome, printed=lambda text: text, ignor
 #   avoid:   the generator does not produce it (see `avoid` in script_gen.programs), or
 #   forgive: programs that may show it are compared with the divergence masked out
 #            (the rest of the comparison stands).
+
 
 def _words(prog):
     return set(re.findall(r"[A-Za-z_]\w*", prog.script))
@@ -294,69 +315,81 @@ def _unsigned_zeros(text):
 KNOWN = {
     "no_grad_view": dict(
         reason="a view made under no_grad of a tensor that requires grad, then modified in place under "
-               "no_grad: PyTorch prints it with grad_fn=<Invalid> (and reading its grad_fn may raise "
-               "'A view was created in no_grad mode and its base or another view of its base has been "
-               "modified inplace...'); diffcli keeps it a leaf that requires grad",
+        "no_grad: PyTorch prints it with grad_fn=<Invalid> (and reading its grad_fn may raise "
+        "'A view was created in no_grad mode and its base or another view of its base has been "
+        "modified inplace...'); diffcli keeps it a leaf that requires grad",
         script="import torch\n"
-               "a = torch.tensor([0.5, 1.0], requires_grad=True)\n"
-               "with torch.no_grad():\n"
-               "    v = a.reshape(2, 1)\n"
-               "with torch.no_grad():\n"
-               "    v.mul_(2.0)\n"
-               "print(v)\n"
-               "v = 0\n",
-        avoid=True),
+        "a = torch.tensor([0.5, 1.0], requires_grad=True)\n"
+        "with torch.no_grad():\n"
+        "    v = a.reshape(2, 1)\n"
+        "with torch.no_grad():\n"
+        "    v.mul_(2.0)\n"
+        "print(v)\n"
+        "v = 0\n",
+        avoid=True,
+    ),
     "signed_zeros": dict(
         reason="some gradients are 0. in diffcli where PyTorch's are -0. or the other way round "
-               "(values equal, prints differ): amax's at the elements that are not the maximum "
-               "(PyTorch: grad * mask / count, -0. for a negative grad); matrix products' sums of -0. "
-               "terms (numpy sums from +0.); mse_loss's with respect to a target equal to the input "
-               "(diffcli negates the input's); prod's where the input has zeros (diffcli: -0.); "
-               "indexing's (x[0], x[:1], select: diffcli adds the gradient into zeros, losing a -0.); "
-               "a zero gradient through abs of a -0. (abs(nll_loss(...)) of a one-class log_softmax)",
+        "(values equal, prints differ): amax's at the elements that are not the maximum "
+        "(PyTorch: grad * mask / count, -0. for a negative grad); matrix products' sums of -0. "
+        "terms (numpy sums from +0.); mse_loss's with respect to a target equal to the input "
+        "(diffcli negates the input's); prod's where the input has zeros (diffcli: -0.); "
+        "indexing's (x[0], x[:1], select: diffcli adds the gradient into zeros, losing a -0.); "
+        "a zero gradient through abs of a -0. (abs(nll_loss(...)) of a one-class log_softmax)",
         script="import torch\n"
-               "import torch.nn.functional as F\n"
-               "b = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
-               "(-torch.amax(b)).backward()\n"
-               "print(b.grad)\n"
-               "m = torch.tensor([[0.0, 0.0]], requires_grad=True)\n"
-               "c = torch.tensor([[0.0, 0.0], [0.0, 0.0]], requires_grad=True)\n"
-               "(m @ c.T).backward(torch.tensor([[1.0, -1.0]]))\n"
-               "print(c.grad)\n"
-               "a = torch.tensor([-3.0, 0.0], requires_grad=True)\n"
-               "F.mse_loss(a.detach(), a).backward()\n"
-               "print(a.grad)\n"
-               "p = torch.tensor([0.0, 0.0, -0.0625], requires_grad=True)\n"
-               "torch.prod(p).backward()\n"
-               "print(p.grad)\n"
-               "i = torch.tensor([0.0, 1.0], requires_grad=True)\n"
-               "i[0].backward(torch.tensor(-0.0))\n"
-               "print(i.grad)\n"
-               "q = torch.tensor([[0.0], [-1.875]], requires_grad=True)\n"
-               "n = torch.abs(F.nll_loss(q.log_softmax(1), torch.tensor([0, 0])))\n"
-               "r = torch.tensor([[-2.788395, -1.8125, 0.0], [0.044715, -2.3125, 0.0]])\n"
-               "print(torch.autograd.grad(((n + 0.1).atan2(r) ** 2).sum(), [q]))\n",
-        forgive=lambda prog: (" @ " in prog.script or bool(_SUBSCRIPT.search(prog.script)) or bool(
-            _words(prog) & {"amax", "mm", "mv", "matmul", "dot", "mse_loss", "prod", "select", "abs", "absolute"}),
-            _unsigned_zeros, None)),
+        "import torch.nn.functional as F\n"
+        "b = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+        "(-torch.amax(b)).backward()\n"
+        "print(b.grad)\n"
+        "m = torch.tensor([[0.0, 0.0]], requires_grad=True)\n"
+        "c = torch.tensor([[0.0, 0.0], [0.0, 0.0]], requires_grad=True)\n"
+        "(m @ c.T).backward(torch.tensor([[1.0, -1.0]]))\n"
+        "print(c.grad)\n"
+        "a = torch.tensor([-3.0, 0.0], requires_grad=True)\n"
+        "F.mse_loss(a.detach(), a).backward()\n"
+        "print(a.grad)\n"
+        "p = torch.tensor([0.0, 0.0, -0.0625], requires_grad=True)\n"
+        "torch.prod(p).backward()\n"
+        "print(p.grad)\n"
+        "i = torch.tensor([0.0, 1.0], requires_grad=True)\n"
+        "i[0].backward(torch.tensor(-0.0))\n"
+        "print(i.grad)\n"
+        "q = torch.tensor([[0.0], [-1.875]], requires_grad=True)\n"
+        "n = torch.abs(F.nll_loss(q.log_softmax(1), torch.tensor([0, 0])))\n"
+        "r = torch.tensor([[-2.788395, -1.8125, 0.0], [0.044715, -2.3125, 0.0]])\n"
+        "print(torch.autograd.grad(((n + 0.1).atan2(r) ** 2).sum(), [q]))\n",
+        forgive=lambda prog: (
+            " @ " in prog.script
+            or bool(_SUBSCRIPT.search(prog.script))
+            or bool(
+                _words(prog)
+                & {"amax", "mm", "mv", "matmul", "dot", "mse_loss", "prod", "select", "abs", "absolute"}
+            ),
+            _unsigned_zeros,
+            None,
+        ),
+    ),
     "double_backward_names": dict(
         reason="under create_graph, gradients are recorded with other ops than PyTorch's for many ops "
-               "(the values agree, zeros may differ in sign), so their grad_fn names differ: "
-               "nll_loss's (and so cross_entropy's) gradient a constant where PyTorch's is "
-               "NllLossBackwardBackward0 (with an edge to the loss's input); a division's second "
-               "derivatives (DivBackward0's own formulas: so also those of atan, atanh, log, log2, log10, "
-               "log1p, sqrt); reciprocal's (-g * y) * y for -g * (y * y); abs's SignBackward0 for "
-               "SgnBackward0; IndexPutBackward0 for SelectBackwardBackward0/SliceBackwardBackward0; "
-               "ViewBackward0 for the SumBackward0 that undoes a broadcast and for a squeeze that "
-               "removes nothing. With create_graph, the grad_fn names "
-               "of gradients are not compared (their values, requires_grad and is_leaf are)",
+        "(the values agree, zeros may differ in sign), so their grad_fn names differ: "
+        "nll_loss's (and so cross_entropy's) gradient a constant where PyTorch's is "
+        "NllLossBackwardBackward0 (with an edge to the loss's input); a division's second "
+        "derivatives (DivBackward0's own formulas: so also those of atan, atanh, log, log2, log10, "
+        "log1p, sqrt); reciprocal's (-g * y) * y for -g * (y * y); abs's SignBackward0 for "
+        "SgnBackward0; IndexPutBackward0 for SelectBackwardBackward0/SliceBackwardBackward0; "
+        "ViewBackward0 for the SumBackward0 that undoes a broadcast and for a squeeze that "
+        "removes nothing. With create_graph, the grad_fn names "
+        "of gradients are not compared (their values, requires_grad and is_leaf are)",
         script="import torch\n"
-               "a = torch.tensor(0.5, requires_grad=True)\n"
-               "h, = torch.autograd.grad(((a + torch.ones(3)) ** 2).sum(), [a], create_graph=True)\n"
-               "print(h)\n",
-        forgive=lambda prog: (_second_order(prog),
-                              lambda t: _unsigned_zeros(_GRAD_FN.sub("grad_fn=<...>", t)),
-                              r"(g\w+|h\w+|s2|\w+\.grad)\.grad_fn: ")),
+        "a = torch.tensor(0.5, requires_grad=True)\n"
+        "h, = torch.autograd.grad(((a + torch.ones(3)) ** 2).sum(), [a], create_graph=True)\n"
+        "print(h)\n",
+        forgive=lambda prog: (
+            _second_order(prog),
+            lambda t: _unsigned_zeros(_GRAD_FN.sub("grad_fn=<...>", t)),
+            r"(g\w+|h\w+|s2|\w+\.grad)\.grad_fn: ",
+        ),
+    ),
 }
 AVOID = frozenset(k for k, v in KNOWN.items() if v.get("avoid"))
 _ERROR_PREFIXES = [v["error_prefix"] for v in KNOWN.values() if "error_prefix" in v]
@@ -393,22 +426,26 @@ def check_cli_against_torch(prog):
     from typer.testing import CliRunner
 
     from diffcli.cli import app
+
     result = CliRunner().invoke(app, ["run", "-e", prog.script])
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     theirs = run_torch(prog.torch_program, prog.dtype)
     printed, _ = _forgiven(prog)
-    assert _same_printed(printed(result.stdout), printed(theirs.printed), TOLERANCE[prog.dtype]), \
+    assert _same_printed(printed(result.stdout), printed(theirs.printed), TOLERANCE[prog.dtype]), (
         f"--- diffcli run\n{result.stdout}--- torch\n{theirs.printed}---\n{result.stderr}\n{prog}"
+    )
     if theirs.error is None:
         assert result.exit_code == 0, f"{result.stderr}\n{prog}"
     else:
         kind, message, line = theirs.error
         first = next((ln for ln in result.stderr.splitlines() if ln.startswith("error: ")), "")
-        assert result.exit_code == 1 and first.startswith(f"error: <expr>:{line}:") \
-            and f": {kind}: " in first, f"{first}\nvs torch {theirs.error!r}\n{prog}"
+        assert (
+            result.exit_code == 1 and first.startswith(f"error: <expr>:{line}:") and f": {kind}: " in first
+        ), f"{first}\nvs torch {theirs.error!r}\n{prog}"
         ours = first.split(f": {kind}: ", 1)[1]
-        assert _same_error((kind, ours, line), theirs.error, _ERROR_PREFIXES), \
+        assert _same_error((kind, ours, line), theirs.error, _ERROR_PREFIXES), (
             f"{first}\nvs torch {theirs.error!r}\n{prog}"
+        )
 
 
 # --- finite differences (no torch needed) ----------------------------------------------------
@@ -425,7 +462,9 @@ class FD:
         self.source = parse_source(Source(prog.forward_script, "<forward>"))
         self.options = Options()
         base = execute_with(self.source, self.options, {}, lambda s: None)
-        self.pinned = {n: base.env[n].array.copy() for n in prog.pinned if isinstance(base.env.get(n), Tensor)}
+        self.pinned = {
+            n: base.env[n].array.copy() for n in prog.pinned if isinstance(base.env.get(n), Tensor)
+        }
         self.leaf_index = base.result.leaf_index
         self.x0 = {lf.name: np.asarray(lf.values, dtype=np.float64) for lf in prog.leaves}
         self.runs = 0
@@ -443,12 +482,14 @@ class FD:
     def grads(self, x, create_graph=False):
         """The engine's first-order gradients dF/dleaf at x (None: not reached)."""
         from diffcli.engine import autograd
+
         run = self.run(x)
         out = run.env[self.prog.target]
         g = None if self.prog.gradient is None else Tensor(np.asarray(self.prog.gradient, dtype=np.float64))
         leaves = [run.env[lf.name] for lf in self.prog.leaves]
-        res = autograd.grad([out], leaves, [g] if g is not None else None, allow_unused=True,
-                            create_graph=create_graph)
+        res = autograd.grad(
+            [out], leaves, [g] if g is not None else None, allow_unused=True, create_graph=create_graph
+        )
         return {lf.name: (None if r is None else r.array.copy()) for lf, r in zip(self.prog.leaves, res)}
 
     def S(self, x, terms):
@@ -475,6 +516,7 @@ class FD:
             x[name] = x0.copy()
             x[name][idx] += delta
             return fn(x)
+
         for idx in np.ndindex(*x0.shape):
             step = h * max(1.0, abs(float(x0[idx])))
             fp, fm = at(idx, step), at(idx, -step)
@@ -482,9 +524,12 @@ class FD:
             right, left = (fp - f0) / step, (f0 - fm) / step
             quarter = (at(idx, step / 4) - at(idx, -step / 4)) / (step / 2)
             scale = max(1.0, abs(right), abs(left))
-            if not (math.isfinite(fp) and math.isfinite(fm) and math.isfinite(quarter)) \
-                    or abs(right - left) > 1e-3 * scale or abs(quarter - num[idx]) > 1e-3 * scale:
-                smooth[idx] = False          # a kink or a jump: no derivative to compare
+            if (
+                not (math.isfinite(fp) and math.isfinite(fm) and math.isfinite(quarter))
+                or abs(right - left) > 1e-3 * scale
+                or abs(quarter - num[idx]) > 1e-3 * scale
+            ):
+                smooth[idx] = False  # a kink or a jump: no derivative to compare
         return num, smooth, f0
 
 
@@ -494,8 +539,10 @@ def _fd_compare(what, analytic, numeric, smooth, f0, tol=1e-5):
     err = np.abs(analytic - numeric)
     bound = tol * (1 + np.abs(numeric)) + 1e-9 * max(1.0, abs(f0)) / H
     bad = (err > bound) & smooth
-    assert not bad.any(), (f"{what}: analytic {analytic.tolist()} vs finite differences {numeric.tolist()}"
-                           f" (differentiable there: {smooth.tolist()})")
+    assert not bad.any(), (
+        f"{what}: analytic {analytic.tolist()} vs finite differences {numeric.tolist()}"
+        f" (differentiable there: {smooth.tolist()})"
+    )
 
 
 def check_against_finite_differences(prog):
@@ -510,15 +557,22 @@ def check_against_finite_differences(prog):
         kind, message, line = ours.error
         backward_lines = [ln for ln, _ in calls]
         second = prog.fd["second"]
-        if kind == "RuntimeError" and message.startswith("Trying to backward through the graph a second time") \
-                and line in backward_lines[1:]:
+        if (
+            kind == "RuntimeError"
+            and message.startswith("Trying to backward through the graph a second time")
+            and line in backward_lines[1:]
+        ):
             # the calls before it ran; the failed one may have reached some leaves first (as
             # in PyTorch: AccumulateGrad runs as the pass goes, before the node that fails)
             coef = sum(1 for ln, _ in calls if ln < line)
             partial = True
-        elif second is not None and line == second["line"] and kind == "RuntimeError" and \
-                "does not require grad" in message:
-            second_ran = False      # the first derivatives are constant: no second derivative
+        elif (
+            second is not None
+            and line == second["line"]
+            and kind == "RuntimeError"
+            and "does not require grad" in message
+        ):
+            second_ran = False  # the first derivatives are constant: no second derivative
             for lf in prog.leaves:  # ... so it must be zero indeed
                 num, smooth, f0 = fd.gradient_of(lambda x: fd.S(x, second["terms"]), lf.name, h=1e-4)
                 _fd_compare(f"d(s2)/d{lf.name}", None, num, smooth, f0, tol=1e-4)
@@ -545,7 +599,7 @@ def check_against_finite_differences(prog):
         else:
             _fd_compare(f"{lf.name}.grad", got, expected, smooth, f0)
     for name, leaf_name in prog.fd["named"].items():
-        if name in ours.env:        # (assigned before any error)
+        if name in ours.env:  # (assigned before any error)
             got = ours.env[name]
             num, smooth, f0 = first[leaf_name]
             _fd_compare(name, None if got is None else got.array, num, smooth, f0)
@@ -561,12 +615,14 @@ def check_against_finite_differences(prog):
 
 # --- the tests ---------------------------------------------------------------------------------
 
+
 def _uses(prog, op):
     return op in _words(prog) or (op == "neg" and "negative" in _words(prog))
 
 
 def test_every_op_is_generated():
     from diffcli.engine import FUNCTIONS
+
     assert set(FUNCTIONS) <= set(ALL_OPS), sorted(set(FUNCTIONS) - set(ALL_OPS))
 
 
@@ -612,8 +668,9 @@ def test_random_scripts_match_finite_differences(prog):
 @settings(FAST, max_examples=1)
 @given(data=st.data())
 def test_every_op_in_random_scripts_matches_finite_differences(op, data):
-    prog = data.draw(programs(errors=False, fd_safe=True, avoid=AVOID, values=smooth_values_st, focus=op,
-                             dtype="float64"))
+    prog = data.draw(
+        programs(errors=False, fd_safe=True, avoid=AVOID, values=smooth_values_st, focus=op, dtype="float64")
+    )
     assert _uses(prog, op), f"the generator did not use {op}:\n{prog}"
     check_against_finite_differences(prog)
 
@@ -631,18 +688,22 @@ def test_known_divergence_is_still_there(key):
     entry = KNOWN[key]
     diffs = differences(run_diffcli(entry["script"]), run_torch(entry["script"]), dtype="float32")
     if not diffs:
-        pytest.fail(f"known divergence {key!r} is fixed: delete it from KNOWN in {__file__} (and, "
-                    "for an `avoid` entry, its handling in script_gen.py)")
+        pytest.fail(
+            f"known divergence {key!r} is fixed: delete it from KNOWN in {__file__} (and, "
+            "for an `avoid` entry, its handling in script_gen.py)"
+        )
     pytest.xfail(f"{entry['reason']}: " + "; ".join(diffs))
 
 
 # --- the Python of autograd tutorials (script_gen.python_programs; kept by the `pylang` work) ---
 
+
 def _check_python_program(prog):
     note(str(prog))
     ours, theirs = run_diffcli(prog.script), run_torch(prog.script)
-    assert ours.printed == theirs.printed, f"printed differently\n--- diffcli ---\n{ours.printed}\n" \
-                                           f"--- torch ---\n{theirs.printed}"
+    assert ours.printed == theirs.printed, (
+        f"printed differently\n--- diffcli ---\n{ours.printed}\n--- torch ---\n{theirs.printed}"
+    )
     assert ours.error == theirs.error
     assert (ours.error is not None) == prog.expect_error
 

@@ -18,8 +18,9 @@ from diffcli.cli import app
 ROOT = Path(__file__).resolve().parents[2]
 CARD = ["samples/card.txt", "--set", "a=1", "--set", "b=2", "--set", "w=0.5"]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed "
-                                "(Debian: apt-get install chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="headless Chromium is not installed (Debian: apt-get install chromium)"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -36,9 +37,23 @@ def diffcli(*args):
 def browse(tmp_path, url, *extra):
     """(the DOM after load, the console's messages) of `url` in headless Chromium."""
     proc = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--enable-logging=stderr",
-         "--v=0", f"--user-data-dir={tmp_path / 'profile'}", *extra, url],
-        capture_output=True, text=True, timeout=180, check=False)
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--enable-logging=stderr",
+            "--v=0",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            *extra,
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     console = [line for line in proc.stderr.splitlines() if ":CONSOLE" in line]
     return proc.stdout, console
@@ -78,8 +93,10 @@ def test_the_svg_renders(tmp_path):
     picture = tmp_path / "card.svg"
     picture.write_text(diffcli("graph", *CARD, "--backward", "-f", "svg"))
     wrapper = tmp_path / "view.html"
-    wrapper.write_text('<html><body><img src="card.svg" onload="document.body.dataset.width = this.naturalWidth" '
-                       'onerror="document.body.dataset.failed = 1"></body></html>')
+    wrapper.write_text(
+        '<html><body><img src="card.svg" onload="document.body.dataset.width = this.naturalWidth" '
+        'onerror="document.body.dataset.failed = 1"></body></html>'
+    )
     dom, console = browse(tmp_path, wrapper.as_uri(), "--dump-dom")
     assert console == []
     width = re.search(r'data-width="(\d+)"', dom)

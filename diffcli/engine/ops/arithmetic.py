@@ -5,6 +5,7 @@ operand kind as PyTorch's overloads do (`pow(Tensor, Scalar)` is PowBackward0,
 A row whose `lane` is an expression (`"self * other"`) is in the scalar lane: when every
 operand is a 0-d float64 tensor or a Python number the op computes on Python floats
 (bitwise what numpy gives) and its formulas run on floats too (elementwise.py)."""
+
 from __future__ import annotations
 
 import math
@@ -32,45 +33,90 @@ def _arith(name, grad_fn, forward, self_grad, other_grad, saves=(), **kw):
     kw.setdefault("keeps_dtype", True)
     kw.setdefault("names", (name,))
     number = kw.pop("number", "edge")
-    return binary(Row(name, grad_fn, forward, inputs=("self", "other"),
-                      grads=(D(*self_grad), D(*other_grad)), saves=saves, **kw), number)
+    return binary(
+        Row(
+            name,
+            grad_fn,
+            forward,
+            inputs=("self", "other"),
+            grads=(D(*self_grad), D(*other_grad)),
+            saves=saves,
+            **kw,
+        ),
+        number,
+    )
 
 
 def _no_bool_sub(x, y, rd):
     if rd == np.bool_:
         raise errors.TorchRuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
-            "Use the `^` or `logical_xor()` operator instead.")
+            "Use the `^` or `logical_xor()` operator instead."
+        )
 
 
 ALPHA = (("alpha", 1),)
 
-add = _arith("add", "AddBackward0", lambda p, q, alpha: p + q if alpha == 1 else p + alpha * q,
-             (lambda grad, self, other, result, alpha: grad, "1"),
-             (lambda grad, self, other, result, alpha: grad if alpha == 1 else grad * alpha, "alpha"),
-             args=ALPHA, lane=operator.add, inplace=True, eager=True)
-sub = _arith("sub", "SubBackward0", lambda p, q, alpha: p - q if alpha == 1 else p - alpha * q,
-             (lambda grad, self, other, result, alpha: grad, "1"),
-             (lambda grad, self, other, result, alpha: -grad if alpha == 1 else grad * -alpha, "-alpha"),
-             args=ALPHA, lane=operator.sub, check=_no_bool_sub, names=("sub", "subtract"),
-             inplace=True, eager=True)
-mul = _arith("mul", "MulBackward0", np.multiply,
-             (lambda grad, self, other, result: grad * other, "other"),
-             (lambda grad, self, other, result: grad * self, "self"),
-             saves=("other", "self"), lane=operator.mul, names=("mul", "multiply"), inplace=True)
-div_ = _arith("div.Tensor", "DivBackward0", np.true_divide,
-              (lambda grad, self, other, result: grad / other, "1 / other"),
-              (lambda grad, self, other, result: -grad * self / (other * other), "-self / other**2"),
-              saves=("self", "other"), lane=operator.truediv, keeps_dtype=False, names=())
+add = _arith(
+    "add",
+    "AddBackward0",
+    lambda p, q, alpha: p + q if alpha == 1 else p + alpha * q,
+    (lambda grad, self, other, result, alpha: grad, "1"),
+    (lambda grad, self, other, result, alpha: grad if alpha == 1 else grad * alpha, "alpha"),
+    args=ALPHA,
+    lane=operator.add,
+    inplace=True,
+    eager=True,
+)
+sub = _arith(
+    "sub",
+    "SubBackward0",
+    lambda p, q, alpha: p - q if alpha == 1 else p - alpha * q,
+    (lambda grad, self, other, result, alpha: grad, "1"),
+    (lambda grad, self, other, result, alpha: -grad if alpha == 1 else grad * -alpha, "-alpha"),
+    args=ALPHA,
+    lane=operator.sub,
+    check=_no_bool_sub,
+    names=("sub", "subtract"),
+    inplace=True,
+    eager=True,
+)
+mul = _arith(
+    "mul",
+    "MulBackward0",
+    np.multiply,
+    (lambda grad, self, other, result: grad * other, "other"),
+    (lambda grad, self, other, result: grad * self, "self"),
+    saves=("other", "self"),
+    lane=operator.mul,
+    names=("mul", "multiply"),
+    inplace=True,
+)
+div_ = _arith(
+    "div.Tensor",
+    "DivBackward0",
+    np.true_divide,
+    (lambda grad, self, other, result: grad / other, "1 / other"),
+    (lambda grad, self, other, result: -grad * self / (other * other), "-self / other**2"),
+    saves=("self", "other"),
+    lane=operator.truediv,
+    keeps_dtype=False,
+    names=(),
+)
 _div_mode = _arith(
-    "div.Tensor_mode", "DivBackward2",
+    "div.Tensor_mode",
+    "DivBackward2",
     lambda p, q, rounding_mode: np.floor_divide(p, q) if rounding_mode == "floor" else np.trunc(p / q),
     (lambda grad, self, other, result, rounding_mode: grad * 0, "0"),
     (lambda grad, self, other, result, rounding_mode: grad * 0, "0"),
-    args=(("rounding_mode", None),), names=(),
-    kink=Kink("self / other is an integer (a jump; with rounding_mode='trunc' except at 0)",
-              lambda self, other, rounding_mode, **_: _quotient_is_integer(self, other, rounding_mode == "trunc"),
-              "0"))
+    args=(("rounding_mode", None),),
+    names=(),
+    kink=Kink(
+        "self / other is an integer (a jump; with rounding_mode='trunc' except at 0)",
+        lambda self, other, rounding_mode, **_: _quotient_is_integer(self, other, rounding_mode == "trunc"),
+        "0",
+    ),
+)
 
 
 def _quotient_is_integer(p, q, but_zero=False):
@@ -89,12 +135,17 @@ def div(a, b, rounding_mode=None):
 
 expose(div, div_.row, _div_mode.row, names=("div", "divide", "true_divide"), inplace=True)
 
-_rsub_tensor = _arith("rsub.Tensor", "RsubBackward0",
-                      lambda p, q, alpha: q - p if alpha == 1 else q - alpha * p,
-                      (lambda grad, self, other, result, alpha: -grad if alpha == 1 else grad * -alpha,
-                       "-alpha"),
-                      (lambda grad, self, other, result, alpha: grad, "1"),
-                      args=ALPHA, number=None, names=(), eager=True)
+_rsub_tensor = _arith(
+    "rsub.Tensor",
+    "RsubBackward0",
+    lambda p, q, alpha: q - p if alpha == 1 else q - alpha * p,
+    (lambda grad, self, other, result, alpha: -grad if alpha == 1 else grad * -alpha, "-alpha"),
+    (lambda grad, self, other, result, alpha: grad, "1"),
+    args=ALPHA,
+    number=None,
+    names=(),
+    eager=True,
+)
 
 
 def _rsub_scalar_kernel(a, other, alpha):
@@ -102,10 +153,17 @@ def _rsub_scalar_kernel(a, other, alpha):
     return broadcast_check(lambda p, q: q - alpha * p if alpha != 1 else q - p, x, y, rd)
 
 
-_rsub_scalar = unary(Row(
-    "rsub.Scalar", "RsubBackward1", None,
-    grads=(D(lambda grad, self, result, other, alpha: -grad if alpha == 1 else grad * -alpha, "-alpha"),),
-    args=(("other", 0), ("alpha", 1)), kernel=_rsub_scalar_kernel, lane=lambda x, c: c - x))
+_rsub_scalar = unary(
+    Row(
+        "rsub.Scalar",
+        "RsubBackward1",
+        None,
+        grads=(D(lambda grad, self, result, other, alpha: -grad if alpha == 1 else grad * -alpha, "-alpha"),),
+        args=(("other", 0), ("alpha", 1)),
+        kernel=_rsub_scalar_kernel,
+        lane=lambda x, c: c - x,
+    )
+)
 
 
 def rsub(a, c, alpha=1):
@@ -123,15 +181,27 @@ def _no_bool_neg(a):
     if a.dtype == np.bool_:
         raise errors.TorchRuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are "
-            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
     return np.negative(a)
 
 
-neg = unary(Row("neg", "NegBackward0", _no_bool_neg, grads=(D(lambda grad, self, result: -grad, "-1"),),
-                lane=operator.neg, keeps_dtype=True, names=("neg", "negative"), inplace=True))
+neg = unary(
+    Row(
+        "neg",
+        "NegBackward0",
+        _no_bool_neg,
+        grads=(D(lambda grad, self, result: -grad, "-1"),),
+        lane=operator.neg,
+        keeps_dtype=True,
+        names=("neg", "negative"),
+        inplace=True,
+    )
+)
 
 
 # --- pow ---------------------------------------------------------------------------------
+
 
 def power(x, y):
     """np.power, with PyTorch's rule for integer negative exponents: 1 for a base of 1,
@@ -167,21 +237,44 @@ def _pow_scalar_kernel(a, e):
 
 rows.helpers(tensor={}, floats={"pow": _pow_float})
 # PyTorch's pow_backward: zeros for a zero exponent, else grad * (exponent * self^(exponent-1))
-_pow_scalar = unary(Row(
-    "pow.Tensor_Scalar", "PowBackward0", None,
-    grads=(D(lambda grad, self, result, exponent: zeros_like(self) if exponent == 0
-             else grad * mul_scalar(pow(self, exponent - 1.0), exponent),
-             "exponent * self**(exponent - 1)"),),
-    saves=("self",), args=(("exponent", 2),), kernel=_pow_scalar_kernel,
-    lane=_pow_float))
+_pow_scalar = unary(
+    Row(
+        "pow.Tensor_Scalar",
+        "PowBackward0",
+        None,
+        grads=(
+            D(
+                lambda grad, self, result, exponent: (
+                    zeros_like(self)
+                    if exponent == 0
+                    else grad * mul_scalar(pow(self, exponent - 1.0), exponent)
+                ),
+                "exponent * self**(exponent - 1)",
+            ),
+        ),
+        saves=("self",),
+        args=(("exponent", 2),),
+        kernel=_pow_scalar_kernel,
+        lane=_pow_float,
+    )
+)
 # pow_backward_self / pow_backward_exponent
 _pow_tensor = _arith(
-    "pow.Tensor_Tensor", "PowBackward1", power,
-    (lambda grad, self, other, result: where(other == 0.0, 0.0, grad * (other * pow(self, other - 1))),
-     "other * self**(other - 1)"),
-    (lambda grad, self, other, result: grad * where((self == 0) & (other >= 0), 0.0, result * log(self)),
-     "self**other * log(self)"),
-    saves=("self", "other", "result"), number=None, names=())
+    "pow.Tensor_Tensor",
+    "PowBackward1",
+    power,
+    (
+        lambda grad, self, other, result: where(other == 0.0, 0.0, grad * (other * pow(self, other - 1))),
+        "other * self**(other - 1)",
+    ),
+    (
+        lambda grad, self, other, result: grad * where((self == 0) & (other >= 0), 0.0, result * log(self)),
+        "self**other * log(self)",
+    ),
+    saves=("self", "other", "result"),
+    number=None,
+    names=(),
+)
 
 
 def _log_number(c):
@@ -196,12 +289,27 @@ def _pow_base_kernel(a, c):
 rows.helpers(tensor={"log_number": _log_number})
 # pow_backward_exponent for a Number base: grad * (result * log(self)), masked to 0 where
 # self == 0 and the exponent is >= 0. It saves the exponent and the result.
-_pow_base = unary(Row(
-    "pow.Scalar", "PowBackward2", None, inputs=("exponent",),
-    grads=(D(lambda grad, exponent, result, self:
-             grad * where(exponent >= 0, 0.0, mul_scalar(result, log_number(self))) if self == 0
-             else grad * mul_scalar(result, log_number(self)), "self**exponent * log(self)"),),
-    saves=("exponent", "result"), args=(("self", 2.0),), kernel=_pow_base_kernel))
+_pow_base = unary(
+    Row(
+        "pow.Scalar",
+        "PowBackward2",
+        None,
+        inputs=("exponent",),
+        grads=(
+            D(
+                lambda grad, exponent, result, self: (
+                    grad * where(exponent >= 0, 0.0, mul_scalar(result, log_number(self)))
+                    if self == 0
+                    else grad * mul_scalar(result, log_number(self))
+                ),
+                "self**exponent * log(self)",
+            ),
+        ),
+        saves=("exponent", "result"),
+        args=(("self", 2.0),),
+        kernel=_pow_base_kernel,
+    )
+)
 
 
 def pow(a, b):
@@ -228,6 +336,7 @@ del where  # (the formulas' `where` is TENSOR_NS's)
 
 
 # --- atan2, maximum/minimum, hypot, logaddexp --------------------------------------------------
+
 
 def _masked_fill_zero(t, mask):
     """t.masked_fill(mask, 0) (MaskedFillBackward0, whose gradient is the same op on the
@@ -256,39 +365,72 @@ def tie_split_backward(g, p, q, better):
     return ga, gb
 
 
-rows.helpers(tensor={"atan2_backward": atan2_backward, "tie_split_backward": tie_split_backward,
-                     "np_maximum": np.maximum, "np_minimum": np.minimum})
+rows.helpers(
+    tensor={
+        "atan2_backward": atan2_backward,
+        "tie_split_backward": tie_split_backward,
+        "np_maximum": np.maximum,
+        "np_minimum": np.minimum,
+    }
+)
 
-atan2 = _arith("atan2", "Atan2Backward0", np.arctan2, (None, "other / (self**2 + other**2)"),
-               (None, "-self / (self**2 + other**2)"), saves=("self", "other"),
-               joint=lambda grad, self, other, result, needs: atan2_backward(grad, self, other, needs),
-               keeps_dtype=False, eager=True,
-               kink=Kink("self == 0 and other == 0", lambda self, other, **_: (self == 0) & (other == 0), "0"),
-               names=("atan2", "arctan2"))
-KINK_TIES = Kink("self == other (a tie: the gradient is split)", lambda self, other, **_: self == other, "0.5")
-maximum = _arith("maximum", "MaximumBackward0", np.maximum,
-                 (None, "where(self == other, 0.5, where(self > other, 1.0, 0.0))"),
-                 (None, "where(self == other, 0.5, where(other > self, 1.0, 0.0))"),
-                 saves=("self", "other"),
-                 joint=lambda grad, self, other, result, needs: tie_split_backward(grad, self, other, np_maximum),
-                 eager=True, kink=KINK_TIES,
-                 tensor_only=True, number=None)
-minimum = _arith("minimum", "MinimumBackward0", np.minimum,
-                 (None, "where(self == other, 0.5, where(self < other, 1.0, 0.0))"),
-                 (None, "where(self == other, 0.5, where(other < self, 1.0, 0.0))"),
-                 saves=("self", "other"),
-                 joint=lambda grad, self, other, result, needs: tie_split_backward(grad, self, other, np_minimum),
-                 eager=True, kink=KINK_TIES,
-                 tensor_only=True, number=None)
+atan2 = _arith(
+    "atan2",
+    "Atan2Backward0",
+    np.arctan2,
+    (None, "other / (self**2 + other**2)"),
+    (None, "-self / (self**2 + other**2)"),
+    saves=("self", "other"),
+    joint=lambda grad, self, other, result, needs: atan2_backward(grad, self, other, needs),
+    keeps_dtype=False,
+    eager=True,
+    kink=Kink("self == 0 and other == 0", lambda self, other, **_: (self == 0) & (other == 0), "0"),
+    names=("atan2", "arctan2"),
+)
+KINK_TIES = Kink(
+    "self == other (a tie: the gradient is split)", lambda self, other, **_: self == other, "0.5"
+)
+maximum = _arith(
+    "maximum",
+    "MaximumBackward0",
+    np.maximum,
+    (None, "where(self == other, 0.5, where(self > other, 1.0, 0.0))"),
+    (None, "where(self == other, 0.5, where(other > self, 1.0, 0.0))"),
+    saves=("self", "other"),
+    joint=lambda grad, self, other, result, needs: tie_split_backward(grad, self, other, np_maximum),
+    eager=True,
+    kink=KINK_TIES,
+    tensor_only=True,
+    number=None,
+)
+minimum = _arith(
+    "minimum",
+    "MinimumBackward0",
+    np.minimum,
+    (None, "where(self == other, 0.5, where(self < other, 1.0, 0.0))"),
+    (None, "where(self == other, 0.5, where(other < self, 1.0, 0.0))"),
+    saves=("self", "other"),
+    joint=lambda grad, self, other, result, needs: tie_split_backward(grad, self, other, np_minimum),
+    eager=True,
+    kink=KINK_TIES,
+    tensor_only=True,
+    number=None,
+)
 maximum_method, minimum_method = maximum.method, minimum.method
-hypot = _arith("hypot", "HypotBackward0", np.hypot,
-               (lambda grad, self, other, result: grad * self / result, "self / hypot(self, other)"),
-               (lambda grad, self, other, result: grad * other / result, "other / hypot(self, other)"),
-               saves=("self", "other", "result"),
-               keeps_dtype=False, no_kernel=("hypot_cpu", "biu"), tensor_only=True, number=None,
-               kink=Kink("self == 0 and other == 0", lambda self, other, **_: (self == 0) & (other == 0),
-                         "nan (0 / 0)"),
-               inplace=True)
+hypot = _arith(
+    "hypot",
+    "HypotBackward0",
+    np.hypot,
+    (lambda grad, self, other, result: grad * self / result, "self / hypot(self, other)"),
+    (lambda grad, self, other, result: grad * other / result, "other / hypot(self, other)"),
+    saves=("self", "other", "result"),
+    keeps_dtype=False,
+    no_kernel=("hypot_cpu", "biu"),
+    tensor_only=True,
+    number=None,
+    kink=Kink("self == 0 and other == 0", lambda self, other, **_: (self == 0) & (other == 0), "nan (0 / 0)"),
+    inplace=True,
+)
 
 
 def _logaddexp(p, q):
@@ -298,24 +440,37 @@ def _logaddexp(p, q):
     return np.where(np.isinf(p) & (p == q), p, out)
 
 
-logaddexp = _arith("logaddexp", "LogaddexpBackward0", _logaddexp,
-                   (lambda grad, self, other, result: grad / add_scalar(exp(other - self), 1),
-                    "1 / (1 + exp(other - self))"),
-                   (lambda grad, self, other, result: grad / add_scalar(exp(self - other), 1),
-                    "1 / (1 + exp(self - other))"),
-                   saves=("self", "other"), keeps_dtype=False, no_kernel=("logaddexp_cpu", "biu"),
-                   tensor_only=True, number=None)
+logaddexp = _arith(
+    "logaddexp",
+    "LogaddexpBackward0",
+    _logaddexp,
+    (
+        lambda grad, self, other, result: grad / add_scalar(exp(other - self), 1),
+        "1 / (1 + exp(other - self))",
+    ),
+    (
+        lambda grad, self, other, result: grad / add_scalar(exp(self - other), 1),
+        "1 / (1 + exp(self - other))",
+    ),
+    saves=("self", "other"),
+    keeps_dtype=False,
+    no_kernel=("logaddexp_cpu", "biu"),
+    tensor_only=True,
+    number=None,
+)
 
 
 # --- floor_divide (//) and remainder (%) --------------------------------------------------
 
+
 def _not_implemented_node(op_name, out, inputs):
     """PyTorch's NotImplemented node: an op without a derivative formula; backward through
     it raises."""
+
     def backward(g):
         raise errors.TorchRuntimeError(f"derivative for aten::{op_name} is not implemented")
-    return record("NotImplemented", out, tuple(t for t in inputs if t is not None),
-                  lambda g, *_: backward(g))
+
+    return record("NotImplemented", out, tuple(t for t in inputs if t is not None), lambda g, *_: backward(g))
 
 
 def _int_zero_check(rd, y):
@@ -354,19 +509,38 @@ def _number(x):
     return not isinstance(x, Tensor)
 
 
-_remainder_scalar = unary(Row("remainder.Scalar", "RemainderBackward0", None,
-                              grads=(D(lambda grad, self, result, other: grad, "1"),),
-                              args=(("other", 1),),
-                              kink=Kink("self / other is an integer (a jump)",
-                                        lambda self, other, **_: _quotient_is_integer(self, other), "1"),
-                              kernel=lambda a, b: _divide_like(a, b, "remainder_cpu", _remainder_np)[2]))
+_remainder_scalar = unary(
+    Row(
+        "remainder.Scalar",
+        "RemainderBackward0",
+        None,
+        grads=(D(lambda grad, self, result, other: grad, "1"),),
+        args=(("other", 1),),
+        kink=Kink(
+            "self / other is an integer (a jump)",
+            lambda self, other, **_: _quotient_is_integer(self, other),
+            "1",
+        ),
+        kernel=lambda a, b: _divide_like(a, b, "remainder_cpu", _remainder_np)[2],
+    )
+)
 _remainder_tensor = _arith(
-    "remainder.Tensor", "RemainderBackward1", None, (lambda grad, self, other, result: grad, "1"),
-    (lambda grad, self, other, result: -grad * div(self, other, rounding_mode="floor"), "-floor(self / other)"),
+    "remainder.Tensor",
+    "RemainderBackward1",
+    None,
+    (lambda grad, self, other, result: grad, "1"),
+    (
+        lambda grad, self, other, result: -grad * div(self, other, rounding_mode="floor"),
+        "-floor(self / other)",
+    ),
     saves=("self", "other"),
-    kernel=lambda x, y, rd: _divide_like(x, y, "remainder_cpu", _remainder_np)[2], number=None, names=(),
-    kink=Kink("self / other is an integer (a jump)", lambda self, other, **_: _quotient_is_integer(self, other),
-              "1"))
+    kernel=lambda x, y, rd: _divide_like(x, y, "remainder_cpu", _remainder_np)[2],
+    number=None,
+    names=(),
+    kink=Kink(
+        "self / other is an integer (a jump)", lambda self, other, **_: _quotient_is_integer(self, other), "1"
+    ),
+)
 
 
 def remainder(a, b):

@@ -1,6 +1,7 @@
 """`x[key] = v`, in place, as PyTorch's set_item composes it: copy_ or fill_ on x itself
 (CopyBackwards, FillBackward3), into a view of x (CopySlices), or index_put_
 (IndexPutBackward0)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -33,7 +34,8 @@ def _setitem_kind(shape, key, nkey):
         if isinstance(k, int):
             if not -shape[0] <= k < shape[0]:
                 raise errors.TorchIndexError(
-                    f"index {k} is out of bounds for dimension 0 with size {shape[0]}")
+                    f"index {k} is out of bounds for dimension 0 with size {shape[0]}"
+                )
             return False, True
         if k.step is not None and k.step <= 0:
             raise errors.TorchValueError("step must be greater than zero")
@@ -50,7 +52,8 @@ def _setitem_kind(shape, key, nkey):
             size = shape[src]
             if not -size <= k < size:
                 raise errors.TorchIndexError(
-                    f"index {k} is out of bounds for dimension {pos} with size {size}")
+                    f"index {k} is out of bounds for dimension {pos} with size {size}"
+                )
             view = True
             src += 1
         elif isinstance(k, np.ndarray):
@@ -93,8 +96,7 @@ def _value_tensor(value, dtype) -> Tensor:
         return value
     if isinstance(value, (bool, int, float)):
         return as_tensor(value, dtype)
-    raise errors.TorchTypeError(
-        f"can't assign a {type(value).__name__} to a {errors.torch_type_name(dtype)}")
+    raise errors.TorchTypeError(f"can't assign a {type(value).__name__} to a {errors.torch_type_name(dtype)}")
 
 
 def _zeros_like(g: Tensor) -> Tensor:
@@ -134,7 +136,8 @@ def setitem(a, key, value):
             raise errors.TorchRuntimeError(
                 "Index put requires the source and destination dtypes match, got "
                 f"{errors.dtype_scalar_name(dtype)} for the destination and "
-                f"{errors.dtype_scalar_name(v.array.dtype)} for the source.")
+                f"{errors.dtype_scalar_name(v.array.dtype)} for the source."
+            )
         src = _strip_leading_ones(v) if v.array.ndim and v.array.shape[0] == 1 else v
         fill = False
         try:
@@ -157,8 +160,7 @@ def setitem(a, key, value):
         res = Tensor(new)
     elif not advanced and not view:
         name = "FillBackward3" if fill else "CopyBackwards"
-        res = record(name, new, inputs,
-                     lambda g: (_zeros_like(g), tsum(g) if fill else g))
+        res = record(name, new, inputs, lambda g: (_zeros_like(g), tsum(g) if fill else g))
     else:
         mask = np.zeros(a.array.shape, dtype=bool)
         mask[nkey] = True
@@ -167,6 +169,7 @@ def setitem(a, key, value):
             zero = Tensor(np.zeros((), dtype=g.array.dtype))
             gv = getitem(g, key)
             return where(m, zero, g), tsum(gv) if fill else gv
+
         name = "IndexPutBackward0" if advanced and not view else "CopySlices"
         res = record(name, new, inputs, backward, (Tensor(mask),))
     commit_inplace(a, res)
@@ -178,8 +181,13 @@ def setitem(a, key, value):
 
 _COPY = rows.text_row("copy_", "CopyBackwards", ("0", "grad"), inputs=("self", "src"))
 _FILL_TENSOR = rows.ROWS["fill_.Tensor"]  # (x[...] = 0-dim v is fill_(v): inplace.py's row)
-_COPY_SLICES = rows.text_row("copy_.view", "CopySlices", ("where(region, 0.0, grad)", "grad[key]"),
-                             inputs=("self", "src"), args=(("key", None),))
+_COPY_SLICES = rows.text_row(
+    "copy_.view",
+    "CopySlices",
+    ("where(region, 0.0, grad)", "grad[key]"),
+    inputs=("self", "src"),
+    args=(("key", None),),
+)
 
 # (Tensor.__setitem__ in table.py)
 setitem.rows = (_COPY, _FILL_TENSOR, _INDEX_PUT, _COPY_SLICES, rows.ROWS["view"], rows.ROWS["expand"])

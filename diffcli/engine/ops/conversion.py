@@ -1,5 +1,6 @@
 """dtype conversions (ToCopyBackward0), detach, and the CopyBackwards node that a leaf's
 .grad carries after backward(create_graph=True)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -67,7 +68,14 @@ def type_as(a, other):
 
 # the row: ToCopyBackward0 (the gradient goes back to the input's dtype)
 _TO = rows.text_row("to", "ToCopyBackward0", ("grad.to(self.dtype)",), args=(("dtype", None),))
-for _fn, _name in ((to, "to"), (double, "double"), (float_, "float"), (long, "long"), (int_, "int"),
-                   (bool_, "bool"), (type_as, "type_as")):
+for _fn, _name in (
+    (to, "to"),
+    (double, "double"),
+    (float_, "float"),
+    (long, "long"),
+    (int_, "int"),
+    (bool_, "bool"),
+    (type_as, "type_as"),
+):
     expose(_fn, _TO, names=(_name,), function_too=False)
 expose(detach, names=("detach",))

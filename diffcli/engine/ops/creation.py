@@ -1,6 +1,7 @@
 """Constructors with PyTorch's defaults: tensor (dtype inferred), Tensor (always float),
 zeros/ones/full/eye/arange/linspace/rand/randn and the *_like forms. Leaves, and
 requires_grad=False unless asked."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,7 +22,8 @@ def _check_size(n):
     if n > MAX_ELEMENTS[0]:
         raise errors.LimitError(
             f"tensor of {n} elements exceeds the limit of {MAX_ELEMENTS[0]} elements "
-            "(raise it with --max-elements)")
+            "(raise it with --max-elements)"
+        )
 
 
 def _leaf(arr, requires_grad, ctor=True):
@@ -109,6 +111,7 @@ def _to_array(values, dtype, sizes, inferred=False):
         if isinstance(v, Tensor):  # read element by element, as PyTorch does (float() warns)
             raise _ElementTensor
         return v
+
     try:
         arr = np.array(plain(values), dtype=dtype)
         if arr.shape == sizes:
@@ -136,7 +139,8 @@ def _store(values, sizes, dtype) -> np.ndarray:
             raise errors.TorchTypeError("not a sequence")
         if len(items) != sizes[dim]:
             raise errors.TorchValueError(
-                f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(items)})")
+                f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(items)})"
+            )
         for e in items:
             rec(e, dim + 1)
 
@@ -157,21 +161,24 @@ def _scalar(obj, dtype):
     if isinstance(obj, Tensor):
         if obj.array.size != 1 or obj.array.dtype.kind not in "biu":
             raise errors.TorchTypeError(
-                "only integer tensors of a single element can be converted to an index")
+                "only integer tensors of a single element can be converted to an index"
+            )
         obj = int(obj)
     if not isinstance(obj, (int, np.integer, np.bool_)):
         raise errors.TorchTypeError(f"'{type(obj).__name__}' object cannot be interpreted as an integer")
-    if not -2 ** 63 <= int(obj) < 2 ** 63:
+    if not -(2**63) <= int(obj) < 2**63:
         raise errors.TorchValueError("Overflow when unpacking long long")
-    if dtype == np.int32 and not -2 ** 31 <= int(obj) < 2 ** 31:
+    if dtype == np.int32 and not -(2**31) <= int(obj) < 2**31:
         raise errors.TorchRuntimeError("value cannot be converted to type int32 without overflow")
     return bool(obj) if dtype.kind == "b" else int(obj)
 
 
 def tensor(data, dtype=None, requires_grad=False):
     if isinstance(data, Tensor):
-        errors.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
-               "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
+        errors.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+            "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor)."
+        )
         arr = np.array(data.array, dtype=dtypes.to_np(dtype) or data.array.dtype, copy=True)
     elif isinstance(data, np.ndarray):
         arr = dtypes.canonical(np.array(data, dtype=dtypes.to_np(dtype), copy=True))
@@ -194,8 +201,7 @@ def Tensor_(*args, requires_grad=False):
         else:
             arr = _to_array(v, dtypes.default_float(), _compute_sizes(v))
     elif len(args) == 1 and isinstance(args[0], float):
-        raise errors.TorchTypeError(
-            "new(): data must be a sequence (got float)")
+        raise errors.TorchTypeError("new(): data must be a sequence (got float)")
     elif not args:
         arr = np.zeros((0,), dtype=dtypes.default_float())
     else:
@@ -212,10 +218,12 @@ def _size(size):
             s = s.item()
         if not isinstance(s, int) or isinstance(s, bool):
             raise errors.TorchTypeError(
-                f"zeros(): argument 'size' must be tuple of ints, but found element of type {type(s).__name__} at pos 0")
+                f"zeros(): argument 'size' must be tuple of ints, but found element of type {type(s).__name__} at pos 0"
+            )
         if s < 0:
             raise errors.TorchRuntimeError(
-                f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, size))}]")
+                f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, size))}]"
+            )
         out.append(s)
     n = 1
     for s in out:
@@ -240,7 +248,7 @@ def full(size, fill_value, dtype=None, requires_grad=False):
     if dtype is None:
         dtype = _infer_dtype(fill_value)
     d = dtypes.to_np(dtype)
-    if d == np.int32 and isinstance(fill_value, int) and not -2 ** 31 <= fill_value < 2 ** 31:
+    if d == np.int32 and isinstance(fill_value, int) and not -(2**31) <= fill_value < 2**31:
         raise errors.TorchRuntimeError("value cannot be converted to type int without overflow")
     return _leaf(np.full(_size((size,)), fill_value, dtype=d), requires_grad)
 
@@ -310,6 +318,7 @@ def _dense_order(x: np.ndarray):
         if s0 != s1:
             return 1 if s0 > s1 else -1
         return 1 if shape[d0] > shape[d1] else 0
+
     for i in range(1, x.ndim):
         d1 = i
         for d0 in range(i - 1, -1, -1):
@@ -325,6 +334,7 @@ def _dense_order(x: np.ndarray):
 def _like(fill):
     """A *_like constructor: `fill(shape, dtype)` makes a C-ordered array, which is laid
     out (its values in memory order) with the dims of `a` in a's memory order."""
+
     def op(a, dtype=None, requires_grad=False):
         d = dtypes.to_np(dtype) or a.array.dtype
         x = a.array
@@ -333,6 +343,7 @@ def _like(fill):
         if order != sorted(order):
             out = out.transpose(np.argsort(order))
         return _leaf(out, requires_grad)
+
     return op
 
 
@@ -348,6 +359,7 @@ def _random_like(kind, kernel):
         t = _like(lambda s, d: np.empty(s, dtype=d))(a, out, requires_grad)  # empty_like
         _random_fill(t.array, draw, kind, kernel)
         return t
+
     return op
 
 

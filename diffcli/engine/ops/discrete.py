@@ -1,5 +1,6 @@
 """Ops whose results carry no gradient: any / all, argmax / argmin (bool and int64
 results), equal / allclose (Python bools)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,6 +23,7 @@ def _bool_reduce(np_fn):
         dims = _dims(dim, x.ndim)
         out = np.asarray(np_fn(x, axis=_axes(dims, x.ndim), keepdims=keepdim))
         return Tensor(out)
+
     return op
 
 
@@ -38,7 +40,8 @@ def _arg_extreme(name, is_max):
         if dim is None:
             if x.size == 0:
                 raise errors.TorchIndexError(
-                    f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+                    f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+                )
             idx = np.asarray(x.argmax() if is_max else x.argmin(), dtype=np.int64)
             return Tensor(idx.reshape((1,) * x.ndim) if keepdim else idx)
         d = _dims(dim, x.ndim)[0]
@@ -48,6 +51,7 @@ def _arg_extreme(name, is_max):
             raise errors.TorchIndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         idx = np.asarray(x.argmax(axis=d) if is_max else x.argmin(axis=d), dtype=np.int64)
         return Tensor(np.expand_dims(idx, d) if keepdim else idx)
+
     return op
 
 
@@ -59,7 +63,8 @@ def _tensor_args(fname, a, b, method):
     for v, arg, pos in ((a, "input", 1), (b, "other", 1 if method else 2)):
         if not isinstance(v, Tensor):
             raise errors.TorchTypeError(
-                f"{fname}(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}")
+                f"{fname}(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}"
+            )
 
 
 def equal(a, b, _method=False):
@@ -81,7 +86,8 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False, _method=False):
     x, y = a.array, b.array
     if x.dtype != y.dtype:
         raise errors.TorchRuntimeError(
-            f"{errors.dtype_scalar_name(x.dtype)} did not match {errors.dtype_scalar_name(y.dtype)}")
+            f"{errors.dtype_scalar_name(x.dtype)} did not match {errors.dtype_scalar_name(y.dtype)}"
+        )
     errors.broadcast_shapes(x.shape, y.shape)
     with np.errstate(all="ignore"):
         close = x == y

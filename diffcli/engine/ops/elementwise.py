@@ -11,6 +11,7 @@ Each function has two paths:
 
 Operand rules shared with the comparisons: `operands`, `broadcast_check`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -35,7 +36,8 @@ def operands(a, b):
     rd = promotion.result_type(a, b)
     if rd is None:
         raise errors.TorchTypeError(
-            f"unsupported operand type(s): '{type(a).__name__}' and '{type(b).__name__}'")
+            f"unsupported operand type(s): '{type(a).__name__}' and '{type(b).__name__}'"
+        )
     ta = a if isinstance(a, Tensor) else as_tensor(a, rd)
     tb = b if isinstance(b, Tensor) else as_tensor(b, rd)
     return ta, tb, rd
@@ -58,7 +60,8 @@ def tensor_args(fname, a, b, method):
     for v, arg, pos in ((a, "input", 1), (b, "other", 1 if method else 2)):
         if not isinstance(v, Tensor):
             raise errors.TorchTypeError(
-                f"{fname}(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}")
+                f"{fname}(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}"
+            )
 
 
 def check_kernel(refused, dtype) -> None:
@@ -70,15 +73,18 @@ def check_kernel(refused, dtype) -> None:
 
 def float_forward(f):
     """A lane forward on Python floats; None where math raises (numpy then computes)."""
+
     def fwd(x):
         try:
             return f(x)
         except (ValueError, ArithmeticError):
             return None
+
     return fwd
 
 
 # --- unary ---------------------------------------------------------------------------------
+
 
 def unary(row: Row):
     """The engine function for a one-input row: `op(a)`, or `op(a, *args)` with the row's
@@ -96,8 +102,15 @@ def unary(row: Row):
     def prepare():
         nonlocal backward, saved_kind
         v = rows.variant(row, (True,))
-        saved_kind = 0 if not v.saved else 1 if v.saved == row.inputs else 2 if v.saved == (RESULT,) \
+        saved_kind = (
+            0
+            if not v.saved
+            else 1
+            if v.saved == row.inputs
+            else 2
+            if v.saved == (RESULT,)
             else tuple(n == RESULT for n in v.saved)
+        )
         backward = v.backward
 
     def ordinary_path(a, args=defaults):
@@ -116,7 +129,9 @@ def unary(row: Row):
         if backward is None:
             prepare()
         s = saved_kind
-        saved = () if s == 0 else (a,) if s == 1 else (OUT,) if s == 2 else tuple([OUT if r else a for r in s])
+        saved = (
+            () if s == 0 else (a,) if s == 1 else (OUT,) if s == 2 else tuple([OUT if r else a for r in s])
+        )
         return record(grad_fn, out, (a,), backward, saved, args)
 
     arg_lane = None
@@ -144,10 +159,17 @@ def unary(row: Row):
                     if fast is None:
                         lane_backward, saved, fast = rows.variant(row, (True,), lane=True)
                         assert saved == row.saves, f"{row.name}: saves {saved}, declares {row.saves}"
-                    return record_scalar(grad_fn, v, (a,), lane_backward,
-                                         (a,) if self_saved else (OUT,) if result_saved else (),
-                                         fast, (xf, float(v)))
+                    return record_scalar(
+                        grad_fn,
+                        v,
+                        (a,),
+                        lane_backward,
+                        (a,) if self_saved else (OUT,) if result_saved else (),
+                        fast,
+                        (xf, float(v)),
+                    )
             return ordinary_path(a)
+
     op.__name__ = fname
     op.__doc__ = f"{fname}(x); local derivative {row.grads[0].text}; grad_fn {grad_fn}"
     op.row, op.lane = row, arg_lane
@@ -162,11 +184,13 @@ def unary(row: Row):
 def _lazy_lane(row, number):
     """The two-operand lane of `row`, made on its first call: a stand-in that makes it,
     puts it where the op's entry (and `op.lane`) will find it, and runs it."""
+
     def make(a, b):
         real = lanes.lane_function(row, number)
         op = rows.OPS[row.name]
         op.__globals__["_lane"] = op.lane = real
         return real(a, b)
+
     return make
 
 
@@ -178,8 +202,10 @@ def _expose(op, row):
 
 def _numpy_float(forward):
     """A numpy forward as the scalar lane's float function (what the op gives on 0-d)."""
+
     def f(x):
         return float(forward(np.array(x)))
+
     return f
 
 
@@ -208,6 +234,7 @@ def binary(row: Row, number="edge"):
             v = rows.variant(row, _NEEDS[k])
         back[k], savers[k] = v.backward, lanes.saver(row, v.saved, "CONST" if k == "n" else "b")
         return back[k]
+
     defaults = tuple(d for _, d in row.args)
 
     def ordinary(a, b, args=defaults, _method=False):
@@ -233,8 +260,10 @@ def binary(row: Row, number="edge"):
     op.__name__ = fname
     op.row, op.lane = row, lane
     if tensor_only:  # Tensor.fn(other): PyTorch counts positions from the method's first
+
         def method(self, other, *args):
             return ordinary(self, other, args or defaults, _method=True)
+
         method.__name__ = fname
         method.rows = (row,)
         op.method = method

@@ -2,6 +2,7 @@
 the ties), the dim variants returning (values, indices) (MaxBackward0: the gradient to
 the index returned) and amax (AmaxBackward0); `max(a, other)` is maximum (arithmetic.py).
 Their rows carry the ties as kinks."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -26,20 +27,21 @@ def _extreme(a, dim, keepdim, is_max):
         if x.size == 0:
             raise errors.TorchRuntimeError(
                 f"{kind.lower()}(): Expected reduction dim to be specified for input.numel() == 0. "
-                "Specify the reduction dim with the 'dim' argument.")
+                "Specify the reduction dim with the 'dim' argument."
+            )
         out = np.asarray(x.max() if is_max else x.min())
 
         def backward(g, p, r):
-            mask = (p.array == r.array)
+            mask = p.array == r.array
             if np.isnan(r.array).any():
                 mask = np.isnan(p.array)
             count = int(mask.sum())
             return (where(Tensor(mask), g / count, 0.0),)
+
         return _EXTREMES[kind.lower()][0].record(out, (a,), backward, (a, OUT))
     d = _dims(dim, x.ndim)[0]
     if x.ndim and x.shape[d] == 0:
-        raise errors.TorchIndexError(
-            f"{kind.lower()}(): Expected reduction dim {d} to have non-zero size.")
+        raise errors.TorchIndexError(f"{kind.lower()}(): Expected reduction dim {d} to have non-zero size.")
     if x.ndim == 0:
         idx = np.asarray(0)
         vals = x.copy()
@@ -60,6 +62,7 @@ def _extreme(a, dim, keepdim, is_max):
             return (g,)
         ii = i.array if keepdim else np.expand_dims(i.array, d)
         return (scatter_to(g if keepdim else _unsq(g, d), shape, d, ii),)
+
     values = _EXTREMES[kind.lower()][1].record(vals, (a,), backward, (indices,))
     return ReturnTypes(values, indices, kind.lower())
 
@@ -68,11 +71,14 @@ def _unsq(g, d):
     return unsqueeze(g, d)
 
 
-
-
 def max(a, dim=None, keepdim=False, other=None):
-    if isinstance(dim, Tensor) and dim.array.ndim >= 0 and isinstance(a, Tensor) and other is None \
-            and (dim.array.dtype.kind == "f" or dim.array.ndim > 0):
+    if (
+        isinstance(dim, Tensor)
+        and dim.array.ndim >= 0
+        and isinstance(a, Tensor)
+        and other is None
+        and (dim.array.dtype.kind == "f" or dim.array.ndim > 0)
+    ):
         return maximum(a, dim)
     if other is not None:
         return maximum(a, other)
@@ -80,8 +86,12 @@ def max(a, dim=None, keepdim=False, other=None):
 
 
 def min(a, dim=None, keepdim=False, other=None):
-    if isinstance(dim, Tensor) and isinstance(a, Tensor) and other is None \
-            and (dim.array.dtype.kind == "f" or dim.array.ndim > 0):
+    if (
+        isinstance(dim, Tensor)
+        and isinstance(a, Tensor)
+        and other is None
+        and (dim.array.dtype.kind == "f" or dim.array.ndim > 0)
+    ):
         return minimum(a, dim)
     if other is not None:
         return minimum(a, other)
@@ -96,11 +106,11 @@ def amax(a, dim=(), keepdim=False):
         if dim in ((), None):
             raise errors.TorchRuntimeError(
                 "amax(): Expected reduction dim to be specified for input.numel() == 0. "
-                "Specify the reduction dim with the 'dim' argument.")
+                "Specify the reduction dim with the 'dim' argument."
+            )
         for d in dims:
             if x.shape[d] == 0:
-                raise errors.TorchIndexError(
-                    f"amax(): Expected reduction dim {d} to have non-zero size.")
+                raise errors.TorchIndexError(f"amax(): Expected reduction dim {d} to have non-zero size.")
     axes = _axes(dims, x.ndim)
     out = np.asarray(x.max(axis=axes, keepdims=keepdim))
     shape = x.shape
@@ -120,8 +130,8 @@ def amax(a, dim=(), keepdim=False):
         if out.array.shape != shape:  # a 0-d input reduced over dim 0: the engine sums
             out = sum(out)
         return (out,)
-    return _AMAX.record(out, (a,), backward, (a, OUT))
 
+    return _AMAX.record(out, (a,), backward, (a, OUT))
 
 
 # --- the rows: per op PyTorch's node, the vector-Jacobian product an explanation
@@ -141,20 +151,39 @@ def _ties(self, result, dim=None, keepdim=False, **_):
 
 
 _TIES_EVEN = Kink("a tie: several elements equal the result", _ties, "1 / (self == result).sum()")
-_TIES_INDEX = Kink("a tie along dim: several elements equal the result", _ties,
-                   "1 at the index returned, 0 at the other ties")
+_TIES_INDEX = Kink(
+    "a tie along dim: several elements equal the result",
+    _ties,
+    "1 at the index returned, 0 at the other ties",
+)
 _EXTREMES = {}
 for _kind in ("max", "min"):
     _K = _kind.capitalize()
     _EXTREMES[_kind] = (
-        rows.text_row(_kind, f"{_K}Backward1", ("grad * (self == result) / (self == result).sum()",),
-                      saves=("self", "result"), kink=_TIES_EVEN),
-        rows.text_row(f"{_kind}.dim", f"{_K}Backward0",
-                      (f"{_UNREDUCE} * (self == {_RESULT_BACK})",), saves=("indices",),
-                      args=(_DIM, _KEEPDIM), kink=_TIES_INDEX))
-_AMAX = rows.text_row("amax", "AmaxBackward0",
-                      ("grad * (self == result) / (self == result).sum()",), saves=("self", "result"),
-                      args=(("dim", ()), _KEEPDIM), kink=_TIES_EVEN)
+        rows.text_row(
+            _kind,
+            f"{_K}Backward1",
+            ("grad * (self == result) / (self == result).sum()",),
+            saves=("self", "result"),
+            kink=_TIES_EVEN,
+        ),
+        rows.text_row(
+            f"{_kind}.dim",
+            f"{_K}Backward0",
+            (f"{_UNREDUCE} * (self == {_RESULT_BACK})",),
+            saves=("indices",),
+            args=(_DIM, _KEEPDIM),
+            kink=_TIES_INDEX,
+        ),
+    )
+_AMAX = rows.text_row(
+    "amax",
+    "AmaxBackward0",
+    ("grad * (self == result) / (self == result).sum()",),
+    saves=("self", "result"),
+    args=(("dim", ()), _KEEPDIM),
+    kink=_TIES_EVEN,
+)
 
 expose(max, *_EXTREMES["max"], maximum.row, names=("max",))
 expose(min, *_EXTREMES["min"], minimum.row, names=("min",))

@@ -3,6 +3,7 @@ its float version for the scalar lane. In C++ `x + 1` is add(Tensor, Scalar), re
 AddBackward1 with one input; a script's `x + 1` is AddBackward0 with a wrapped number. The
 rows' formulas (rows.py) use these names so that a gradient computed under create_graph
 records PyTorch's nodes."""
+
 from __future__ import annotations
 
 import operator
@@ -36,8 +37,7 @@ def rsub_scalar(c, t: Tensor) -> Tensor:
 def mul_scalar(t: Tensor, c) -> Tensor:
     """Tensor * Scalar: MulBackward1, one input."""
     out = t.array * c
-    return record("MulBackward1", out.astype(t.array.dtype, copy=False), (t,), _mul_scalar_backward,
-                  (), (c,))
+    return record("MulBackward1", out.astype(t.array.dtype, copy=False), (t,), _mul_scalar_backward, (), (c,))
 
 
 def div_scalar(t: Tensor, n) -> Tensor:
@@ -79,12 +79,25 @@ def _rdiv_backward(g, q, c):
 
 
 rows.helpers(
-    tensor={"add_scalar": add_scalar, "sub_scalar": sub_scalar, "rsub_scalar": rsub_scalar,
-            "mul_scalar": mul_scalar, "div_scalar": div_scalar, "rdiv_scalar": rdiv_scalar,
-            "zeros_like": zeros_like},
-    floats={"add_scalar": operator.add, "sub_scalar": operator.sub, "rsub_scalar": operator.sub,
-            "mul_scalar": operator.mul, "div_scalar": operator.truediv,
-            "rdiv_scalar": operator.truediv, "zeros_like": lambda t: 0.0})
+    tensor={
+        "add_scalar": add_scalar,
+        "sub_scalar": sub_scalar,
+        "rsub_scalar": rsub_scalar,
+        "mul_scalar": mul_scalar,
+        "div_scalar": div_scalar,
+        "rdiv_scalar": rdiv_scalar,
+        "zeros_like": zeros_like,
+    },
+    floats={
+        "add_scalar": operator.add,
+        "sub_scalar": operator.sub,
+        "rsub_scalar": operator.sub,
+        "mul_scalar": operator.mul,
+        "div_scalar": operator.truediv,
+        "rdiv_scalar": operator.truediv,
+        "zeros_like": lambda t: 0.0,
+    },
+)
 
 
 def _row(name, grad_fn, text):

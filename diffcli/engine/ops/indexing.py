@@ -1,6 +1,7 @@
 """Indexing: `x[0]` (SelectBackward0), `x[1:3]` (SliceBackward0), `x[[0, 2]]` / masks
 (IndexBackward0), `x[None]` (UnsqueezeBackward0), select, narrow, unbind. (`x[key] = v`:
 assignment.py.)"""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,23 +16,38 @@ from .rows import expose
 
 def scatter_to(g: Tensor, shape, dim, idx) -> Tensor:
     """A zero tensor of `shape` with `g` placed at `idx` along `dim` (max/min backward)."""
+
     def fwd(gd):
         out = np.zeros(shape, dtype=gd.dtype)
         np.put_along_axis(out, idx, gd, axis=dim)
         return out
-    return record("ScatterBackward0", fwd(g.array), (g,),
-                  lambda gg: (record("GatherBackward0", np.take_along_axis(gg.array, idx, axis=dim), (gg,),
-                                     lambda g3: (scatter_to(g3, shape, dim, idx),)),))
+
+    return record(
+        "ScatterBackward0",
+        fwd(g.array),
+        (g,),
+        lambda gg: (
+            record(
+                "GatherBackward0",
+                np.take_along_axis(gg.array, idx, axis=dim),
+                (gg,),
+                lambda g3: (scatter_to(g3, shape, dim, idx),),
+            ),
+        ),
+    )
 
 
 def _index_put_backward(shape, key):
     """Backward of a read at `key`: scatter-add g into zeros of `shape` (differentiable)."""
+
     def backward(g):
         def put(gd):
             out = np.zeros(shape, dtype=gd.dtype)
             np.add.at(out, key, gd)
             return out
+
         return (_INDEX_PUT.record(put(g.array), (g,), _index_read_backward(key)),)
+
     return backward
 
 
@@ -39,9 +55,17 @@ def _index_read_backward(key):
     """Backward of the scatter above: a read at `key`, itself recorded (so the gradient of a
     gradient of an indexed tensor is differentiable again: third order, forward mode by the
     double-backward trick)."""
+
     def backward(gg):
-        return (record("IndexBackward0", np.array(gg.array[key], copy=True), (gg,),
-                       _index_put_backward(gg.array.shape, key)),)
+        return (
+            record(
+                "IndexBackward0",
+                np.array(gg.array[key], copy=True),
+                (gg,),
+                _index_put_backward(gg.array.shape, key),
+            ),
+        )
+
     return backward
 
 
@@ -53,12 +77,10 @@ def select(a, dim, index):
     d = _wrap_dim(dim, x.ndim)
     n = x.shape[d]
     if not -n <= index < n:
-        raise errors.TorchIndexError(
-            f"index {index} is out of bounds for dimension {d} with size {n}")
+        raise errors.TorchIndexError(f"index {index} is out of bounds for dimension {d} with size {n}")
     key = (slice(None),) * d + (index,)
     # `...` keeps a 0-d result a view of x (numpy's x[0] of a 1-D array is a scalar copy)
-    return S._view_of(_SELECT.record(x[key + (Ellipsis,)], (a,),
-                             _index_put_backward(x.shape, key)), a)
+    return S._view_of(_SELECT.record(x[key + (Ellipsis,)], (a,), _index_put_backward(x.shape, key)), a)
 
 
 def unbind(a, dim=0):
@@ -72,13 +94,14 @@ def unbind(a, dim=0):
         raise errors.TorchTypeError("iteration over a 0-d tensor")
     d = _wrap_dim(dim, x.ndim)
     views = []
-    poll = errors.POLL[0]               # a million views hold a gigabyte: the memory cap
+    poll = errors.POLL[0]  # a million views hold a gigabyte: the memory cap
     for i in range(x.shape[d]):
         if poll is not None and not (i + 1) & 4095:
             poll()
         key = (slice(None),) * d + (i,)
-        views.append(S._view_of(_UNBIND.record(x[key + (Ellipsis,)], (a,),
-                                       _index_put_backward(x.shape, key)), a))
+        views.append(
+            S._view_of(_UNBIND.record(x[key + (Ellipsis,)], (a,), _index_put_backward(x.shape, key)), a)
+        )
     return tuple(views)
 
 
@@ -96,13 +119,15 @@ def _normalize_key(key):
         if isinstance(k, Tensor):
             if k.array.dtype.kind == "f":
                 raise errors.TorchIndexError(
-                    "tensors used as indices must be long, int, byte or bool tensors")
+                    "tensors used as indices must be long, int, byte or bool tensors"
+                )
             out.append(k.array if k.array.ndim else int(k.array))
         elif isinstance(k, list):
             arr = np.asarray(k)
             if arr.dtype.kind == "f":
                 raise errors.TorchIndexError(
-                    "tensors used as indices must be long, int, byte or bool tensors")
+                    "tensors used as indices must be long, int, byte or bool tensors"
+                )
             out.append(arr)
         elif isinstance(k, bool):
             out.append(k)
@@ -111,17 +136,22 @@ def _normalize_key(key):
         else:
             raise errors.TorchIndexError(
                 "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
-                "are valid indices (got %s)" % type(k).__name__)
+                "are valid indices (got %s)" % type(k).__name__
+            )
     return tuple(out)
 
 
 def _check_zero_dim(key):
     """A lone int or slice on a 0-d tensor: PyTorch's select/slice errors."""
-    if isinstance(key, (int, Tensor)) and not isinstance(key, bool) and (
-            not isinstance(key, Tensor) or key.array.ndim == 0):
+    if (
+        isinstance(key, (int, Tensor))
+        and not isinstance(key, bool)
+        and (not isinstance(key, Tensor) or key.array.ndim == 0)
+    ):
         raise errors.TorchIndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
     if isinstance(key, slice):
         raise errors.TorchIndexError("slice() cannot be applied to a 0-dim tensor.")
 
@@ -129,8 +159,11 @@ def _check_zero_dim(key):
 def _expand_ellipsis(key, ndim):
     """The key with `...` replaced by full slices, and for each item its position in the
     key as written, which PyTorch's out-of-bounds errors call its dimension."""
-    n_real = sum(k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_ else 1
-                 for k in key if k is not None and k is not Ellipsis and not isinstance(k, bool))
+    n_real = sum(
+        k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_ else 1
+        for k in key
+        if k is not None and k is not Ellipsis and not isinstance(k, bool)
+    )
     if n_real > ndim:
         raise errors.TorchIndexError(f"too many indices for tensor of dimension {ndim}")
     ellipses = [i for i, k in enumerate(key) if k is Ellipsis]
@@ -140,8 +173,8 @@ def _expand_ellipsis(key, ndim):
     if ellipses:
         i = ellipses[0]
         fill = ndim - n_real
-        key = key[:i] + (slice(None),) * fill + key[i + 1:]
-        positions = positions[:i] + [i] * fill + positions[i + 1:]
+        key = key[:i] + (slice(None),) * fill + key[i + 1 :]
+        positions = positions[:i] + [i] * fill + positions[i + 1 :]
     return key, positions
 
 
@@ -176,7 +209,8 @@ def getitem(a, key):
             size = out.array.shape[dim]
             if not -size <= k < size:
                 raise errors.TorchIndexError(
-                    f"index {k} is out of bounds for dimension {pos} with size {size}")
+                    f"index {k} is out of bounds for dimension {pos} with size {size}"
+                )
             out = select(out, dim, k)
         elif isinstance(k, np.ndarray):
             advanced.append((dim, k))
@@ -188,8 +222,7 @@ def getitem(a, key):
             if lone_slice or not _whole_slice(k, out.array.shape[dim]):
                 x = out.array
                 sk = (slice(None),) * dim + (k,)
-                out = S._view_of(_SLICE.record(x[sk], (out,),
-                                        _index_put_backward(x.shape, sk)), out)
+                out = S._view_of(_SLICE.record(x[sk], (out,), _index_put_backward(x.shape, sk)), out)
             dim += 1
     if advanced:
         return _advanced(out, advanced)
@@ -221,17 +254,33 @@ def _advanced(a, indices):
 # x[key] is PyTorch's select/slice/index (and unsqueeze for None); x[key] = v its
 # copy_/fill_/index_put_ on x or a view of it. -----------------------------------------
 
-_SELECT = rows.text_row("select.int", "SelectBackward0", ("zeros_like(self).select_scatter(grad, dim, index)",),
-                        args=(("dim", None), ("index", None)))
-_SLICE = rows.text_row("slice.Tensor", "SliceBackward0",
-                       ("zeros_like(self).slice_scatter(grad, dim, start, end, step)",),
-                       args=(("dim", 0), ("start", None), ("end", None), ("step", 1)))
-_INDEX = rows.text_row("index.Tensor", "IndexBackward0",
-                       ("zeros_like(self).index_put(indices, grad, accumulate=True)",), args=(("indices", None),))
+_SELECT = rows.text_row(
+    "select.int",
+    "SelectBackward0",
+    ("zeros_like(self).select_scatter(grad, dim, index)",),
+    args=(("dim", None), ("index", None)),
+)
+_SLICE = rows.text_row(
+    "slice.Tensor",
+    "SliceBackward0",
+    ("zeros_like(self).slice_scatter(grad, dim, start, end, step)",),
+    args=(("dim", 0), ("start", None), ("end", None), ("step", 1)),
+)
+_INDEX = rows.text_row(
+    "index.Tensor",
+    "IndexBackward0",
+    ("zeros_like(self).index_put(indices, grad, accumulate=True)",),
+    args=(("indices", None),),
+)
 _ALIAS = rows.text_row("alias", "AliasBackward0", ("grad",))
 _UNBIND = rows.text_row("unbind.int", "UnbindBackward0", ("stack(grads, dim)",), args=(("dim", 0),))
-_INDEX_PUT = rows.text_row("index_put", "IndexPutBackward0", ("grad.index_put(indices, 0.0)", "grad[indices]"),
-                           inputs=("self", "values"), args=(("indices", None),))
+_INDEX_PUT = rows.text_row(
+    "index_put",
+    "IndexPutBackward0",
+    ("grad.index_put(indices, 0.0)", "grad[indices]"),
+    inputs=("self", "values"),
+    args=(("indices", None),),
+)
 
 expose(select, _SELECT, names=("select",))
 rows.helpers(tensor={"select": select, "narrow": narrow})

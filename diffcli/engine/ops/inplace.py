@@ -1,6 +1,7 @@
 """In-place ops (`add_`, `mul_`, `x += 1`, `zero_`...): computed out of place, then
 written back into the tensor's storage. The version counter is bumped and a non-leaf's
 grad_fn is replaced, as in PyTorch; a leaf that requires grad refuses."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -35,16 +36,19 @@ def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
         if dtypes.category(data.dtype) > dtypes.category(a.array.dtype):
             raise errors.TorchRuntimeError(
                 f"result type {errors.dtype_scalar_name(data.dtype)} can't be cast to the desired "
-                f"output type {errors.dtype_scalar_name(a.array.dtype)}")
+                f"output type {errors.dtype_scalar_name(a.array.dtype)}"
+            )
         data = data.astype(a.array.dtype)
     if data.shape != a.array.shape:
         raise errors.TorchRuntimeError(
             f"output with shape [{', '.join(map(str, a.array.shape))}] doesn't match the broadcast "
-            f"shape [{', '.join(map(str, data.shape))}]")
+            f"shape [{', '.join(map(str, data.shape))}]"
+        )
     if not a.array.flags.writeable:
         raise errors.TorchRuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation.")
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
     node = res.grad_fn
     original = None
     if node is not None and node.saved and any(t is a for t in node.saved):
@@ -105,8 +109,7 @@ def _region(view: np.ndarray, base: np.ndarray) -> np.ndarray:
 def _gather(g: Tensor, idx: np.ndarray) -> Tensor:
     """g (base-shaped) at the view's elements (differentiable)."""
     shape = g.array.shape
-    return record("IndexBackward0", g.array.reshape(-1)[idx], (g,),
-                  lambda gg: (_scatter(gg, idx, shape),))
+    return record("IndexBackward0", g.array.reshape(-1)[idx], (g,), lambda gg: (_scatter(gg, idx, shape),))
 
 
 def _scatter(gv: Tensor, idx: np.ndarray, shape) -> Tensor:
@@ -133,11 +136,15 @@ class CopySlices(Node):
             grads = fn.backward_fn(_gather(g, idx), *fn.unpack_saved())
             outside = g * Tensor(keep)
             inside = grads[0]
-            return (outside if inside is None else outside + _scatter(inside, idx, shape),
-                    ) + tuple(grads[1:])
+            return (outside if inside is None else outside + _scatter(inside, idx, shape),) + tuple(grads[1:])
 
-        super().__init__("CopySlices", (edge(base),) + tuple(fn.next_nodes[1:]), backward, (),
-                         ((shape, base.array.dtype),) + tuple(fn.input_meta[1:]))
+        super().__init__(
+            "CopySlices",
+            (edge(base),) + tuple(fn.next_nodes[1:]),
+            backward,
+            (),
+            ((shape, base.array.dtype),) + tuple(fn.input_meta[1:]),
+        )
         self.fn = fn
 
     def release(self):
@@ -151,8 +158,13 @@ def _as_strided_node(view: Tensor, base: Tensor) -> Node:
     base's gradient edge, scattering the view's gradient into the base's shape."""
     idx = _region(view.array, base.array)
     shape = base.array.shape
-    return Node("AsStridedBackward0", (edge(base),), lambda g: (_scatter(g, idx, shape),),
-                (), ((shape, base.array.dtype),))
+    return Node(
+        "AsStridedBackward0",
+        (edge(base),),
+        lambda g: (_scatter(g, idx, shape),),
+        (),
+        ((shape, base.array.dtype),),
+    )
 
 
 def _propagate_to_base(view: Tensor) -> None:
@@ -232,13 +244,19 @@ def fill_(a: Tensor, value) -> Tensor:
 
     def zeros(g):
         return Tensor(np.zeros_like(g.array))
+
     if isinstance(value, Tensor):
         if value.array.ndim:
             raise errors.TorchRuntimeError(
                 "fill_ only supports 0-dimension value tensor but got tensor with "
-                f"{value.array.ndim} dimensions.")
-        res = record("FillBackward3", np.full_like(a.array, value.array.item()), (a, value),
-                     lambda g: (zeros(g), tsum(g)))
+                f"{value.array.ndim} dimensions."
+            )
+        res = record(
+            "FillBackward3",
+            np.full_like(a.array, value.array.item()),
+            (a, value),
+            lambda g: (zeros(g), tsum(g)),
+        )
     else:
         res = record("FillBackward2", np.full_like(a.array, value), (a,), lambda g: (zeros(g),))
     return commit_inplace(a, res)
@@ -246,5 +264,7 @@ def fill_(a: Tensor, value) -> Tensor:
 
 # the rows of the in-place ops that are their own ops (x.zero_(), x.fill_(v))
 zero_.rows = (rows.text_row("zero_", "ZeroBackward0", ("0",)),)
-fill_.rows = (rows.text_row("fill_.Scalar", "FillBackward2", ("0",), args=(("value", None),)),
-              rows.text_row("fill_.Tensor", "FillBackward3", ("0", "grad.sum()"), inputs=("self", "value")))
+fill_.rows = (
+    rows.text_row("fill_.Scalar", "FillBackward2", ("0",), args=(("value", None),)),
+    rows.text_row("fill_.Tensor", "FillBackward3", ("0", "grad.sum()"), inputs=("self", "value")),
+)

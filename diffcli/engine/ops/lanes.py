@@ -8,6 +8,7 @@ for "edge" rows (mul) a number is an input without an edge (PyTorch's wrapped nu
 `a * 2` lists (AccumulateGrad, None)); for "arg" rows (PowBackward0) it is the row's first
 argument, and the row has one input.
 """
+
 from __future__ import annotations
 
 from types import FunctionType
@@ -17,7 +18,7 @@ from ..tensor import Tensor
 from . import rows
 from .rows import RESULT, Row
 
-EXACT = 2 ** 53  # Python ints up to this convert to float64 exactly
+EXACT = 2**53  # Python ints up to this convert to float64 exactly
 
 
 def _layout(row, saved, b="b"):
@@ -29,13 +30,22 @@ def _layout(row, saved, b="b"):
 
 
 # The saved tuple of a pattern, from its layout: one small function each.
-SAVERS = {(): lambda a, b: (), ("a",): lambda a, b: (a,), ("b",): lambda a, b: (b,),
-          ("a", "b"): lambda a, b: (a, b), ("b", "a"): lambda a, b: (b, a),
-          ("CONST",): lambda a, b: (CONST,), ("OUT",): lambda a, b: (OUT,),
-          ("a", "OUT"): lambda a, b: (a, OUT), ("b", "OUT"): lambda a, b: (b, OUT),
-          ("a", "b", "OUT"): lambda a, b: (a, b, OUT), ("b", "a", "OUT"): lambda a, b: (b, a, OUT),
-          ("a", "CONST"): lambda a, b: (a, CONST), ("CONST", "a"): lambda a, b: (CONST, a),
-          ("a", "CONST", "OUT"): lambda a, b: (a, CONST, OUT)}
+SAVERS = {
+    (): lambda a, b: (),
+    ("a",): lambda a, b: (a,),
+    ("b",): lambda a, b: (b,),
+    ("a", "b"): lambda a, b: (a, b),
+    ("b", "a"): lambda a, b: (b, a),
+    ("CONST",): lambda a, b: (CONST,),
+    ("OUT",): lambda a, b: (OUT,),
+    ("a", "OUT"): lambda a, b: (a, OUT),
+    ("b", "OUT"): lambda a, b: (b, OUT),
+    ("a", "b", "OUT"): lambda a, b: (a, b, OUT),
+    ("b", "a", "OUT"): lambda a, b: (b, a, OUT),
+    ("a", "CONST"): lambda a, b: (a, CONST),
+    ("CONST", "a"): lambda a, b: (CONST, a),
+    ("a", "CONST", "OUT"): lambda a, b: (a, CONST, OUT),
+}
 
 
 def saver(row, saved, b="b"):
@@ -81,8 +91,9 @@ def _binary_lane(row, numbers):
                 r = fwd(x, b)
             except (ArithmeticError, ValueError):
                 return None
-            return record_scalar(name, r, (a, None), bn, save_n(a, CONST) if saved_n is None else saved_n,
-                                 fn, (x, b, r))
+            return record_scalar(
+                name, r, (a, None), bn, save_n(a, CONST) if saved_n is None else saved_n, fn, (x, b, r)
+            )
         if tb is not Tensor:
             return None
         e = b.array
@@ -101,9 +112,21 @@ def _binary_lane(row, numbers):
                 bw, s, f = b1, s1, f1
         else:
             bw, s, f = b2, s2, f2
-        saved = (b,) if s == 0 else (a,) if s == 1 else (b, a) if s == 2 else (a, b) if s == 3 \
-            else () if s == 4 else s(a, b)
+        saved = (
+            (b,)
+            if s == 0
+            else (a,)
+            if s == 1
+            else (b, a)
+            if s == 2
+            else (a, b)
+            if s == 3
+            else ()
+            if s == 4
+            else s(a, b)
+        )
         return record_scalar(name, r, (a, b), bw, saved, f, (x, y, r))
+
     return lane
 
 
@@ -131,6 +154,7 @@ def _arg_lane(row):
                 return None
             return record_scalar(name, r, (a,), bn, (a,) if self_saved else (), fn, (x, r, b))
         return None
+
     return lane
 
 
@@ -140,6 +164,7 @@ def _arg_lane(row):
 # a copy of the template's code the row's names (so `add(a, b, beta=1)` fails as Python
 # says, with `add` and `alpha`) and globals of its own (_lane, _ordinary, the defaults
 # _D0, _D1). Nothing is compiled.
+
 
 def _in1_args1(self, arg0=None):
     return _ordinary(self, (arg0,))  # noqa: F821 (the entry's own globals)
@@ -183,9 +208,15 @@ def _in1_args2_arglane(self, arg0=None, arg1=None):
     return _ordinary(self, (arg0, arg1))  # noqa: F821
 
 
-_TEMPLATES = {(1, 1, False): _in1_args1, (1, 2, False): _in1_args2, (2, 1, False): _in2_args1,
-              (2, 0, True): _in2_lane, (2, 1, True): _in2_args1_lane,
-              (1, 1, True): _in1_args1_arglane, (1, 2, True): _in1_args2_arglane}
+_TEMPLATES = {
+    (1, 1, False): _in1_args1,
+    (1, 2, False): _in1_args2,
+    (2, 1, False): _in2_args1,
+    (2, 0, True): _in2_lane,
+    (2, 1, True): _in2_args1_lane,
+    (1, 1, True): _in1_args1_arglane,
+    (1, 2, True): _in1_args2_arglane,
+}
 
 
 def entry(row: Row, ordinary, lane=None):
@@ -194,9 +225,13 @@ def entry(row: Row, ordinary, lane=None):
     names = (*row.inputs, *(a for a, _ in row.args))
     template = _TEMPLATES[(len(row.inputs), len(row.args), lane is not None)]
     code = template.__code__
-    code = code.replace(co_name=fname, co_qualname=fname,
-                        co_varnames=names + code.co_varnames[len(names):])
+    code = code.replace(co_name=fname, co_qualname=fname, co_varnames=names + code.co_varnames[len(names) :])
     defaults = tuple(d for _, d in row.args) or None
-    ns = {"_ordinary": ordinary, "_lane": lane, "__builtins__": __builtins__, "__name__": __name__,
-          **{f"_D{i}": d for i, (_, d) in enumerate(row.args)}}
+    ns = {
+        "_ordinary": ordinary,
+        "_lane": lane,
+        "__builtins__": __builtins__,
+        "__name__": __name__,
+        **{f"_D{i}": d for i, (_, d) in enumerate(row.args)},
+    }
     return FunctionType(code, ns, fname, defaults)

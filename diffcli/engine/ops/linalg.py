@@ -1,5 +1,6 @@
 """Matrix products with PyTorch's rank-dependent dispatch: mm, mv, dot, outer, bmm, and
 matmul composed from them the way ATen composes it (so the graph shows the same nodes)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,7 +16,8 @@ from .rows import expose
 def _dtype_check(a, b, what="expected m1 and m2 to have the same dtype"):
     if a.array.dtype != b.array.dtype:
         raise errors.TorchRuntimeError(
-            f"{what}, but got: {dtypes.c_name(a.array.dtype)} != {dtypes.c_name(b.array.dtype)}")
+            f"{what}, but got: {dtypes.c_name(a.array.dtype)} != {dtypes.c_name(b.array.dtype)}"
+        )
 
 
 def _record_product(name, out, a, b, grad_a, grad_b, self_first=False):
@@ -28,9 +30,10 @@ def _record_product(name, out, a, b, grad_a, grad_b, self_first=False):
 
     def backward(g, *s):
         held = list(s)
-        p = held.pop(0 if self_first else -1) if need_a else None   # `a` as saved
-        q = held[0] if need_b else None                                # `b` as saved
+        p = held.pop(0 if self_first else -1) if need_a else None  # `a` as saved
+        q = held[0] if need_b else None  # `b` as saved
         return (grad_a(g, q) if need_b else None, grad_b(g, p) if need_a else None)
+
     return record(name, out, (a, b), backward, saved)
 
 
@@ -43,48 +46,55 @@ def mm(a, b):
     if a.array.shape[1] != b.array.shape[0]:
         raise errors.TorchRuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({a.array.shape[0]}x{a.array.shape[1]} "
-            f"and {b.array.shape[0]}x{b.array.shape[1]})")
+            f"and {b.array.shape[0]}x{b.array.shape[1]})"
+        )
     _dtype_check(a, b)
     out = a.array @ b.array
 
     # saved in PyTorch's unpack order (mat2, then self): which one a version error names
-    return _record_product("MmBackward0", out, a, b, lambda g, q: mm(g, S.t(q)),
-                           lambda g, p: mm(S.t(p), g))
+    return _record_product("MmBackward0", out, a, b, lambda g, q: mm(g, S.t(q)), lambda g, p: mm(S.t(p), g))
 
 
 def mv(a, v):
     a, v = as_tensor(a), as_tensor(v)
     if a.array.ndim != 2 or v.array.ndim != 1:
         raise errors.TorchRuntimeError(
-            f"vector + matrix @ vector expected, got 1, {a.array.ndim}, {v.array.ndim}")
+            f"vector + matrix @ vector expected, got 1, {a.array.ndim}, {v.array.ndim}"
+        )
     if a.array.shape[1] != v.array.shape[0]:
         raise errors.TorchRuntimeError(
             f"size mismatch, got input ({a.array.shape[0]}), mat ({a.array.shape[0]}x{a.array.shape[1]}), "
-            f"vec ({v.array.shape[0]})")
+            f"vec ({v.array.shape[0]})"
+        )
     if a.array.dtype != v.array.dtype:  # mv is addmv_ into a result of vec's dtype
         r, m = errors.dtype_scalar_name(v.array.dtype), errors.dtype_scalar_name(a.array.dtype)
         raise errors.TorchRuntimeError(
-            f"addmv input tensors must have the same dtype, but got {r}, {m}, and {r}")
+            f"addmv input tensors must have the same dtype, but got {r}, {m}, and {r}"
+        )
     out = a.array @ v.array
 
-    return _record_product("MvBackward0", out, a, v, lambda g, q: outer(g, q),
-                           lambda g, p: mv(S.t(p), g), self_first=True)  # (PyTorch's unpack order)
+    return _record_product(
+        "MvBackward0", out, a, v, lambda g, q: outer(g, q), lambda g, p: mv(S.t(p), g), self_first=True
+    )  # (PyTorch's unpack order)
 
 
 def dot(a, b):
     a, b = as_tensor(a), as_tensor(b)
     if a.array.ndim != 1 or b.array.ndim != 1:
         raise errors.TorchRuntimeError(
-            f"1D tensors expected, but got {a.array.ndim}D and {b.array.ndim}D tensors")
+            f"1D tensors expected, but got {a.array.ndim}D and {b.array.ndim}D tensors"
+        )
     if a.array.shape[0] != b.array.shape[0]:
         raise errors.TorchRuntimeError(
             "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number "
             "of elements, but got %d and %d elements respectively"
-            % (a.array.shape[0], b.array.shape[0], a.array.shape[0], b.array.shape[0]))
+            % (a.array.shape[0], b.array.shape[0], a.array.shape[0], b.array.shape[0])
+        )
     if a.array.dtype != b.array.dtype:
         raise errors.TorchRuntimeError(
             "dot : expected both vectors to have same dtype, but found "
-            f"{errors.dtype_scalar_name(a.array.dtype)} and {errors.dtype_scalar_name(b.array.dtype)}")
+            f"{errors.dtype_scalar_name(a.array.dtype)} and {errors.dtype_scalar_name(b.array.dtype)}"
+        )
     out = np.asarray(a.array @ b.array)
     return _record_product("DotBackward0", out, a, b, lambda g, q: g * q, lambda g, p: g * p)
 
@@ -93,8 +103,7 @@ def outer(a, b):
     a, b = as_tensor(a), as_tensor(b)
     for t, name in ((a, "self"), (b, "vec2")):
         if t.array.ndim != 1:
-            raise errors.TorchRuntimeError(
-                f"outer: Expected 1-D argument {name}, but got {t.array.ndim}-D")
+            raise errors.TorchRuntimeError(f"outer: Expected 1-D argument {name}, but got {t.array.ndim}-D")
     return mul(S.view(a, a.array.shape[0], 1), b)
 
 
@@ -105,15 +114,23 @@ def bmm(a, b):
     if a.array.shape[0] != b.array.shape[0] or a.array.shape[2] != b.array.shape[1]:
         raise errors.TorchRuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{a.array.shape[0]}, {a.array.shape[2]}] but got: [{b.array.shape[0]}, {b.array.shape[1]}].")
+            f"[{a.array.shape[0]}, {a.array.shape[2]}] but got: [{b.array.shape[0]}, {b.array.shape[1]}]."
+        )
     if a.array.dtype != b.array.dtype:
         raise errors.TorchRuntimeError(
             f"expected scalar type {errors.dtype_scalar_name(a.array.dtype)} but found "
-            f"{errors.dtype_scalar_name(b.array.dtype)}")
+            f"{errors.dtype_scalar_name(b.array.dtype)}"
+        )
     out = a.array @ b.array
 
-    return _record_product("BmmBackward0", out, a, b, lambda g, q: bmm(g, S.transpose(q, 1, 2)),
-                           lambda g, p: bmm(S.transpose(p, 1, 2), g))  # (PyTorch's unpack order)
+    return _record_product(
+        "BmmBackward0",
+        out,
+        a,
+        b,
+        lambda g, q: bmm(g, S.transpose(q, 1, 2)),
+        lambda g, p: bmm(S.transpose(p, 1, 2), g),
+    )  # (PyTorch's unpack order)
 
 
 def _should_fold(a, b):
@@ -142,7 +159,8 @@ def matmul(a, b):
     da, db = a.array.ndim, b.array.ndim
     if da == 0 or db == 0:
         raise errors.TorchRuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+            f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
+        )
     if da == 1 and db == 1:
         return dot(a, b)
     if da == 2 and db == 1:
@@ -151,10 +169,12 @@ def matmul(a, b):
         if a.array.shape[0] != b.array.shape[0]:
             raise errors.TorchRuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied (1x{a.array.shape[0]} and "
-                f"{b.array.shape[0]}x{b.array.shape[1]})")
+                f"{b.array.shape[0]}x{b.array.shape[1]})"
+            )
         res = mm(S.unsqueeze(a, 0), b)
-        return record("SqueezeBackward4", res.array.reshape(res.array.shape[1:]), (res,),
-                      lambda g: (S.unsqueeze(g, 0),))
+        return record(
+            "SqueezeBackward4", res.array.reshape(res.array.shape[1:]), (res,), lambda g: (S.unsqueeze(g, 0),)
+        )
     if da == 2 and db == 2:
         return mm(a, b)
     if _should_fold(a, b):
@@ -198,14 +218,34 @@ def matmul(a, b):
 # --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
 # explanation shows (rows.text_row; the backward formulas are the lambdas above) ----------
 
-_MM = rows.text_row("mm", "MmBackward0", ("grad @ mat2.t()", "self.t() @ grad"), inputs=("self", "mat2"),
-                    saves=("mat2", "self"))
-_MV = rows.text_row("mv", "MvBackward0", ("outer(grad, vec)", "self.t() @ grad"), inputs=("self", "vec"),
-                    saves=("vec", "self"))
-_DOT = rows.text_row("dot", "DotBackward0", ("grad * tensor", "grad * self"), inputs=("self", "tensor"),
-                     saves=("tensor", "self"))
-_BMM = rows.text_row("bmm", "BmmBackward0", ("grad @ mat2.transpose(1, 2)", "self.transpose(1, 2) @ grad"),
-                     inputs=("self", "mat2"), saves=("mat2", "self"))
+_MM = rows.text_row(
+    "mm",
+    "MmBackward0",
+    ("grad @ mat2.t()", "self.t() @ grad"),
+    inputs=("self", "mat2"),
+    saves=("mat2", "self"),
+)
+_MV = rows.text_row(
+    "mv",
+    "MvBackward0",
+    ("outer(grad, vec)", "self.t() @ grad"),
+    inputs=("self", "vec"),
+    saves=("vec", "self"),
+)
+_DOT = rows.text_row(
+    "dot",
+    "DotBackward0",
+    ("grad * tensor", "grad * self"),
+    inputs=("self", "tensor"),
+    saves=("tensor", "self"),
+)
+_BMM = rows.text_row(
+    "bmm",
+    "BmmBackward0",
+    ("grad @ mat2.transpose(1, 2)", "self.transpose(1, 2) @ grad"),
+    inputs=("self", "mat2"),
+    saves=("mat2", "self"),
+)
 
 expose(mm, _MM, names=("mm",))
 expose(mv, _MV, names=("mv",))
@@ -213,5 +253,16 @@ expose(dot, _DOT, names=("dot",))
 expose(bmm, _BMM, names=("bmm",))
 # composites (as ATen's CompositeImplicitAutograd): the rows of the ops they record
 expose(outer, rows.ROWS["view"], rows.ROWS["mul"], names=("outer",))
-expose(matmul, _DOT, _MV, _MM, _BMM, rows.ROWS["unsqueeze"], rows.ROWS["squeeze_.dim"],
-       rows.ROWS["_unsafe_view"], rows.ROWS["expand"], rows.ROWS["view"], names=("matmul",))
+expose(
+    matmul,
+    _DOT,
+    _MV,
+    _MM,
+    _BMM,
+    rows.ROWS["unsqueeze"],
+    rows.ROWS["squeeze_.dim"],
+    rows.ROWS["_unsafe_view"],
+    rows.ROWS["expand"],
+    rows.ROWS["view"],
+    names=("matmul",),
+)

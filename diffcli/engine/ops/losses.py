@@ -1,5 +1,6 @@
 """Loss functions with PyTorch's node structure: mse_loss and binary_cross_entropy are
 single nodes; cross_entropy is nll_loss over log_softmax."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -41,9 +42,11 @@ def _scale(g: Tensor, shape, reduction, n):
 def mse_loss(input, target, reduction="mean"):
     a, t = as_tensor(input), as_tensor(target)
     if a.array.shape != t.array.shape:
-        errors.warn(f"Using a target size ({t.shape}) that is different to the input size ({a.shape}). "
-               "This will likely lead to incorrect results due to broadcasting. Please ensure "
-               "they have the same size.")
+        errors.warn(
+            f"Using a target size ({t.shape}) that is different to the input size ({a.shape}). "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure "
+            "they have the same size."
+        )
     errors.broadcast_shapes(a.array.shape, t.array.shape)
     rd = promotion.result_type(a, t)
     if rd.kind != "f":
@@ -56,6 +59,7 @@ def mse_loss(input, target, reduction="mean"):
         d = (p - q) * 2
         gs = _scale(g, shape, reduction, n)
         return gs * d, -(gs * d)
+
     return _MSE.record(out, (a, t), backward, (a, t))
 
 
@@ -67,11 +71,13 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     if p.array.shape != t.array.shape:
         raise errors.TorchValueError(
             f"Using a target size ({t.shape}) that is different to the input size ({p.shape}) is deprecated. "
-            "Please ensure they have the same size.")
+            "Please ensure they have the same size."
+        )
     x = p.array
     if t.array.dtype != x.dtype:
         raise errors.TorchRuntimeError(
-            f"Found dtype {dtypes.scalar_name(t.array.dtype)} but expected {dtypes.scalar_name(x.dtype)}")
+            f"Found dtype {dtypes.scalar_name(t.array.dtype)} but expected {dtypes.scalar_name(x.dtype)}"
+        )
     if x.dtype.kind != "f":
         raise errors.not_implemented("binary_cross_entropy", x.dtype)
     if ((x < 0) | (x > 1)).any():
@@ -96,13 +102,15 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
         if reduction == "mean":
             gr = gr / n
         return gr, None
+
     return _BCE.record(out, (p, t), backward, (p, t))
 
 
 def _check_target_dtype(tgt: np.ndarray):
     if tgt.dtype != np.int64:
         raise errors.TorchRuntimeError(
-            f"expected target dtype to be Long or Byte, but got {errors.dtype_scalar_name(tgt.dtype)}")
+            f"expected target dtype to be Long or Byte, but got {errors.dtype_scalar_name(tgt.dtype)}"
+        )
 
 
 def _nll_layout(x: np.ndarray, tgt: np.ndarray):
@@ -114,7 +122,8 @@ def _nll_layout(x: np.ndarray, tgt: np.ndarray):
     batch = tgt.shape[0] if tgt.ndim else 0
     if x.ndim != 1 and batch != x.shape[0]:
         raise errors.TorchValueError(
-            f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({batch}).")
+            f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({batch})."
+        )
     if x.ndim <= 2:
         if tgt.ndim > 1:
             raise errors.TorchRuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -123,29 +132,31 @@ def _nll_layout(x: np.ndarray, tgt: np.ndarray):
             return x, tgt
         if tgt.ndim == 1 and tgt.shape[0] != 1:
             raise errors.TorchValueError(
-                f"For 1D input, 1D target must have size 1, but got target size: {tgt.shape[0]}")
+                f"For 1D input, 1D target must have size 1, but got target size: {tgt.shape[0]}"
+            )
         return x[None, :], tgt.reshape(1)
     want = (x.shape[0],) + x.shape[2:]
     if x.ndim == 4:
         if tgt.ndim != 3:
             raise errors.TorchRuntimeError(
                 "only batches of spatial targets supported (3D tensors) but got targets of "
-                f"dimension: {tgt.ndim}")
+                f"dimension: {tgt.ndim}"
+            )
         _check_target_dtype(tgt)
         if tgt.shape != want:
             raise errors.TorchRuntimeError(
                 f"size mismatch (got input: [{', '.join(map(str, x.shape))}] , target: "
-                f"[{', '.join(map(str, tgt.shape))}]")
+                f"[{', '.join(map(str, tgt.shape))}]"
+            )
     elif tgt.shape != want:
         raise errors.TorchRuntimeError(
-            f"Expected target size [{', '.join(map(str, want))}], got "
-            f"[{', '.join(map(str, tgt.shape))}]")
+            f"Expected target size [{', '.join(map(str, want))}], got [{', '.join(map(str, tgt.shape))}]"
+        )
     _check_target_dtype(tgt)
     return np.moveaxis(x, 1, -1).reshape(-1, x.shape[1]), tgt.reshape(-1)
 
 
-def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
-             reduction="mean"):
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """PyTorch's nll_loss_nd: NllLossBackward0 for (C) and (N, C) inputs,
     NllLoss2DBackward0 for (N, C, H, W); other K-dim inputs are made contiguous and viewed
     as (N, C, 1, -1) first (and a 'none' result viewed back)."""
@@ -202,11 +213,20 @@ def _nll(a, t, weight, ignore_index, reduction, name):
         if reduction == "none" and x.ndim > 1:
             g = unsqueeze(g, 1)
         return (g * coef,)
+
     return record(name, out, (a,), backward)
 
 
-def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
-                  reduction="mean", label_smoothing=0.0):
+def cross_entropy(
+    input,
+    target,
+    weight=None,
+    size_average=None,
+    ignore_index=-100,
+    reduce=None,
+    reduction="mean",
+    label_smoothing=0.0,
+):
     """PyTorch's composition: log_softmax, then nll_loss (class indices) or a weighted sum
     (class probabilities); label smoothing adds the smoothing term as PyTorch builds it."""
     a, t = as_tensor(input), as_tensor(target)
@@ -220,7 +240,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if t.array.dtype.kind != "f":
             raise errors.TorchRuntimeError(
                 "Expected floating point type for target with class probabilities, got "
-                f"{errors.dtype_scalar_name(t.array.dtype)}")
+                f"{errors.dtype_scalar_name(t.array.dtype)}"
+            )
         if ignore_index >= 0:
             raise errors.TorchRuntimeError("ignore_index is not supported for floating point target")
         if label_smoothing > 0:
@@ -237,8 +258,11 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return nll
     ignored = t.array == ignore_index
     smooth = -tsum(ls if w is None else ls * w, dim)
-    smooth = _MASKED_FILL.record(np.where(ignored, 0.0, smooth.array).astype(smooth.array.dtype),
-                    (smooth,), lambda g: (where_zero(ignored, g),))
+    smooth = _MASKED_FILL.record(
+        np.where(ignored, 0.0, smooth.array).astype(smooth.array.dtype),
+        (smooth,),
+        lambda g: (where_zero(ignored, g),),
+    )
     if reduction == "mean":
         if weight is None:
             total = Tensor(np.asarray((~ignored).sum()))
@@ -285,8 +309,9 @@ def _log_sigmoid_t(x: Tensor) -> Tensor:
     return SE.clamp_max(x, 0.0) - U.log1p(U.exp(-U.abs(x)))
 
 
-def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
-                                     reduction="mean", pos_weight=None):
+def binary_cross_entropy_with_logits(
+    input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
+):
     """F.binary_cross_entropy_with_logits: one BinaryCrossEntropyWithLogitsBackward0 node
     with edges to the input and the target. ATen's forward,
         loss = (1 - t) * x - log_sigmoid(x) * ((pos_weight - 1) * t + 1)   [* weight],
@@ -297,8 +322,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         reduction = _legacy_reduction(size_average, reduce)
     a, t = as_tensor(input), as_tensor(target)
     if a.array.shape != t.array.shape:
-        raise errors.TorchValueError(
-            f"Target size ({t.shape}) must be the same as input size ({a.shape})")
+        raise errors.TorchValueError(f"Target size ({t.shape}) must be the same as input size ({a.shape})")
     if reduction not in ("mean", "sum", "none"):
         raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")
     return _bce_with_logits(a, t, weight, pos_weight, reduction)
@@ -310,7 +334,8 @@ def binary_cross_entropy_with_logits_aten(input, target, weight=None, pos_weight
     if not isinstance(reduction, int) or isinstance(reduction, bool):
         raise errors.TorchTypeError(
             "binary_cross_entropy_with_logits(): argument 'reduction' must be int, "
-            f"not {type(reduction).__name__}")
+            f"not {type(reduction).__name__}"
+        )
     a, t = as_tensor(input), as_tensor(target)
     if reduction not in _REDUCTION_ENUM:
         raise errors.TorchValueError(f"{reduction} is not a valid reduction")
@@ -324,22 +349,25 @@ def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
         if v is not None and v.needs_grad:
             raise errors.TorchRuntimeError(
                 "The function 'binary_cross_entropy_with_logits' is not differentiable with "
-                f"respect to argument '{name}'. This input cannot have requires_grad True.")
+                f"respect to argument '{name}'. This input cannot have requires_grad True."
+            )
     x, y = a.array, t.array
-    if y.dtype == np.bool_:   # 1 - target
+    if y.dtype == np.bool_:  # 1 - target
         raise errors.TorchRuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
-            "Use the `^` or `logical_xor()` operator instead.")
+            "Use the `^` or `logical_xor()` operator instead."
+        )
     if y.dtype.kind != "f" and x.dtype.kind == "f":
         # (1 - target).mul_(input): the in-place product keeps the target's dtype
         raise errors.TorchRuntimeError(
             f"result type {errors.dtype_scalar_name(x.dtype)} can't be cast to the desired "
-            f"output type {errors.dtype_scalar_name(y.dtype)}")
+            f"output type {errors.dtype_scalar_name(y.dtype)}"
+        )
     if x.dtype.kind != "f":
         raise errors.not_implemented("log_sigmoid_cpu", x.dtype)
     shape = x.shape
 
-    def into(v: np.ndarray):   # an in-place product cannot grow the loss's shape
+    def into(v: np.ndarray):  # an in-place product cannot grow the loss's shape
         try:
             full = np.broadcast_shapes(v.shape, shape)
         except ValueError:
@@ -347,7 +375,8 @@ def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
         if full != shape:
             raise errors.TorchRuntimeError(
                 f"output with shape [{', '.join(map(str, shape))}] doesn't match the broadcast "
-                f"shape [{', '.join(map(str, full))}]")
+                f"shape [{', '.join(map(str, full))}]"
+            )
         return v
 
     with np.errstate(over="ignore"):
@@ -384,6 +413,7 @@ def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
             if reduction == "mean":
                 gt = gt / n
         return gi, gt
+
     return _BCE_LOGITS.record(out, (a, t), backward, (a, t))
 
 
@@ -391,35 +421,76 @@ def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
 # explanation shows (rows.text_row; the backward formulas are in the functions above) -----
 
 _MEAN_SCALED = "(grad / self.numel() if reduction == 'mean' else grad)"
-_MSE = rows.text_row("mse_loss", "MseLossBackward0",
-                     (f"2 * (self - target) * {_MEAN_SCALED}", f"-2 * (self - target) * {_MEAN_SCALED}"),
-                     inputs=("self", "target"), saves=("self", "target"), args=(("reduction", "mean"),))
-_BCE = rows.text_row("binary_cross_entropy", "BinaryCrossEntropyBackward0",
-                     (f"weight * (self - target) / (self * (1 - self)) * {_MEAN_SCALED}",
-                      f"weight * (log(1 - self) - log(self)) * {_MEAN_SCALED}"),
-                     inputs=("self", "target"), saves=("self", "target"),
-                     args=(("weight", 1.0), ("reduction", "mean")))
-_NLL_TEXT = ("-weight * (arange(self.shape[1]) == target.unsqueeze(1))"
-             " * (grad / target.numel() if reduction == 'mean' else grad.unsqueeze(1))")
-_NLL = rows.text_row("nll_loss", "NllLossBackward0", (_NLL_TEXT,), saves=("target",),
-                     args=(("target", None), ("weight", 1.0), ("reduction", "mean")))
-_NLL2D = rows.text_row("nll_loss2d", "NllLoss2DBackward0", (_NLL_TEXT,), saves=("target",),
-                       args=(("target", None), ("weight", 1.0), ("reduction", "mean")))
-_BCE_LOGITS = rows.text_row("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
-                            (f"weight * (sigmoid(self) - target) * {_MEAN_SCALED}",
-                             f"-weight * self * {_MEAN_SCALED}"),
-                            inputs=("self", "target"), saves=("self", "target"),
-                            args=(("weight", 1.0), ("reduction", "mean")))
-_MASKED_FILL = rows.text_row("masked_fill.Scalar", "MaskedFillBackward0", ("where(mask, 0.0, grad)",),
-                             args=(("mask", None),))
+_MSE = rows.text_row(
+    "mse_loss",
+    "MseLossBackward0",
+    (f"2 * (self - target) * {_MEAN_SCALED}", f"-2 * (self - target) * {_MEAN_SCALED}"),
+    inputs=("self", "target"),
+    saves=("self", "target"),
+    args=(("reduction", "mean"),),
+)
+_BCE = rows.text_row(
+    "binary_cross_entropy",
+    "BinaryCrossEntropyBackward0",
+    (
+        f"weight * (self - target) / (self * (1 - self)) * {_MEAN_SCALED}",
+        f"weight * (log(1 - self) - log(self)) * {_MEAN_SCALED}",
+    ),
+    inputs=("self", "target"),
+    saves=("self", "target"),
+    args=(("weight", 1.0), ("reduction", "mean")),
+)
+_NLL_TEXT = (
+    "-weight * (arange(self.shape[1]) == target.unsqueeze(1))"
+    " * (grad / target.numel() if reduction == 'mean' else grad.unsqueeze(1))"
+)
+_NLL = rows.text_row(
+    "nll_loss",
+    "NllLossBackward0",
+    (_NLL_TEXT,),
+    saves=("target",),
+    args=(("target", None), ("weight", 1.0), ("reduction", "mean")),
+)
+_NLL2D = rows.text_row(
+    "nll_loss2d",
+    "NllLoss2DBackward0",
+    (_NLL_TEXT,),
+    saves=("target",),
+    args=(("target", None), ("weight", 1.0), ("reduction", "mean")),
+)
+_BCE_LOGITS = rows.text_row(
+    "binary_cross_entropy_with_logits",
+    "BinaryCrossEntropyWithLogitsBackward0",
+    (f"weight * (sigmoid(self) - target) * {_MEAN_SCALED}", f"-weight * self * {_MEAN_SCALED}"),
+    inputs=("self", "target"),
+    saves=("self", "target"),
+    args=(("weight", 1.0), ("reduction", "mean")),
+)
+_MASKED_FILL = rows.text_row(
+    "masked_fill.Scalar", "MaskedFillBackward0", ("where(mask, 0.0, grad)",), args=(("mask", None),)
+)
 _DIV_SCALAR = rows.ROWS["div.Scalar"]
 
 expose(mse_loss, _MSE, names=("mse_loss",), method=False)
 expose(binary_cross_entropy, _BCE, names=("binary_cross_entropy",), method=False)
 expose(nll_loss, _NLL, _NLL2D, rows.ROWS["view"], names=("nll_loss",), method=False)
-expose(binary_cross_entropy_with_logits, _BCE_LOGITS, names=("binary_cross_entropy_with_logits",),
-       method=False)
+expose(
+    binary_cross_entropy_with_logits, _BCE_LOGITS, names=("binary_cross_entropy_with_logits",), method=False
+)
 # a composite: nll_loss over log_softmax, with label smoothing's sum and masked fill
-expose(cross_entropy, _NLL, _NLL2D, rows.ROWS["log_softmax"], rows.ROWS["sum"],
-       rows.ROWS["sum.dim_IntList"], rows.ROWS["neg"], _MASKED_FILL, _DIV_SCALAR, rows.ROWS["div.Tensor"],
-       rows.ROWS["mul.Scalar"], rows.ROWS["add"], names=("cross_entropy",), method=False)
+expose(
+    cross_entropy,
+    _NLL,
+    _NLL2D,
+    rows.ROWS["log_softmax"],
+    rows.ROWS["sum"],
+    rows.ROWS["sum.dim_IntList"],
+    rows.ROWS["neg"],
+    _MASKED_FILL,
+    _DIV_SCALAR,
+    rows.ROWS["div.Tensor"],
+    rows.ROWS["mul.Scalar"],
+    rows.ROWS["add"],
+    names=("cross_entropy",),
+    method=False,
+)

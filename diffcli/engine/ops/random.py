@@ -26,6 +26,7 @@ PyTorch's default CPU generator starts from a non-deterministic seed (random_dev
 see torch.initial_seed() in fresh processes), so an unseeded script cannot be matched;
 the engine starts from default_rng_seed_val, and the interpreter seeds each run.
 """
+
 from __future__ import annotations
 
 import math
@@ -34,7 +35,7 @@ import numpy as np
 
 from .. import errors
 
-DEFAULT_SEED = 67280421310721      # c10::detail::default_rng_seed_val
+DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val
 _MASK24 = np.uint64((1 << 24) - 1)
 _MASK53 = np.uint64((1 << 53) - 1)
 _TWO_PI = 2.0 * math.pi
@@ -73,8 +74,8 @@ class Generator:
     def uniform(self, n: int, dtype) -> np.ndarray:
         """n uniform_real_distribution(0, 1) values of `dtype` (float32 or float64)."""
         if np.dtype(dtype) == np.float64:
-            return (self.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
-        return ((self.random(n) & _MASK24).astype(np.float64) * 2.0 ** -24).astype(np.float32)
+            return (self.random64(n) & _MASK53).astype(np.float64) * 2.0**-53
+        return ((self.random(n) & _MASK24).astype(np.float64) * 2.0**-24).astype(np.float32)
 
     def normal(self, n: int, dtype, contiguous: bool = True) -> np.ndarray:
         """ATen's normal_kernel (mean 0, std 1): n values of `dtype`, in memory order."""
@@ -89,7 +90,7 @@ class Generator:
         full = n - n % 16
         data[:full] = fill16(data[:full])
         if n % 16:
-            data[n - 16:] = fill16(self.uniform(16, dtype))
+            data[n - 16 :] = fill16(self.uniform(16, dtype))
         return data
 
     def _normal_serial(self, n: int) -> np.ndarray:
@@ -103,7 +104,7 @@ class Generator:
         if m <= 0:
             return out
         pairs = (m + 1) // 2
-        u = self.uniform(2 * pairs, np.float64)      # u1, u2, u1, u2, ... in draw order
+        u = self.uniform(2 * pairs, np.float64)  # u1, u2, u1, u2, ... in draw order
         cos, sin = [], []
         for u1, u2 in zip(u[0::2].tolist(), u[1::2].tolist()):
             r = math.sqrt(-2.0 * math.log1p(-u2))
@@ -168,9 +169,20 @@ def _fma(a, b, c) -> np.ndarray:
     return hi.astype(np.float32)
 
 
-_LOG_P = [_F(v) for v in (7.0376836292E-2, -1.1514610310E-1, 1.1676998740E-1,
-                          -1.2420140846E-1, 1.4249322787E-1, -1.6668057665E-1,
-                          2.0000714765E-1, -2.4999993993E-1, 3.3333331174E-1)]
+_LOG_P = [
+    _F(v)
+    for v in (
+        7.0376836292e-2,
+        -1.1514610310e-1,
+        1.1676998740e-1,
+        -1.2420140846e-1,
+        1.4249322787e-1,
+        -1.6668057665e-1,
+        2.0000714765e-1,
+        -2.4999993993e-1,
+        3.3333331174e-1,
+    )
+]
 _MIN_NORM = np.array(0x00800000, np.int32).view(np.float32)
 _HALF_BITS = np.float32(0.5).view(np.int32)
 
@@ -211,13 +223,13 @@ def _sincos256_ps(x: np.ndarray):
     x = _fma(y, _F(-2.4187564849853515625e-4), x)
     x = _fma(y, _F(-3.77489497744594108e-8), x)
     z = x * x
-    yc = _fma(np.full_like(z, _F(2.443315711809948E-005)), z, _F(-1.388731625493765E-003))
-    yc = _fma(yc, z, _F(4.166664568298827E-002))
+    yc = _fma(np.full_like(z, _F(2.443315711809948e-005)), z, _F(-1.388731625493765e-003))
+    yc = _fma(yc, z, _F(4.166664568298827e-002))
     yc = yc * z
     yc = _fma(yc, z, -(z * _F(0.5)))
     yc = yc + _F(1)
-    ys = _fma(np.full_like(z, _F(-1.9515295891E-4)), z, _F(8.3321608736E-3))
-    ys = _fma(ys, z, _F(-1.6666654611E-1))
+    ys = _fma(np.full_like(z, _F(-1.9515295891e-4)), z, _F(8.3321608736e-3))
+    ys = _fma(ys, z, _F(-1.6666654611e-1))
     ys = ys * z
     ys = _fma(ys, x, x)
     sin = np.where(poly_mask, ys, yc)

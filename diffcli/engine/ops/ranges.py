@@ -2,6 +2,7 @@
 fused multiply-add (emulated exactly in numpy, `_fma`), in the vectorized kernels' order
 and over at::parallel_for's chunks (`_parallel_chunks`). The other constructors:
 creation.py."""
+
 from __future__ import annotations
 
 import os
@@ -125,8 +126,8 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False):
     for b, e in _parallel_chunks(n):
         blocks = (e - b) // (2 * w) * (2 * w)
         if blocks:
-            base = out[b:b + blocks:w].astype(np.float64)  # each vector's first element
-            out[b:b + blocks] = _fma(xst, lanes[None, :], base[:, None], np.float64).astype(d).reshape(-1)
+            base = out[b : b + blocks : w].astype(np.float64)  # each vector's first element
+            out[b : b + blocks] = _fma(xst, lanes[None, :], base[:, None], np.float64).astype(d).reshape(-1)
     return _leaf(out, requires_grad)
 
 
@@ -162,5 +163,3 @@ def linspace(start, end, steps, dtype=None, requires_grad=False):
         with np.errstate(all="ignore"):
             out = np.trunc(out).astype(d)
     return _leaf(out.astype(d), requires_grad)
-
-

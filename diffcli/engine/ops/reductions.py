@@ -2,6 +2,7 @@
 is the full reduction (PyTorch's ...Backward0 for sum/mean/prod, MaxBackward1 for max); a
 dim gives the dim variant. (softmax and log_softmax: softmax.py; any/all/argmax/equal...,
 which have no gradient: discrete.py.)"""
+
 from __future__ import annotations
 
 import numpy as np
@@ -78,8 +79,11 @@ def sum(a, dim=None, keepdim=False, dtype=None):
         out = aten_sum(x) if x.dtype.kind == "f" else np.asarray(x.sum(), dtype=x.dtype)  # (int32: not int64)
         shape = a.array.shape
         return _SUM.record(out, (a,), lambda g: (_sum_backward(g, shape, None, False),))
-    out = (aten_sum(x, dims, keepdim) if x.dtype.kind == "f" and x.ndim else
-           np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype))
+    out = (
+        aten_sum(x, dims, keepdim)
+        if x.dtype.kind == "f" and x.ndim
+        else np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
+    )
     shape = a.array.shape
     return _SUM_DIM.record(out, (a,), lambda g: (_sum_backward(g, shape, dims, keepdim),))
 
@@ -92,17 +96,20 @@ def mean(a, dim=None, keepdim=False, dtype=None):
     if x.dtype.kind != "f":
         raise errors.TorchRuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating "
-            f"point or complex dtype. Got: {errors.dtype_scalar_name(x.dtype)}")
+            f"point or complex dtype. Got: {errors.dtype_scalar_name(x.dtype)}"
+        )
     dims = _dims(dim, x.ndim)
     shape = a.array.shape
     with np.errstate(all="ignore"):
         if dims is None:
             out = aten_mean(x) if x.size else np.asarray(np.nan, dtype=x.dtype)
             n = x.size
-            return _MEAN.record(out, (a,),
-                          lambda g: (_div_scalar(_sum_backward(g, shape, None, False), n),))
-        out = (aten_mean(x, dims, keepdim) if x.ndim else
-               np.asarray(x.mean(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype))
+            return _MEAN.record(out, (a,), lambda g: (_div_scalar(_sum_backward(g, shape, None, False), n),))
+        out = (
+            aten_mean(x, dims, keepdim)
+            if x.ndim
+            else np.asarray(x.mean(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
+        )
     n = 1
     for d in dims:
         n *= shape[d] if shape else 1
@@ -127,6 +134,7 @@ def prod(a, dim=None, keepdim=False, dtype=None):
 
     def backward(g, p, r):
         return (_prod_backward(g, p, r, axis, keepdim),)
+
     return row.record(out, (a,), backward, (a, OUT))
 
 
@@ -175,8 +183,9 @@ def _prod_safe_zeros_backward(g: Tensor, inp: Tensor, dim: int) -> Tensor:
 def _cumprod(a: Tensor, dim: int) -> Tensor:
     """cumprod along `dim` (CumprodBackward0, saving the input and the result), for
     prod's backward formula."""
-    return _CUMPROD.record(np.cumprod(a.array, axis=dim), (a,),
-                  lambda g, p, r: (_cumprod_backward(g, p, dim, r),), (a, OUT))
+    return _CUMPROD.record(
+        np.cumprod(a.array, axis=dim), (a,), lambda g, p, r: (_cumprod_backward(g, p, dim, r),), (a, OUT)
+    )
 
 
 def _cumprod_backward(g: Tensor, inp: Tensor, dim: int, out: Tensor) -> Tensor:
@@ -225,7 +234,7 @@ class ReturnTypes(tuple):
         return self[1]
 
     def __repr__(self):
-        return (f"torch.return_types.{self.kind}(\nvalues={self[0]!r},\nindices={self[1]!r})")
+        return f"torch.return_types.{self.kind}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
 def cumsum(a, dim, dtype=None):
@@ -240,8 +249,8 @@ def cumsum(a, dim, dtype=None):
         if not g.array.ndim:
             return (g,)
         return (flip(cumsum(flip(g, d), d), d),)
-    return _CUMSUM.record(out, (a,), backward)
 
+    return _CUMSUM.record(out, (a,), backward)
 
 
 def sum_to_shape(g: Tensor, shape) -> Tensor:
@@ -253,7 +262,8 @@ def sum_to_shape(g: Tensor, shape) -> Tensor:
         return sum(g)
     lead = g.array.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(
-        i + lead for i, s in enumerate(shape) if s == 1 and g.array.shape[i + lead] != 1)
+        i + lead for i, s in enumerate(shape) if s == 1 and g.array.shape[i + lead] != 1
+    )
     if dims:
         g = sum(g, dims, keepdim=True)
     if g.array.shape != tuple(shape):
@@ -273,19 +283,29 @@ _RESULT_BACK = "(result if keepdim else result.unsqueeze(dim))"
 
 
 _SUM = rows.text_row("sum", "SumBackward0", ("grad.expand_as(self)",))
-_SUM_DIM = rows.text_row("sum.dim_IntList", "SumBackward1", (f"{_UNREDUCE}.expand_as(self)",),
-                         args=(_DIM, _KEEPDIM))
+_SUM_DIM = rows.text_row(
+    "sum.dim_IntList", "SumBackward1", (f"{_UNREDUCE}.expand_as(self)",), args=(_DIM, _KEEPDIM)
+)
 _MEAN = rows.text_row("mean", "MeanBackward0", ("grad.expand_as(self) / self.numel()",))
-_MEAN_DIM = rows.text_row("mean.dim", "MeanBackward1", (f"{_UNREDUCE}.expand_as(self) / self.shape[dim]",),
-                          args=(_DIM, _KEEPDIM))
+_MEAN_DIM = rows.text_row(
+    "mean.dim", "MeanBackward1", (f"{_UNREDUCE}.expand_as(self) / self.shape[dim]",), args=(_DIM, _KEEPDIM)
+)
 _PROD = rows.text_row("prod", "ProdBackward0", ("grad * result / self",), saves=("self", "result"))
-_PROD_DIM = rows.text_row("prod.dim_int", "ProdBackward1", (f"{_UNREDUCE} * {_RESULT_BACK} / self",),
-                          saves=("self", "result"), args=(_DIM, _KEEPDIM))
-_CUMSUM = rows.text_row("cumsum", "CumsumBackward0", ("grad.flip(dim).cumsum(dim).flip(dim)",),
-                        args=(_DIM,))
-_CUMPROD = rows.text_row("cumprod", "CumprodBackward0",
-                         ("(result * grad).flip(dim).cumsum(dim).flip(dim) / self",),
-                         saves=("self", "result"), args=(_DIM,))
+_PROD_DIM = rows.text_row(
+    "prod.dim_int",
+    "ProdBackward1",
+    (f"{_UNREDUCE} * {_RESULT_BACK} / self",),
+    saves=("self", "result"),
+    args=(_DIM, _KEEPDIM),
+)
+_CUMSUM = rows.text_row("cumsum", "CumsumBackward0", ("grad.flip(dim).cumsum(dim).flip(dim)",), args=(_DIM,))
+_CUMPROD = rows.text_row(
+    "cumprod",
+    "CumprodBackward0",
+    ("(result * grad).flip(dim).cumsum(dim).flip(dim) / self",),
+    saves=("self", "result"),
+    args=(_DIM,),
+)
 
 expose(sum, _SUM, _SUM_DIM, names=("sum",))
 expose(mean, _MEAN, _MEAN_DIM, names=("mean",))

@@ -53,6 +53,7 @@ script could evaluate. For an elementwise row, the local derivative d result / d
 for mul's self. For the others (`elementwise=False`), the vector-Jacobian product, in
 `grad` too: `grad @ other.mT` for mm's self.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -73,9 +74,11 @@ class _Numpy:
 NUMPY = _Numpy()  # Row.lane: in the scalar lane, but the forward is numpy's (on the 0-d array)
 RESULT = "result"
 
+
 class D:
     """One input's derivative: PyTorch's gradient `formula` (None: the op computes it by
     hand, or `joint` does) and the `text` for explanations."""
+
     __slots__ = ("formula", "text")
 
     def __init__(self, formula, text):
@@ -87,6 +90,7 @@ class D:
 
 class Kink:
     """Where a row is not differentiable (see the module's docstring)."""
+
     __slots__ = ("text", "where", "value")
 
     def __init__(self, text, where, value):
@@ -98,13 +102,14 @@ class Kink:
 
 class Row:
     """One op overload (see the module's docstring). Fields, with their defaults:"""
-    name: str                       # the row's id: the op's name, `.overload` if several
+
+    name: str  # the row's id: the op's name, `.overload` if several
     grad_fn: str
-    forward = None                  # the numpy kernel (elementwise rows)
+    forward = None  # the numpy kernel (elementwise rows)
     inputs = ("self",)
-    grads = ()                      # one D per input
+    grads = ()  # one D per input
     saves = ()
-    args = ()                       # ((name, default), ...)
+    args = ()  # ((name, default), ...)
     joint = None
     # the scalar lane: the forward on floats, (x) -> float for one input (math.sin) or
     # (x, y) -> float for two (operator.mul; y may be an int); or NUMPY (numpy's forward
@@ -125,9 +130,9 @@ class Row:
     method = True
     inplace = False
     # kernels: dtype behaviour of an elementwise op
-    keeps_dtype = False             # an integer/bool input keeps its dtype (floor, abs...)
-    no_kernel = None                # (kernel name, numpy dtype kinds it refuses)
-    tensor_only = False             # every operand must be a Tensor (maximum, hypot)
+    keeps_dtype = False  # an integer/bool input keeps its dtype (floor, abs...)
+    no_kernel = None  # (kernel name, numpy dtype kinds it refuses)
+    tensor_only = False  # every operand must be a Tensor (maximum, hypot)
     # where the op is not differentiable: a Kink, or None (smooth on its domain)
     kink = None
     # the forward as a formula (`grad --symbolic`): script syntax over the row's parameters
@@ -171,14 +176,14 @@ class Row:
         return np.asarray(self.kink.where(**full), dtype=bool)
 
 
-ROWS: dict = {}        # row name -> Row, in registration order
-OPS: dict = {}         # row name -> the engine function made from it
+ROWS: dict = {}  # row name -> Row, in registration order
+OPS: dict = {}  # row name -> the engine function made from it
 # formula names -> ops and helpers; `ops.NAME` is the same table by attribute, for an op
 # module that needs an op of a module above it (a view's backward needs `sum`): looked up
 # when called, so the imports go one way (from the op families down)
 ops = SimpleNamespace(__builtins__=builtins, __name__=__name__)
 TENSOR_NS: dict = vars(ops)
-FLOAT_NS: dict = {"__builtins__": builtins, "__name__": __name__}   # -> their float versions
+FLOAT_NS: dict = {"__builtins__": builtins, "__name__": __name__}  # -> their float versions
 
 
 def register(row: Row, op=None, float_op=None) -> Row:
@@ -209,15 +214,25 @@ def text_row(name, grad_fn, texts, inputs=("self",), saves=(), args=(), kink=Non
     """A row for an op whose forward and backward are written by hand (a reduction, a view,
     a loss...): its node, inputs, what it saves and, per input, the text an explanation
     shows: the vector-Jacobian product in `grad`, the inputs, `result` and the args."""
-    return register(Row(name, grad_fn, inputs=tuple(inputs), grads=tuple(D(None, t) for t in texts),
-                        saves=tuple(saves), args=tuple(args), elementwise=False, kink=kink))
+    return register(
+        Row(
+            name,
+            grad_fn,
+            inputs=tuple(inputs),
+            grads=tuple(D(None, t) for t in texts),
+            saves=tuple(saves),
+            args=tuple(args),
+            elementwise=False,
+            kink=kink,
+        )
+    )
 
 
 def _check_params(row, f, extra=()):
     if f is None:
         return
     code = f.__code__
-    got = code.co_varnames[:code.co_argcount]
+    got = code.co_varnames[: code.co_argcount]
     want = ("grad", *row.params, *extra)
     if got != want:
         raise TypeError(f"row {row.name}: a formula takes {', '.join(want)}; this one {', '.join(got)}")
@@ -272,6 +287,7 @@ class Variant(tuple):
     gradient per input; the names saved, in order (a Python-number input: a placeholder);
     the scalar lane's formula on floats, (grad, *fargs) -> gradients (or a float, the
     first input's)."""
+
     __slots__ = ()
     backward = property(lambda v: v[0])
     saved = property(lambda v: v[1])
@@ -324,23 +340,26 @@ def _make(row, needs, numbers, lane, lane_args) -> Variant:
     fast = None
     if lane and row.joint is None:
         argdefs = tuple(fixed.values()) or None  # (the fixed args are the formulas' last)
-        assert tuple(fixed) == tuple(a for a, _ in row.args)[len(row.args) - len(fixed):], row.name
+        assert tuple(fixed) == tuple(a for a, _ in row.args)[len(row.args) - len(fixed) :], row.name
         fast = _fast(_in(row, FLOAT_NS, needs, argdefs), len(fargs))
     return Variant((backward, saved, fast))
 
 
 def _in(row, ns, mask, argdefs=None):
     """The row's formulas (or its joint formula), looking their names up in `ns`."""
+
     def rebind(f):
         missing = globals_of(f) - ns.keys() - _PYTHON_BUILTINS
         if missing:
-            raise NameError(f"row {row.name}: {sorted(missing)} has no version in "
-                            f"{'FLOAT_NS' if ns is FLOAT_NS else 'TENSOR_NS'} (yet)")
+            raise NameError(
+                f"row {row.name}: {sorted(missing)} has no version in "
+                f"{'FLOAT_NS' if ns is FLOAT_NS else 'TENSOR_NS'} (yet)"
+            )
         return FunctionType(f.__code__, ns, f.__name__, argdefs or f.__defaults__, f.__closure__)
+
     if row.joint is not None:
         return rebind(row.joint)
-    return tuple(rebind(d.formula) if m and d.formula is not None else None
-                 for d, m in zip(row.grads, mask))
+    return tuple(rebind(d.formula) if m and d.formula is not None else None for d, m in zip(row.grads, mask))
 
 
 # the Python builtins a formula may use (`pow`, `abs`, `round`... are the engine's ops there)
@@ -354,11 +373,13 @@ def _bind(fs, where, needs):
 
         def backward(grad, *vals):
             return joint(grad, *[c if i is None else vals[i] for i, c in where], needs)
+
         return backward
 
     def backward(grad, *vals):
         full = [c if i is None else vals[i] for i, c in where]
         return tuple([None if f is None else f(grad, *full) for f in fs])
+
     return backward
 
 
@@ -382,13 +403,20 @@ class Exposed:
     `function`, torch.NAME(...) or None (a Tensor method only); `method`, Tensor.NAME(...)
     or None; `names`; `inplace`, whether Tensor.NAME_(...) exists too; `rows`, the rows
     the function records (several for a dispatcher or a composite op)."""
+
     __slots__ = ("function", "method", "names", "inplace", "rows")
 
     def __init__(self, function, method, names, inplace, rows):
-        self.function, self.method, self.names, self.inplace, self.rows = function, method, names, inplace, rows
+        self.function, self.method, self.names, self.inplace, self.rows = (
+            function,
+            method,
+            names,
+            inplace,
+            rows,
+        )
 
 
-TABLE: list = []   # in registration order
+TABLE: list = []  # in registration order
 
 
 def expose(fn, *rows_, names=(), method=True, inplace=False, function_too=True):

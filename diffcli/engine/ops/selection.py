@@ -1,6 +1,7 @@
 """Selection and comparison: where, the clamp family, comparisons and logical ops. The
 comparisons have no gradient; where and clamp are written by hand (their bounds and
 conditions are not inputs of an elementwise row) and carry their rows for the texts."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,6 +22,7 @@ def _compare(fn):
     def op(a, b):
         x, y, rd = operands(a, b)
         return Tensor(broadcast_check(fn, x, y, rd))
+
     return op
 
 
@@ -51,7 +53,8 @@ def where(cond, a, b):
     if cond.array.dtype != np.bool_:
         raise errors.TorchRuntimeError(
             f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{errors.dtype_scalar_name(cond.array.dtype) if cond.array.dtype.kind != 'f' else 'Double'}")
+            f"{errors.dtype_scalar_name(cond.array.dtype) if cond.array.dtype.kind != 'f' else 'Double'}"
+        )
     x, y, rd = operands(a, b)
     errors.broadcast_shapes(cond.array.shape, x.array.shape, y.array.shape)
     out = np.where(cond.array, data(x, rd), data(y, rd))
@@ -61,8 +64,7 @@ def where(cond, a, b):
         return where(c, g, zero), where(c, zero, g)
 
     # PyTorch saves the condition (so a second backward without retain_graph raises)
-    return _WHERE.record(out, (None if _number(a) else x, None if _number(b) else y),
-                  backward, (cond,))
+    return _WHERE.record(out, (None if _number(a) else x, None if _number(b) else y), backward, (cond,))
 
 
 def clamp(a, min=None, max=None):
@@ -94,8 +96,12 @@ def clamp(a, min=None, max=None):
             else:
                 m_self, m_lo, m_hi = x <= hi_d, None, x > hi_d
             pick = lambda m, t: None if m is None or not t.needs_grad else where(Tensor(m), g, 0.0)
-            return (pick(m_self, a), None if lo is None else pick(m_lo, lo),
-                    None if hi is None else pick(m_hi, hi))
+            return (
+                pick(m_self, a),
+                None if lo is None else pick(m_lo, lo),
+                None if hi is None else pick(m_hi, hi),
+            )
+
         saved = tuple(t for t in (a, lo, hi) if t is not None)
         return _CLAMP.record(out, (a, lo, hi), backward, saved)
     rd = promotion.result_type(a, *(v for v in (min, max) if v is not None))
@@ -113,6 +119,7 @@ def clamp(a, min=None, max=None):
         if max is not None:
             m &= p.array <= max
         return (where(Tensor(m), g, 0.0),)
+
     return _CLAMP_SCALAR.record(out, (a,), backward, (a,))
 
 
@@ -121,8 +128,7 @@ def clamp_min(a, m):
     if isinstance(m, Tensor):
         errors.broadcast_shapes(a.array.shape, m.array.shape)
     out = np.maximum(a.array, m)
-    return _CLAMP_MIN.record(out, (a,),
-                  lambda g, p: (where(Tensor(p.array >= m), g, 0.0),), (a,))
+    return _CLAMP_MIN.record(out, (a,), lambda g, p: (where(Tensor(p.array >= m), g, 0.0),), (a,))
 
 
 def clamp_max(a, m):
@@ -130,13 +136,21 @@ def clamp_max(a, m):
     if isinstance(m, Tensor):
         errors.broadcast_shapes(a.array.shape, m.array.shape)
     out = np.minimum(a.array, m)
-    return _CLAMP_MAX.record(out, (a,),
-                  lambda g, p: (where(Tensor(p.array <= m), g, 0.0),), (a,))
+    return _CLAMP_MAX.record(out, (a,), lambda g, p: (where(Tensor(p.array <= m), g, 0.0),), (a,))
 
 
 def _text_row(name, grad_fn, inputs, texts, saves=(), args=(), kink=None):
-    return rows.register(Row(name, grad_fn, inputs=inputs, grads=tuple(D(None, t) for t in texts),
-                             saves=saves, args=args, kink=kink))
+    return rows.register(
+        Row(
+            name,
+            grad_fn,
+            inputs=inputs,
+            grads=tuple(D(None, t) for t in texts),
+            saves=saves,
+            args=args,
+            kink=kink,
+        )
+    )
 
 
 def _at_bounds(self, min=None, max=None, **_):
@@ -153,23 +167,59 @@ def _at_bounds(self, min=None, max=None, **_):
 _CLAMP_KINK = Kink("self == min or self == max", _at_bounds, "1")
 
 
-_WHERE = _text_row("where", "WhereBackward0", ("self", "other"),
-                   ("where(condition, 1.0, 0.0)", "where(condition, 0.0, 1.0)"), ("condition",),
-                   (("condition", None),),
-                   Kink("where condition flips (its boundary: not seen from the inputs)", None,
-                        "1 for the side the condition picks"))
-_CLAMP = _text_row("clamp.Tensor", "ClampBackward0", ("self", "min", "max"),
-                   ("where((self >= min) & (self <= max), 1.0, 0.0)",
-                    "where((self < min) & (min < max), 1.0, 0.0)",
-                    "where((self > max) | (max < min), 1.0, 0.0)"), ("self", "min", "max"),
-                   kink=_CLAMP_KINK)
-_CLAMP_SCALAR = _text_row("clamp", "ClampBackward1", ("self",),
-                          ("where((self >= min) & (self <= max), 1.0, 0.0)",), ("self",),
-                          (("min", None), ("max", None)), _CLAMP_KINK)
-_CLAMP_MIN = _text_row("clamp_min", "ClampMinBackward0", ("self",), ("where(self >= min, 1.0, 0.0)",),
-                       ("self",), (("min", None),), _CLAMP_KINK)
-_CLAMP_MAX = _text_row("clamp_max", "ClampMaxBackward0", ("self",), ("where(self <= max, 1.0, 0.0)",),
-                       ("self",), (("max", None),), _CLAMP_KINK)
+_WHERE = _text_row(
+    "where",
+    "WhereBackward0",
+    ("self", "other"),
+    ("where(condition, 1.0, 0.0)", "where(condition, 0.0, 1.0)"),
+    ("condition",),
+    (("condition", None),),
+    Kink(
+        "where condition flips (its boundary: not seen from the inputs)",
+        None,
+        "1 for the side the condition picks",
+    ),
+)
+_CLAMP = _text_row(
+    "clamp.Tensor",
+    "ClampBackward0",
+    ("self", "min", "max"),
+    (
+        "where((self >= min) & (self <= max), 1.0, 0.0)",
+        "where((self < min) & (min < max), 1.0, 0.0)",
+        "where((self > max) | (max < min), 1.0, 0.0)",
+    ),
+    ("self", "min", "max"),
+    kink=_CLAMP_KINK,
+)
+_CLAMP_SCALAR = _text_row(
+    "clamp",
+    "ClampBackward1",
+    ("self",),
+    ("where((self >= min) & (self <= max), 1.0, 0.0)",),
+    ("self",),
+    (("min", None), ("max", None)),
+    _CLAMP_KINK,
+)
+_CLAMP_MIN = _text_row(
+    "clamp_min",
+    "ClampMinBackward0",
+    ("self",),
+    ("where(self >= min, 1.0, 0.0)",),
+    ("self",),
+    (("min", None),),
+    _CLAMP_KINK,
+)
+_CLAMP_MAX = _text_row(
+    "clamp_max",
+    "ClampMaxBackward0",
+    ("self",),
+    ("where(self <= max, 1.0, 0.0)",),
+    ("self",),
+    (("max", None),),
+    _CLAMP_KINK,
+)
+
 
 def where_method(a, condition, other):
     """x.where(condition, y): torch.where(condition, x, y)."""

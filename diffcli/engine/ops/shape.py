@@ -1,6 +1,7 @@
 """Shape ops: views (view, reshape, squeeze, unsqueeze, transpose, permute, t, expand)
 and copies (cat, stack, clone, flip, repeat). Views share storage and version counter
 with their base, as in PyTorch."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -47,11 +48,13 @@ def _infer(shape, numel):
     if -1 in shape:
         if known == 0 or numel % known:
             raise errors.TorchRuntimeError(
-                f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+                f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}"
+            )
         shape[shape.index(-1)] = numel // known
     elif known != numel:
         raise errors.TorchRuntimeError(
-            f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+            f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}"
+        )
     return tuple(shape)
 
 
@@ -83,7 +86,8 @@ def view(a, *shape):
     if out is None:
         raise errors.TorchRuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
-            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        )
     src = x.shape
     return _view_of(_VIEW.record(out, (a,), lambda g: (reshape(g, src),)), a)
 
@@ -100,8 +104,9 @@ def reshape(a, *shape):
     out = _reshaped_view(x, shape)
     if out is not None:
         return _view_of(_RESHAPE_ALIAS.record(out, (a,), lambda g: (reshape(g, src),)), a)
-    return _UNSAFE_VIEW.record(np.ascontiguousarray(x).reshape(shape),
-                  (clone(a),), lambda g: (reshape(g, src),))
+    return _UNSAFE_VIEW.record(
+        np.ascontiguousarray(x).reshape(shape), (clone(a),), lambda g: (reshape(g, src),)
+    )
 
 
 def _unsafe_view(a, shape):
@@ -121,9 +126,9 @@ def flatten(a, start_dim=0, end_dim=-1):
     if s == e:
         return a
     n = 1
-    for d in x.shape[s:e + 1]:
+    for d in x.shape[s : e + 1]:
         n *= d
-    return reshape(a, *(x.shape[:s] + (n,) + x.shape[e + 1:]))
+    return reshape(a, *(x.shape[:s] + (n,) + x.shape[e + 1 :]))
 
 
 def squeeze(a, dim=None):
@@ -137,7 +142,7 @@ def squeeze(a, dim=None):
         out, row = x.reshape(tuple(s for i, s in enumerate(src) if not (i in dims and s == 1))), _SQUEEZE_DIMS
     else:
         d = _wrap_dim(dim, x.ndim)
-        out = x.reshape(src[:d] + src[d + 1:]) if x.ndim and src[d] == 1 else x.view()
+        out = x.reshape(src[:d] + src[d + 1 :]) if x.ndim and src[d] == 1 else x.view()
         row = _SQUEEZE_DIM
     return _view_of(row.record(out, (a,), lambda g: (reshape(g, src),)), a)
 
@@ -175,7 +180,8 @@ def permute(a, *dims):
         raise errors.TorchRuntimeError(
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {x.ndim} is not "
-            f"equal to len(dims) = {len(dims)}")
+            f"equal to len(dims) = {len(dims)}"
+        )
     dims = tuple(_wrap_dim(d, x.ndim) for d in dims)
     if len(set(dims)) != len(dims):
         raise errors.TorchRuntimeError("permute(): duplicate dims are not allowed.")
@@ -192,7 +198,8 @@ def expand(a, *sizes):
         raise errors.TorchRuntimeError(
             f"expand({errors.torch_type_name(x.dtype)}{{[{', '.join(map(str, x.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
             "the number of sizes provided (%d) must be greater or equal to the number of "
-            "dimensions in the tensor (%d)" % (len(sizes), x.ndim))
+            "dimensions in the tensor (%d)" % (len(sizes), x.ndim)
+        )
     lead = len(sizes) - x.ndim
     target = []
     for i, s in enumerate(sizes):
@@ -200,13 +207,15 @@ def expand(a, *sizes):
         if s == -1:
             if i < lead:
                 raise errors.TorchRuntimeError(
-                    f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}")
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}"
+                )
             s = src
         elif src != 1 and src != s:
             raise errors.TorchRuntimeError(
                 f"The expanded size of the tensor ({s}) must match the existing size ({src}) at "
                 f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
-                f"Tensor sizes: [{', '.join(map(str, x.shape))}]")
+                f"Tensor sizes: [{', '.join(map(str, x.shape))}]"
+            )
         target.append(s)
     src_shape = x.shape
     out = np.broadcast_to(x, tuple(target))
@@ -243,7 +252,8 @@ def repeat(a, *sizes):
     x = a.array
     if len(sizes) < x.ndim:
         raise errors.TorchRuntimeError(
-            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+        )
     xs = x.reshape((1,) * (len(sizes) - x.ndim) + x.shape)
     out = np.tile(xs, sizes)
     shp = xs.shape
@@ -255,13 +265,13 @@ def repeat(a, *sizes):
         gg = reshape(g, *split)
         gg = ops.sum(gg, tuple(range(0, 2 * len(sizes), 2)))
         return (reshape(gg, *x.shape),)
+
     return _REPEAT.record(out, (a,), backward)
 
 
 def _seq(tensors):
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
-        raise errors.TorchTypeError(
-            f"expected a list or tuple of Tensors, but got {type(tensors).__name__}")
+        raise errors.TorchTypeError(f"expected a list or tuple of Tensors, but got {type(tensors).__name__}")
     return [as_tensor(t) for t in tensors]
 
 
@@ -276,20 +286,24 @@ def cat(tensors, dim=0):
     for i, t in enumerate(ts):
         if t.array.ndim == 0:
             raise errors.TorchRuntimeError(
-                f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+                f"zero-dimensional tensor (at position {i}) cannot be concatenated"
+            )
         if t.array.ndim != ref.array.ndim:
             raise errors.TorchRuntimeError(
-                f"Tensors must have same number of dimensions: got {ref.array.ndim} and {t.array.ndim}")
+                f"Tensors must have same number of dimensions: got {ref.array.ndim} and {t.array.ndim}"
+            )
         for k in range(ref.array.ndim):
             if k != d and t.array.shape[k] != ref.array.shape[k]:
                 raise errors.TorchRuntimeError(
                     f"Sizes of tensors must match except in dimension {d}. Expected size "
-                    f"{ref.array.shape[k]} but got size {t.array.shape[k]} for tensor number {i} in the list.")
+                    f"{ref.array.shape[k]} but got size {t.array.shape[k]} for tensor number {i} in the list."
+                )
     out = np.concatenate([t.array for t in ts], axis=d)
     bounds = np.cumsum([0] + [t.array.shape[d] for t in ts])
 
     def backward(g):
         return tuple(ops.narrow(g, d, int(bounds[i]), int(bounds[i + 1] - bounds[i])) for i in range(len(ts)))
+
     return _CAT.record(out, tuple(ts), backward)
 
 
@@ -302,12 +316,14 @@ def stack(tensors, dim=0):
             raise errors.TorchRuntimeError(
                 f"stack expects each tensor to be equal size, but got "
                 f"[{', '.join(map(str, ts[0].array.shape))}] at entry 0 and "
-                f"[{', '.join(map(str, t.array.shape))}] at entry {i}")
+                f"[{', '.join(map(str, t.array.shape))}] at entry {i}"
+            )
     d = _wrap_dim(dim, ts[0].array.ndim + 1)
     out = np.stack([t.array for t in ts], axis=d)
 
     def backward(g):
         return tuple(ops.select(g, d, i) for i in range(len(ts)))
+
     return _STACK.record(out, tuple(ts), backward)
 
 
@@ -332,7 +348,8 @@ def mT(a):
         return a
     if ndim == 1:
         raise errors.TorchRuntimeError(
-            "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
+            "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
+        )
     return transpose(a, -2, -1)
 
 
@@ -356,21 +373,34 @@ _SQUEEZE_DIM = rows.text_row("squeeze.dim", "SqueezeBackward1", (_BACK,), args=(
 _SQUEEZE_DIMS = rows.text_row("squeeze.dims", "SqueezeBackward2", (_BACK,), args=(("dim", None),))
 _SQUEEZE_ = rows.text_row("squeeze_.dim", "SqueezeBackward4", ("grad.unsqueeze(dim)",), args=(("dim", 0),))
 _UNSQUEEZE = rows.text_row("unsqueeze", "UnsqueezeBackward0", ("grad.squeeze(dim)",), args=(("dim", None),))
-_TRANSPOSE = rows.text_row("transpose", "TransposeBackward0", ("grad.transpose(dim0, dim1)",),
-                           args=(("dim0", None), ("dim1", None)))
+_TRANSPOSE = rows.text_row(
+    "transpose", "TransposeBackward0", ("grad.transpose(dim0, dim1)",), args=(("dim0", None), ("dim1", None))
+)
 _T = rows.text_row("t", "TBackward0", ("grad.t()",))
-_PERMUTE = rows.text_row("permute", "PermuteBackward0",
-                         ("grad.permute([list(dims).index(i) for i in range(len(dims))])",),
-                         args=(("dims", None),))
-_EXPAND = rows.text_row("expand", "ExpandBackward0", ("grad.sum_to_size(self.shape)",), args=(("size", None),))
+_PERMUTE = rows.text_row(
+    "permute",
+    "PermuteBackward0",
+    ("grad.permute([list(dims).index(i) for i in range(len(dims))])",),
+    args=(("dims", None),),
+)
+_EXPAND = rows.text_row(
+    "expand", "ExpandBackward0", ("grad.sum_to_size(self.shape)",), args=(("size", None),)
+)
 _CLONE = rows.text_row("clone", "CloneBackward0", ("grad",))
 _FLIP = rows.text_row("flip", "FlipBackward0", ("grad.flip(dims)",), args=(("dims", None),))
-_REPEAT = rows.text_row("repeat", "RepeatBackward0", ("grad.reshape(repeats[0], self.numel()).sum(0)",),
-                        args=(("repeats", None),))  # (the text: a 1-D self)
-_CAT = rows.text_row("cat", "CatBackward0", ("grad.narrow(dim, offset, tensors.shape[dim])",),
-                     inputs=("tensors",), args=(("dim", 0),))  # (per tensor: its slice of grad)
-_STACK = rows.text_row("stack", "StackBackward0", ("grad.select(dim, i)",), inputs=("tensors",),
-                       args=(("dim", 0),))  # (tensor i: grad's slice i)
+_REPEAT = rows.text_row(
+    "repeat", "RepeatBackward0", ("grad.reshape(repeats[0], self.numel()).sum(0)",), args=(("repeats", None),)
+)  # (the text: a 1-D self)
+_CAT = rows.text_row(
+    "cat",
+    "CatBackward0",
+    ("grad.narrow(dim, offset, tensors.shape[dim])",),
+    inputs=("tensors",),
+    args=(("dim", 0),),
+)  # (per tensor: its slice of grad)
+_STACK = rows.text_row(
+    "stack", "StackBackward0", ("grad.select(dim, i)",), inputs=("tensors",), args=(("dim", 0),)
+)  # (tensor i: grad's slice i)
 _RESHAPES = (_VIEW, _RESHAPE_ALIAS, _UNSAFE_VIEW)
 
 expose(view, _VIEW, names=("view",), function_too=False)

@@ -1,6 +1,7 @@
 """softmax and log_softmax (SoftmaxBackward0, LogSoftmaxBackward0), with PyTorch's
 backward ops for them (_softmax_backward_data...), so that their gradients record what
 PyTorch records under create_graph."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -45,8 +46,11 @@ def _softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
 
     def backward(gg, go, o):
         # softmax_double_backward(grad, grad_output, dim, output)
-        return (_softmax_backward_data(gg, o, d),
-                go * gg - _sum_keep(o * go, d) * gg - go * _sum_keep(o * gg, d))
+        return (
+            _softmax_backward_data(gg, o, d),
+            go * gg - _sum_keep(o * go, d) * gg - go * _sum_keep(o * gg, d),
+        )
+
     return record("SoftmaxBackwardDataBackward0", out.astype(gd.dtype, copy=False), (g, y), backward, (g, y))
 
 
@@ -65,8 +69,7 @@ def log_softmax(a, dim=None, dtype=None):
         else:
             out = x - x
 
-    return _LOG_SOFTMAX.record(out, (a,), lambda g, y: (_log_softmax_backward_data(g, y, d),),
-                  (OUT,))
+    return _LOG_SOFTMAX.record(out, (a,), lambda g, y: (_log_softmax_backward_data(g, y, d),), (OUT,))
 
 
 def _log_softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
@@ -78,8 +81,10 @@ def _log_softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
 
     def backward(gg, go, o):
         return gg - _sum_keep(gg * exp(o), d), -_sum_keep(go, d) * exp(o) * gg
-    return record("LogSoftmaxBackwardDataBackward0", out.astype(gd.dtype, copy=False), (g, y), backward,
-                  (g, y))
+
+    return record(
+        "LogSoftmaxBackwardDataBackward0", out.astype(gd.dtype, copy=False), (g, y), backward, (g, y)
+    )
 
 
 def _softmax_input(a: Tensor, d: int, name: str) -> np.ndarray:
@@ -89,15 +94,18 @@ def _softmax_input(a: Tensor, d: int, name: str) -> np.ndarray:
     x = a.array
     if x.dtype.kind != "f" and x.size:
         last = x.ndim == 0 or d == x.ndim - 1
-        raise errors.not_implemented(f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl",
-                                     x.dtype)
+        raise errors.not_implemented(
+            f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl", x.dtype
+        )
     return x
 
 
 def _softmax_dim(dim, ndim, name="softmax"):
     if dim is None:
         dim = 0 if ndim in (0, 1, 3) else 1
-        errors.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.")
+        errors.warn(
+            f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument."
+        )
     return _wrap_dim(int(dim), ndim)
 
 
@@ -105,12 +113,20 @@ def _softmax_dim(dim, ndim, name="softmax"):
 # explanation shows (rows.text_row; the backward formulas are the functions above) -------
 
 _DIM = ("dim", None)
-_SOFTMAX = rows.text_row("softmax", "SoftmaxBackward0",
-                         ("result * (grad - (grad * result).sum(dim, keepdim=True))",), saves=("result",),
-                         args=(_DIM,))
-_LOG_SOFTMAX = rows.text_row("log_softmax", "LogSoftmaxBackward0",
-                             ("grad - exp(result) * grad.sum(dim, keepdim=True)",), saves=("result",),
-                             args=(_DIM,))
+_SOFTMAX = rows.text_row(
+    "softmax",
+    "SoftmaxBackward0",
+    ("result * (grad - (grad * result).sum(dim, keepdim=True))",),
+    saves=("result",),
+    args=(_DIM,),
+)
+_LOG_SOFTMAX = rows.text_row(
+    "log_softmax",
+    "LogSoftmaxBackward0",
+    ("grad - exp(result) * grad.sum(dim, keepdim=True)",),
+    saves=("result",),
+    args=(_DIM,),
+)
 
 expose(softmax, _SOFTMAX, names=("softmax",))
 expose(log_softmax, _LOG_SOFTMAX, names=("log_softmax",))

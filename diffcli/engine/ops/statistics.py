@@ -1,5 +1,6 @@
 """Statistics over a tensor: var and std (with Bessel's correction as PyTorch takes it),
 the vector norms (LinalgVectorNormBackward0) and logsumexp."""
+
 from __future__ import annotations
 
 import builtins
@@ -49,9 +50,11 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
         n *= x.shape[d]
     name = "std" if is_std else "var"
     if n - c <= 0:
-        errors.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
-               "the reduction factor (input numel divided by output numel). (Triggered internally "
-               "at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)")
+        errors.warn(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
+            "the reduction factor (input numel divided by output numel). (Triggered internally "
+            "at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)"
+        )
     dof = n - c
     kd = keepdim
     with np.errstate(all="ignore"):
@@ -80,8 +83,10 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
         m = mean(p) if full else mean(p, axes, keepdim=True)
         scale = 2.0 / dof if dof != 0 else float("inf")
         return (gb * scale * (p - m),)
-    return (_STD if is_std else _VAR).record(out.astype(x.dtype), (a,),
-                  backward, (a, OUT) if is_std else (a,))
+
+    return (_STD if is_std else _VAR).record(
+        out.astype(x.dtype), (a,), backward, (a, OUT) if is_std else (a,)
+    )
 
 
 def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
@@ -90,7 +95,8 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
     if x.dtype.kind != "f":
         raise errors.TorchRuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
-            f"Got {dtypes.scalar_name(x.dtype)}")
+            f"Got {dtypes.scalar_name(x.dtype)}"
+        )
     if p in ("fro", None):
         p = 2
     dims = _dims(dim, x.ndim)
@@ -108,7 +114,7 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
             if out is None:
                 out = np.sqrt((x * x).sum(axis=axes, keepdims=keepdim))
         else:
-            out = (ax ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
+            out = (ax**p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
     shape = x.shape
     kd = keepdim
 
@@ -132,6 +138,7 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
             return (scaled * gb * rb ** (1 - p),)
         scaled = sign(q) * tabs(q) ** (p - 1) if p < 2 else q * tabs(q) ** (p - 2)
         return (scaled * where(rb == 0, 0.0, gb / rb ** (p - 1)),)
+
     return _NORM.record(np.asarray(out, dtype=x.dtype), (a,), backward, (a, OUT))
 
 
@@ -145,33 +152,58 @@ def logsumexp(a, dim, keepdim=False):
         m = np.where(np.isfinite(m), m, 0)
         out = np.log(aten_sum(np.exp(x - m), axes, keepdims=True)) + m  # (ATen's order of the sum)
         if not keepdim:
-            out = out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in dims)) if x.ndim else out.reshape(())
+            out = (
+                out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in dims))
+                if x.ndim
+                else out.reshape(())
+            )
     shape = x.shape
 
     def backward(g, p, r):
         return (_expand_back(g, shape, dims, keepdim) * exp(p - _expand_back(r, shape, dims, keepdim)),)
-    return _LOGSUMEXP.record(np.asarray(out), (a,), backward, (a, OUT))
 
+    return _LOGSUMEXP.record(np.asarray(out), (a,), backward, (a, OUT))
 
 
 # --- the rows: per op PyTorch's node and the vector-Jacobian product an explanation
 # shows -----------------------------------------------------------------------------------
-_NORM_AT_ZERO = Kink("self == 0 (every element for p > 1; any element for p <= 1)",
-                     lambda self, p=2, **_: (np.asarray(self) == 0) & (
-                         np.all(np.asarray(self) == 0) if (isinstance(p, (int, float)) and p > 1) else True),
-                     "0")
-_VAR = rows.text_row("var", "VarBackward0",
-                     ("grad * 2 * (self - self.mean()) / (self.numel() - correction)",), saves=("self",),
-                     args=(("dim", None), ("correction", 1), _KEEPDIM))
-_STD = rows.text_row("std", "StdBackward0",
-                     ("grad * (self - self.mean()) / ((self.numel() - correction) * result)",),
-                     saves=("self", "result"), args=(("dim", None), ("correction", 1), _KEEPDIM))
-_NORM = rows.text_row("norm", "LinalgVectorNormBackward0",
-                      ("grad * self * abs(self)**(p - 2) / result**(p - 1)",), saves=("self", "result"),
-                      args=(("p", 2), ("dim", None), _KEEPDIM), kink=_NORM_AT_ZERO)
-_LOGSUMEXP = rows.text_row("logsumexp", "LogsumexpBackward0",
-                           (f"{_UNREDUCE} * exp(self - {_RESULT_BACK})",), saves=("self", "result"),
-                           args=(_DIM, _KEEPDIM))
+_NORM_AT_ZERO = Kink(
+    "self == 0 (every element for p > 1; any element for p <= 1)",
+    lambda self, p=2, **_: (
+        (np.asarray(self) == 0)
+        & (np.all(np.asarray(self) == 0) if (isinstance(p, (int, float)) and p > 1) else True)
+    ),
+    "0",
+)
+_VAR = rows.text_row(
+    "var",
+    "VarBackward0",
+    ("grad * 2 * (self - self.mean()) / (self.numel() - correction)",),
+    saves=("self",),
+    args=(("dim", None), ("correction", 1), _KEEPDIM),
+)
+_STD = rows.text_row(
+    "std",
+    "StdBackward0",
+    ("grad * (self - self.mean()) / ((self.numel() - correction) * result)",),
+    saves=("self", "result"),
+    args=(("dim", None), ("correction", 1), _KEEPDIM),
+)
+_NORM = rows.text_row(
+    "norm",
+    "LinalgVectorNormBackward0",
+    ("grad * self * abs(self)**(p - 2) / result**(p - 1)",),
+    saves=("self", "result"),
+    args=(("p", 2), ("dim", None), _KEEPDIM),
+    kink=_NORM_AT_ZERO,
+)
+_LOGSUMEXP = rows.text_row(
+    "logsumexp",
+    "LogsumexpBackward0",
+    (f"{_UNREDUCE} * exp(self - {_RESULT_BACK})",),
+    saves=("self", "result"),
+    args=(_DIM, _KEEPDIM),
+)
 
 expose(var, _VAR, names=("var",))
 expose(std, _STD, names=("std",))

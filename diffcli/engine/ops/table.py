@@ -6,6 +6,7 @@ rows.TABLE (rows.expose) with their script names and flags (a Tensor method, an 
 variant), a row with `names` doing so itself. A new elementwise op is therefore one row in
 its module (and one test row); this file lists only the ops without a gradient
 (comparisons, creation...) and binds the operators."""
+
 from __future__ import annotations
 
 from ..tensor import Tensor
@@ -27,18 +28,56 @@ FUNCTIONS = {name: e.function for e in rows.TABLE if e.function is not None for 
 # ...and the rest: comparisons, logic, integer/bool results, creation (`_NOT_METHODS` marks
 # those that are not Tensor methods)
 _OTHERS = {
-    "lt": SE.lt, "le": SE.le, "gt": SE.gt, "ge": SE.ge, "eq": SE.eq, "ne": SE.ne,
-    "logical_and": SE.logical_and, "logical_or": SE.logical_or, "logical_not": SE.logical_not,
-    "any": D.any, "all": D.all, "argmax": D.argmax, "argmin": D.argmin,
-    "equal": D.equal, "allclose": D.allclose,
-    "tensor": K.tensor, "Tensor": K.Tensor_, "zeros": K.zeros, "ones": K.ones, "full": K.full,
-    "eye": K.eye, "arange": R.arange, "linspace": R.linspace, "rand": K.rand, "randn": K.randn,
-    "zeros_like": K.zeros_like, "ones_like": K.ones_like, "full_like": K.full_like,
-    "rand_like": K.rand_like, "randn_like": K.randn_like, "manual_seed": K.manual_seed,
+    "lt": SE.lt,
+    "le": SE.le,
+    "gt": SE.gt,
+    "ge": SE.ge,
+    "eq": SE.eq,
+    "ne": SE.ne,
+    "logical_and": SE.logical_and,
+    "logical_or": SE.logical_or,
+    "logical_not": SE.logical_not,
+    "any": D.any,
+    "all": D.all,
+    "argmax": D.argmax,
+    "argmin": D.argmin,
+    "equal": D.equal,
+    "allclose": D.allclose,
+    "tensor": K.tensor,
+    "Tensor": K.Tensor_,
+    "zeros": K.zeros,
+    "ones": K.ones,
+    "full": K.full,
+    "eye": K.eye,
+    "arange": R.arange,
+    "linspace": R.linspace,
+    "rand": K.rand,
+    "randn": K.randn,
+    "zeros_like": K.zeros_like,
+    "ones_like": K.ones_like,
+    "full_like": K.full_like,
+    "rand_like": K.rand_like,
+    "randn_like": K.randn_like,
+    "manual_seed": K.manual_seed,
 }
-_NOT_METHODS = {"tensor", "Tensor", "zeros", "ones", "full", "eye", "arange", "linspace",
-                "rand", "randn", "manual_seed", "zeros_like", "ones_like", "full_like", "rand_like",
-                "randn_like"}
+_NOT_METHODS = {
+    "tensor",
+    "Tensor",
+    "zeros",
+    "ones",
+    "full",
+    "eye",
+    "arange",
+    "linspace",
+    "rand",
+    "randn",
+    "manual_seed",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "rand_like",
+    "randn_like",
+}
 FUNCTIONS.update(_OTHERS)
 
 # Methods: the rows' ops flagged `method`, the other functions that take the tensor first
@@ -53,6 +92,7 @@ INPLACE = {e.names[0] + "_": METHODS[e.names[0]] for e in rows.TABLE if e.inplac
 def _inplace_method(fn):
     def method(self, *args, **kwargs):
         return IP.apply(self, fn, *args, **kwargs)
+
     return method
 
 
@@ -73,7 +113,9 @@ def _bind():
     Tensor.__mul__ = A.mul
     Tensor.__rmul__ = A.mul
     Tensor.__truediv__ = A.div_  # (the row itself: no rounding_mode to dispatch on)
-    Tensor.__rtruediv__ = lambda s, o: A.mul(U.reciprocal(s), o) if not isinstance(o, Tensor) else A.div_(o, s)
+    Tensor.__rtruediv__ = lambda s, o: (
+        A.mul(U.reciprocal(s), o) if not isinstance(o, Tensor) else A.div_(o, s)
+    )
     Tensor.__floordiv__ = A.floor_divide
     Tensor.__rfloordiv__ = lambda s, o: A.floor_divide(o, s)
     Tensor.__mod__ = A.remainder

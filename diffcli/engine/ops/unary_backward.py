@@ -5,6 +5,7 @@ one, its float version sits beside it, computed by the same function as its nump
 
 Other ops are reached through rows.TENSOR_NS (`_ops["sigmoid"]`): the op modules do not
 import each other."""
+
 from __future__ import annotations
 
 import math
@@ -41,7 +42,7 @@ def gelu(x):
 
 
 def gelu_tanh(x):
-    inner = SQRT_2_PI * (x + GELU_KAPPA * x ** 3)
+    inner = SQRT_2_PI * (x + GELU_KAPPA * x**3)
     return 0.5 * x * (1 + np.tanh(inner))
 
 
@@ -63,8 +64,10 @@ def gelu_backward(g: Tensor, x: Tensor, approximate: str = "none") -> Tensor:
 
     def backward(gg, go, s):
         return gelu_backward(gg, s, approximate), _gelu_double_backward(gg, go, s, approximate)
-    return record("GeluBackwardBackward0", np.asarray(out).astype(gd.dtype, copy=False), (g, x), backward,
-                  (g, x))
+
+    return record(
+        "GeluBackwardBackward0", np.asarray(out).astype(gd.dtype, copy=False), (g, x), backward, (g, x)
+    )
 
 
 def _gelu_double_backward(ggi: Tensor, go: Tensor, x: Tensor, approximate: str) -> Tensor:
@@ -92,8 +95,13 @@ def threshold_backward(g: Tensor, y: Tensor, threshold: float = 0.0) -> Tensor:
     Recorded (ThresholdBackwardBackward0, saving y) so that relu's gradient requires grad
     under create_graph as PyTorch's does: d/dg is this op again, d/dy is zero."""
     out = np.where(y.array > threshold, g.array, 0).astype(g.array.dtype)
-    return record("ThresholdBackwardBackward0", out, (g, y),
-                  lambda gg, s: (threshold_backward(gg, s, threshold), zeros_like(gg)), (y,))
+    return record(
+        "ThresholdBackwardBackward0",
+        out,
+        (g, y),
+        lambda gg, s: (threshold_backward(gg, s, threshold), zeros_like(gg)),
+        (y,),
+    )
 
 
 def _threshold_float(g, y, threshold=0.0):
@@ -113,8 +121,11 @@ def softplus_backward(g: Tensor, x: Tensor, beta: float, threshold: float) -> Te
         # sigmoid(beta x)) * (beta x < threshold) * beta
         bx = mul_scalar(s, beta)
         below = Tensor((bx.array < threshold).astype(gg.array.dtype))
-        return (softplus_backward(gg, s, beta, threshold),
-                mul_scalar(sigmoid_backward(gg * go, _ops["sigmoid"](bx)) * below, beta))
+        return (
+            softplus_backward(gg, s, beta, threshold),
+            mul_scalar(sigmoid_backward(gg * go, _ops["sigmoid"](bx)) * below, beta),
+        )
+
     return record("SoftplusBackwardBackward0", out, (g, x), backward, (g, x))
 
 
@@ -129,6 +140,7 @@ def elu_backward(g: Tensor, x: Tensor, alpha: float) -> Tensor:
         # PyTorch's elu_double_backward: elu_backward(gg * go * input_scale, x) * (x < 0)
         negative = Tensor((s.array < 0).astype(gg.array.dtype))
         return elu_backward(gg, s, alpha), elu_backward(mul_scalar(gg * go, 1.0), s, alpha) * negative
+
     return record("EluBackwardBackward0", out, (g, x), backward, (g, x))
 
 
@@ -137,8 +149,13 @@ def leaky_relu_backward(g: Tensor, x: Tensor, negative_slope: float) -> Tensor:
     x > 0, else g * negative_slope; d/dg is this op again, d/dx is zero."""
     gd = g.array
     out = np.where(x.array > 0, gd, gd * negative_slope).astype(gd.dtype)
-    return record("LeakyReluBackwardBackward0", out, (g, x),
-                  lambda gg, s: (leaky_relu_backward(gg, s, negative_slope), zeros_like(gg)), (x,))
+    return record(
+        "LeakyReluBackwardBackward0",
+        out,
+        (g, x),
+        lambda gg, s: (leaky_relu_backward(gg, s, negative_slope), zeros_like(gg)),
+        (x,),
+    )
 
 
 def silu_backward(g: Tensor, x: Tensor) -> Tensor:
@@ -159,6 +176,7 @@ def tanh_backward(g: Tensor, y: Tensor) -> Tensor:
 
     def backward(gg, go, s):
         return tanh_backward(gg, s), gg * (mul_scalar(s, -2.0) * go)
+
     return record("TanhBackwardBackward0", out, (g, y), backward, (g, y))
 
 
@@ -173,6 +191,7 @@ def sigmoid_backward(g: Tensor, y: Tensor) -> Tensor:
 
     def backward(gg, go, s):
         return sigmoid_backward(gg, s), gg * go * add_scalar(mul_scalar(s, -2.0), 1.0)
+
     return record("SigmoidBackwardBackward0", out, (g, y), backward, (g, y))
 
 
@@ -186,12 +205,26 @@ def sinc_backward(g: Tensor, x: Tensor) -> Tensor:
 
 
 rows.helpers(
-    tensor={"gelu_backward": gelu_backward, "threshold_backward": threshold_backward,
-            "softplus_backward": softplus_backward, "elu_backward": elu_backward,
-            "leaky_relu_backward": leaky_relu_backward, "silu_backward": silu_backward,
-            "tanh_backward": tanh_backward, "sigmoid_backward": sigmoid_backward,
-            "sinc_backward": sinc_backward,
-            "LN2": LN2, "LN10": LN10, "TWO_OVER_SQRT_PI": TWO_OVER_SQRT_PI},
-    floats={"threshold_backward": _threshold_float, "tanh_backward": _tanh_backward_value,
-            "sigmoid_backward": _sigmoid_backward_value,
-            "LN2": LN2, "LN10": LN10, "TWO_OVER_SQRT_PI": TWO_OVER_SQRT_PI})
+    tensor={
+        "gelu_backward": gelu_backward,
+        "threshold_backward": threshold_backward,
+        "softplus_backward": softplus_backward,
+        "elu_backward": elu_backward,
+        "leaky_relu_backward": leaky_relu_backward,
+        "silu_backward": silu_backward,
+        "tanh_backward": tanh_backward,
+        "sigmoid_backward": sigmoid_backward,
+        "sinc_backward": sinc_backward,
+        "LN2": LN2,
+        "LN10": LN10,
+        "TWO_OVER_SQRT_PI": TWO_OVER_SQRT_PI,
+    },
+    floats={
+        "threshold_backward": _threshold_float,
+        "tanh_backward": _tanh_backward_value,
+        "sigmoid_backward": _sigmoid_backward_value,
+        "LN2": LN2,
+        "LN10": LN10,
+        "TWO_OVER_SQRT_PI": TWO_OVER_SQRT_PI,
+    },
+)
