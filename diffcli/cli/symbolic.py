@@ -23,7 +23,19 @@ from .running import (
 )
 
 
+def _require_sympy():
+    """--symbolic needs SymPy, an optional extra: without it, a usage error that says how
+    to get it (not an internal error)."""
+    try:
+        import sympy  # noqa: F401  (the symbolic path needs it anyway)
+    except ImportError:
+        raise _Usage(
+            "--symbolic needs SymPy, an optional extra: pip install 'diffcli[symbolic]' (or sympy)"
+        ) from None
+
+
 def grad_body(a, path):
+    _require_sympy()
     from .. import session
     from ..render import symbolic as render
     from ..symbolic import report as R
@@ -77,6 +89,7 @@ def grad_body(a, path):
 
 def check_rows(s, opts, target, names, warn):
     """The symbolic rows of `check --symbolic`, at the values the script gives (float64)."""
+    _require_sympy()
     import copy
 
     import numpy as np

@@ -199,6 +199,18 @@ def test_json_grad_does_not_import_sympy():
     assert out.stdout.splitlines()[-1] == "clean", out.stderr
 
 
+def test_without_sympy_symbolic_is_a_usage_error_that_says_how_to_get_it():
+    code = (
+        "import sys\nsys.modules['sympy'] = None  # as if SymPy were not installed\n"
+        "from diffcli.cli import main\nsys.argv = ['diffcli', 'grad', '--symbolic', '-e', 'y = a * a']\nmain()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert (out.returncode, out.stdout) == (2, "")
+    assert out.stderr == (
+        "error: UsageError: --symbolic needs SymPy, an optional extra: pip install 'diffcli[symbolic]' (or sympy)\n"
+    )
+
+
 def nested_product(depth):
     e = "a"
     for i in range(depth):
