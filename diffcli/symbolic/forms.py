@@ -29,8 +29,13 @@ class _Flat(Function):
     def fdiff(self, argindex=1):
         return S.Integer(0)
 
-    def _latex(self, printer):
-        return rf"\operatorname{{{self.script_name}}}\left({printer._print(self.args[0])}\right)"
+    def _latex(self, printer, exp=None):
+        return _power(rf"\operatorname{{{self.script_name}}}\left({printer._print(self.args[0])}\right)", exp)
+
+
+def _power(tex, exp):
+    """`tex` raised to `exp` (SymPy's LaTeX printer hands a power's exponent to the base)."""
+    return tex if exp is None else rf"{tex}^{{{exp}}}"
 
 
 def _flat(name, numeric):
@@ -54,8 +59,8 @@ Trunc = _flat("trunc", lambda x: S.Integer(int(float(x))))
 Round = _flat("round", _round_half_even)
 Sign = _flat("sign", lambda x: S.sign(x))
 Detach = _flat("detach", lambda x: x)
-Floor._latex = lambda self, p: rf"\left\lfloor {p._print(self.args[0])} \right\rfloor"
-Ceil._latex = lambda self, p: rf"\left\lceil {p._print(self.args[0])} \right\rceil"
+Floor._latex = lambda self, p, exp=None: _power(rf"\left\lfloor {p._print(self.args[0])} \right\rfloor", exp)
+Ceil._latex = lambda self, p, exp=None: _power(rf"\left\lceil {p._print(self.args[0])} \right\rceil", exp)
 FLAT = (Floor, Ceil, Trunc, Round, Sign, Detach)
 
 

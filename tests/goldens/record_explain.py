@@ -73,9 +73,10 @@ def sample_cases():
 def random_cases(n=RANDOM_SCRIPTS):
     """n distinct programs of the script generator (a fixed seed: the same ones every
     time, for a given generator), generated without shrinking."""
-    sys.path.insert(0, str(ROOT / "tests" / "lang"))
+    sys.path.insert(0, str(ROOT))  # (tests.lang.script_gen imports its sibling generators)
     from hypothesis import HealthCheck, Phase, given, seed, settings
-    from script_gen import programs
+
+    from tests.lang.script_gen import programs
 
     out, seen = [], set()
 

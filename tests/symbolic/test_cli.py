@@ -241,3 +241,20 @@ def test_shared_subexpressions_print_with_temporaries():
     _, leaf, f = sym.leaves[0]
     assert f.text.startswith("t1 = ") and len(f.text) < 100_000
     assert R.evaluate(f.text, sym.values) == pytest.approx(float(leaf._grad.array), rel=1e-9)
+
+
+def test_latex_of_a_power_of_detach_and_floor():
+    """SymPy's LaTeX printer hands a power's exponent to its base: detach(a)^2, floor(a)^2."""
+    r = cli(
+        "grad",
+        "--symbolic",
+        "--format",
+        "latex",
+        "-e",
+        "a = 0.5\nd = detach(a)\ny = a / (d * d + 0.1) + floor(a)^2",
+    )
+    assert (r.exit_code, r.stderr) == (0, "")
+    assert r.stdout == (
+        "y = \\frac{a}{\\operatorname{detach}\\left(a\\right)^{2} + 0.1} + \\left\\lfloor a \\right\\rfloor^{2}\n"
+        "\\frac{\\partial y}{\\partial a} = \\frac{1}{\\operatorname{detach}\\left(a\\right)^{2} + 0.1}\n"
+    )

@@ -66,7 +66,13 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
             out = np.sqrt(v) if is_std else v
         elif n == x.size:  # one output; ATen's order of operations (aten_stats.py)
             out = aten_stats.var_all(x, c, is_std)
-            out = out.reshape((1,) * x.ndim) if kd else out
+            # the reduced dims go (or stay as 1s); a dim of size 1 left out of `dim` stays
+            reduced = set(range(x.ndim)) if axes is None else {d % x.ndim for d in np.atleast_1d(axes)}
+            out = out.reshape(
+                tuple(1 if d in reduced else s for d, s in enumerate(x.shape))
+                if kd
+                else tuple(s for d, s in enumerate(x.shape) if d not in reduced)
+            )
         else:
             out = aten_stats.var_dims(x, axes, c, is_std, kd)
     shape = x.shape
