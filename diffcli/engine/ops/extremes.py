@@ -1,6 +1,6 @@
 """max, min and amax: the full reductions (MaxBackward1: the gradient split evenly over
 the ties), the dim variants returning (values, indices) (MaxBackward0: the gradient to
-the index returned) and amax (AmaxBackward0); `max(a, other)` is maximum (arithmetic.py).
+the index returned) and amax (AmaxBackward0); `max(a, other)` is maximum (pairwise.py).
 Their rows carry the ties as kinks."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from .. import errors
 from ..function import OUT, as_tensor
 from ..tensor import Tensor
 from . import rows
-from .arithmetic import maximum, minimum
 from .indexing import scatter_to
+from .pairwise import maximum, minimum
 from .reductions import _DIM, _KEEPDIM, _RESULT_BACK, _UNREDUCE, ReturnTypes, _axes, _dims
 from .rows import Kink, expose
 from .selection import where
