@@ -1,52 +1,32 @@
 """The expressions of a script: names, operators (with the size caps checked before an
-operation builds something big), comparisons, comprehensions, indexing, f-strings and
-attributes (reached only through the whitelists in `values.py`, `dunders.py` and
-`classes.py`). A mixin of `Interpreter`."""
+operation builds something big), comparisons, comprehensions, indexing and f-strings
+(attribute access: `attributes.py`). A mixin of `Interpreter`."""
 
 from __future__ import annotations
 
 import operator
-from types import MethodType
 
 import numpy as np
 
-from .. import engine
-from ..engine.ops import reductions
 from ..engine.tensor import Size, Tensor
 from . import (
     ast,
-    autograd_ext,
     callargs,
     cappedbuiltins,
-    classes,
-    dunders,
     formatting,
     freevars,
-    numpy_subset,
     pydict,
-    pymethods,
 )
 from .errors import ScriptError
 from .estimates import _SEQUENCES, _TUPLES, _check_int_size, _length, growth_estimate
 from .flow import script_error
 from .limits import MEMORY_CHECK_ELEMENTS
-from .lookups import DEVICE_ATTRS, attribute_hint, attribute_position, names_in_reach
-from .nn import StateDict
-from .objects import Instance, ScriptObject
+from .lookups import names_in_reach
+from .objects import Instance
 from .parse import ScriptSyntaxError, parse
 from .suggest import name_hint
 from .values import (
-    CPU,
-    DICT_METHODS,
-    LIST_METHODS,
-    SET_METHODS,
-    TENSOR_ATTRS,
-    TENSOR_METHODS,
-    Device,
-    Namespace,
-    require_cpu,
     type_name,
-    type_of,
 )
 from .variables import variable
 
@@ -60,7 +40,6 @@ _Attribute, _UnaryOp, _Not, _IfExp, _Subscript, _BoolOp = (
     ast.Subscript,
     ast.BoolOp,
 )
-_DEVICE_ATTRS = DEVICE_ATTRS
 
 _BINOPS = {
     "+": operator.add,
@@ -408,96 +387,6 @@ class Expressions:
         v = self.eval(idx, scope)
         return v
 
-    def attribute(self, obj, e):
-        name = e.name
-        if name.startswith("__"):
-            if name in dunders.DEFINABLE and isinstance(obj, dunders.DUNDER_OWNERS):
-                return classes.attribute(self, obj, e)
-            return dunders.read(self, obj, e)  # the audited few, or the refusal
-        if isinstance(obj, Tensor):
-            if name in _DEVICE_ATTRS:
-                return self._device_attribute(obj, name)
-            if name in TENSOR_ATTRS:
-                if name == "_version":
-                    return obj._version[0]
-                return self.guard(e, lambda: getattr(obj, name))
-            if name in TENSOR_METHODS:
-                return getattr(obj, name)
-            if name in autograd_ext.TENSOR_METHODS:
-                return autograd_ext.tensor_method(self, obj, name, e)
-            if name == "numpy":
-                return numpy_subset.numpy_method(obj)
-        elif isinstance(obj, (np.ndarray, np.generic)):
-            found = numpy_subset.attribute(self, obj, name)
-            if found is not None:
-                return found
-        elif isinstance(obj, autograd_ext.OBJECTS):  # grad_fn nodes (a custom Function's ctx), hook handles
-            found = autograd_ext.attribute(self, obj, e)
-            if found is not autograd_ext.MISSING:
-                return found
-        elif isinstance(obj, (Instance, ScriptObject, classes.ClassValue, classes.ProvidedBase)):
-            return classes.attribute(self, obj, e)
-        elif (obj.__class__ is dict or obj.__class__ is StateDict) and name in DICT_METHODS:
-            return pydict.method(self, obj, name, e)
-        elif obj.__class__ in (set, frozenset) and name in SET_METHODS:
-            return pydict.set_method(self, obj, name, e)
-        elif isinstance(obj, Namespace):
-            if name in obj.members:
-                return obj.members[name]
-            raise ScriptError(
-                "AttributeError",
-                f"module '{obj.name}' has no attribute '{name}'" + attribute_hint(obj, name),
-                *attribute_position(e),
-            )
-        elif isinstance(obj, reductions.ReturnTypes) and name in ("values", "indices"):
-            return getattr(obj, name)
-        elif isinstance(obj, Size) and name == "numel":
-            return obj.numel
-        elif isinstance(obj, engine.dtypes.DType) and name == "is_floating_point":
-            return obj.is_floating_point
-        elif isinstance(obj, Device) and name in ("type", "index"):
-            return getattr(obj, name)
-        elif obj.__class__ is list and name in LIST_METHODS:
-            return pymethods.list_method(self, obj, name, e)
-        elif obj.__class__ is str and name == "format":
-            return pymethods.str_format(self, obj, e)
-        # torch's classes that name their module (`'torch.Size' object has no attribute`)
-        of = (
-            type_of(obj).qualname
-            if isinstance(obj, (Size, engine.dtypes.DType, reductions.ReturnTypes))
-            else type_name(obj)
-        )
-        raise ScriptError(
-            "AttributeError",
-            f"'{of}' object has no attribute '{name}'" + attribute_hint(obj, name),
-            *attribute_position(e),
-        )
-
-    def _device_attribute(self, t, name):
-        """`x.device`, `x.is_cuda`, `x.cpu()`, `x.cuda()` and `x.to(...)`, whose device
-        arguments must name the CPU."""
-        if name == "device":
-            return CPU
-        if name == "is_cuda":
-            return False
-        if name == "cpu":  # bound methods, so they print as methods
-            return MethodType(_cpu, t)
-        if name == "cuda":
-            return MethodType(_cuda, t)
-
-        def to(_tensor, *args, **kwargs):
-            if "device" in kwargs:
-                require_cpu(kwargs.pop("device"))
-            rest = []
-            for a in args:
-                if isinstance(a, (str, Device)):
-                    require_cpu(a)
-                else:
-                    rest.append(a)
-            return t.to(*rest, **kwargs)
-
-        return MethodType(to, t)
-
 
 class _Chain(dict):
     """Scope for comprehensions: local names first, then the enclosing scope."""
@@ -519,17 +408,6 @@ def _item_bytes(seq):
     if seq.__class__ is str:
         return 1 if seq.isascii() else 4
     return 8
-
-
-def _cpu(self, memory_format=None):
-    return self
-
-
-def _cuda(self, device=None, non_blocking=False, memory_format=None):
-    raise AssertionError("Torch not compiled with CUDA enabled")
-
-
-_cpu.__name__, _cuda.__name__ = "cpu", "cuda"
 
 
 def _walk(node):

@@ -5,7 +5,7 @@ then the builtins, then the op table. It never uses Python's eval/exec, and reac
 attributes only through the whitelists in `values.py` (dunder names: the audited list in
 `dunders.py`; a script's own classes and objects: `classes.py`). Its parts are mixins,
 each in a module of its own: `statements` (blocks, assignment, loops), `expressions`
-(operators, names, attributes, f-strings), `calls` (calls and the builtins) and
+(operators, names, f-strings), `attributes` (attribute access), `calls` (calls and the builtins) and
 `limits.Caps` (the caps' checks). The Python beyond expressions lives in modules of its
 own: `callargs` (functions, arguments, unpacking), `classes`/`objects` (classes),
 `exceptions` (raise/try), `pydict` (dicts, sets), `pybuiltins`, `pymethods`, `signatures`
@@ -26,6 +26,7 @@ from . import (
     nn_namespaces,  # noqa: F401  (registers torch.nn, torch.optim and numpy)
 )
 from . import flavour as flavours
+from .attributes import Attributes
 from .calls import Calls
 from .errors import ScriptError
 from .expressions import Expressions
@@ -50,7 +51,7 @@ class RunResult:
         self.defaults = interp.defaults  # the dtype settings in force when the run ended
 
 
-class Interpreter(Statements, Expressions, Calls, Caps):
+class Interpreter(Statements, Expressions, Attributes, Calls, Caps):
     def __init__(
         self,
         *,
