@@ -7,7 +7,7 @@ were fixed, stated on the engine's API with the values and texts PyTorch gives."
 import pytest
 
 from diffcli.engine import FUNCTIONS, EngineError, grad, tensor
-from diffcli.engine.ops import unary
+from diffcli.engine.ops import unary, unary_args
 
 
 def T(v):
@@ -38,9 +38,9 @@ _ACC = "AccumulateGrad"
     "op, name",
     [
         (lambda v: v.relu(), "ThresholdBackwardBackward0"),
-        (lambda v: unary.leaky_relu(v, 0.1), "LeakyReluBackwardBackward0"),
-        (lambda v: unary.elu(v), "EluBackwardBackward0"),
-        (lambda v: unary.softplus(v), "SoftplusBackwardBackward0"),
+        (lambda v: unary_args.leaky_relu(v, 0.1), "LeakyReluBackwardBackward0"),
+        (lambda v: unary_args.elu(v), "EluBackwardBackward0"),
+        (lambda v: unary_args.softplus(v), "SoftplusBackwardBackward0"),
     ],
 )
 def test_masked_gradients_require_grad_under_create_graph(op, name):
@@ -59,7 +59,7 @@ def test_relu_second_derivative_is_zero():
 
 def test_elu_second_derivative_is_zero_at_zero():
     x = T([0.0, -1.0])
-    (g,) = grad(unary.elu(x).sum(), x, create_graph=True)
+    (g,) = grad(unary_args.elu(x).sum(), x, create_graph=True)
     (h,) = grad(g.sum(), x)
     assert vals(h)[0] == 0.0  # elu_double_backward masks with x < 0
 
@@ -313,7 +313,7 @@ def test_sum_and_mean_gradients_record_pytorchs_sum_backward(make, chain, first,
             ["AddBackward0", "SigmoidBackwardBackward0", "SigmoidBackward0", _ACC],
         ),
         (
-            lambda t: unary.gelu(t),
+            lambda t: unary_args.gelu(t),
             _X0,
             [1.3012426869842444, -0.152313322558182, 1.9984514434784704],
             ["GeluBackwardBackward0", _ACC],
@@ -321,7 +321,7 @@ def test_sum_and_mean_gradients_record_pytorchs_sum_backward(make, chain, first,
             ["MulBackward0", "SubBackward0", "MulBackward0", "MulBackward1"],
         ),
         (
-            lambda t: unary.gelu(t, "tanh"),
+            lambda t: unary_args.gelu(t, "tanh"),
             _X0,
             [1.3010548553019636, -0.15232295242446978, 1.9978765122748285],
             ["GeluBackwardBackward0", _ACC],
@@ -329,7 +329,7 @@ def test_sum_and_mean_gradients_record_pytorchs_sum_backward(make, chain, first,
             ["MulBackward0", "AddBackward0", "MulBackward0", "MulBackward1"],
         ),
         (
-            lambda t: unary.softplus(t),
+            lambda t: unary_args.softplus(t),
             _X0,
             [0.9336889968027818, -0.21891174955710094, 1.358357398350786],
             ["SoftplusBackwardBackward0", _ACC],
@@ -337,7 +337,7 @@ def test_sum_and_mean_gradients_record_pytorchs_sum_backward(make, chain, first,
             ["MulBackward1", "MulBackward0"],
         ),
         (
-            lambda t: unary.elu(t),
+            lambda t: unary_args.elu(t),
             _X0,
             [1.5, -0.38940039153570244, 2.0],
             ["EluBackwardBackward0", _ACC],

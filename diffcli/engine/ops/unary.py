@@ -6,6 +6,7 @@
 is the whole op: the engine function, its node, what it saves, its derivative (on Tensors,
 and on floats in the scalar lane, where `cos` is the cos row's lane, math.cos), the text
 an explanation prints, and its entries in the op table (`sin`, `Tensor.sin`, `sin_`).
+(The rows with arguments, gelu, softplus, elu, leaky_relu and round: unary_args.py.)
 A formula takes `grad, self, result` (and the row's args); its names are looked up in
 rows.TENSOR_NS / rows.FLOAT_NS, which the imports below only mirror for the reader.
 
@@ -26,18 +27,14 @@ from . import unary_backward as B
 from . import zero_d_math as Z
 from .elementwise import unary
 from .formulas import add_scalar, mul_scalar, rsub_scalar, sub_scalar, zeros_like
-from .rows import NUMPY, D, Kink, Row, expose
+from .rows import NUMPY, D, Kink, Row
 from .unary_backward import (
     LN2,
     LN10,
     TWO_OVER_SQRT_PI,
-    elu_backward,
-    gelu_backward,
-    leaky_relu_backward,
     sigmoid_backward,
     silu_backward,
     sinc_backward,
-    softplus_backward,
     tanh_backward,
     threshold_backward,
 )
@@ -83,22 +80,10 @@ def _row(name, grad_fn, forward, formula, text, saves=(), **kw):
 
 AT_ZERO_SIGN = Kink("self == 0", lambda self, **_: self == 0, "0")
 AT_ZERO_RELU = Kink("self == 0", lambda self, **_: self == 0, "0")
-AT_ZERO_SLOPE = Kink("self == 0", lambda self, **_: self == 0, "negative_slope")
-AT_ZERO_ELU = Kink("self == 0 and alpha != 1", lambda self, alpha, **_: (self == 0) & (alpha != 1), "alpha")
 JUMP_SIGN = Kink("self == 0 (a jump)", lambda self, **_: self == 0, "0")
 JUMP_INTEGERS = Kink("self is an integer (a jump)", lambda self, **_: np.floor(self) == self, "0")
 JUMP_TRUNC = Kink(
     "self is a nonzero integer (a jump)", lambda self, **_: (np.floor(self) == self) & (self != 0), "0"
-)
-JUMP_HALVES = Kink(
-    "self - floor(self) == 0.5 (a jump: round half to even)",
-    lambda self, **_: self - np.floor(self) == 0.5,
-    "0",
-)
-JUMP_HALVES_DECIMALS = Kink(
-    "self * 10**decimals - floor(self * 10**decimals) == 0.5 (a jump)",
-    lambda self, decimals, **_: (lambda y: y - np.floor(y) == 0.5)(self * 10.0**decimals),
-    "0",
 )
 
 
@@ -411,136 +396,3 @@ trunc = _row(
     no_kernel=("trunc_vml_cpu", "b"),
     inplace=True,
 )
-
-
-# --- rows with arguments (F.gelu(x, approximate=...), round(x, decimals=...)) ----------------
-
-
-def _gelu_kernel(a, approximate):
-    x = a.array
-    if not x.ndim and x.dtype == Z.F32 and approximate == "none":
-        return Z.gelu_f32(x[()])
-    out = B.gelu(x) if approximate == "none" else B.gelu_tanh(x)
-    return out.astype(x.dtype, copy=False)
-
-
-def _softplus_kernel(a, beta, threshold):
-    x = a.array
-    if not x.ndim and x.dtype in (Z.F32, Z.F64):
-        return (Z.softplus_f32 if x.dtype == Z.F32 else Z.softplus_f64)(x[()], beta, threshold)
-    bx = x * beta
-    out = np.where(bx > threshold, x, np.log1p(np.exp(np.minimum(bx, threshold))) / beta)
-    return out.astype(x.dtype)
-
-
-def _elu_kernel(a, alpha):
-    x = a.array
-    if not x.ndim and x.dtype in (Z.F32, Z.F64):
-        return (Z.elu_f32 if x.dtype == Z.F32 else Z.elu_f64)(x[()], alpha)
-    return np.where(x > 0, x, alpha * np.expm1(x)).astype(x.dtype)
-
-
-def _leaky_relu_kernel(a, negative_slope):
-    x = a.array
-    return np.where(x > 0, x, x * negative_slope).astype(x.dtype)
-
-
-_GELU_TEXT = (
-    "(0.5 * (1 + erf(self / sqrt(2.0))) + self * exp(-self**2 / 2) / sqrt(2 * pi)"
-    " if approximate == 'none' else 0.5 * (1 + tanh(sqrt(2 / pi) * (self + 0.044715 * self**3)))"
-    " + 0.5 * self * (1 - tanh(sqrt(2 / pi) * (self + 0.044715 * self**3))**2)"
-    " * sqrt(2 / pi) * (1 + 3 * 0.044715 * self**2))"
-)
-
-gelu = _row(
-    "gelu",
-    "GeluBackward0",
-    None,
-    lambda grad, self, result, approximate: gelu_backward(grad, self, approximate),
-    _GELU_TEXT,
-    ("self",),
-    args=(("approximate", "none"),),
-    kernel=_gelu_kernel,
-    no_kernel=("GeluKernelImpl", "biu"),
-    method=False,
-)
-softplus = _row(
-    "softplus",
-    "SoftplusBackward0",
-    None,
-    lambda grad, self, result, beta, threshold: softplus_backward(grad, self, beta, threshold),
-    "where(beta * self > threshold, 1.0, sigmoid(beta * self))",
-    ("self",),
-    args=(("beta", 1.0), ("threshold", 20.0)),
-    kernel=_softplus_kernel,
-    no_kernel=("softplus_cpu", "biu"),
-    method=False,
-)
-elu = _row(
-    "elu",
-    "EluBackward0",
-    None,
-    lambda grad, self, result, alpha: elu_backward(grad, self, alpha),
-    "where(self > 0, 1.0, alpha * exp(self))",
-    ("self",),
-    args=(("alpha", 1.0),),
-    kink=AT_ZERO_ELU,
-    kernel=_elu_kernel,
-    no_kernel=("elu_cpu", "biu"),
-    method=False,
-)
-leaky_relu = _row(
-    "leaky_relu",
-    "LeakyReluBackward0",
-    None,
-    lambda grad, self, result, negative_slope: leaky_relu_backward(grad, self, negative_slope),
-    "where(self > 0, 1.0, negative_slope)",
-    ("self",),
-    args=(("negative_slope", 0.01),),
-    kink=AT_ZERO_SLOPE,
-    kernel=_leaky_relu_kernel,
-    no_kernel=("leaky_relu_cpu", "biu"),
-    method=False,
-)
-
-
-def _round_decimals_kernel(a, decimals):
-    if a.array.dtype.kind != "f":
-        raise errors.not_implemented("round_vml_cpu" if decimals == 0 else "round_cpu", a.array.dtype)
-    return np.round(a.array, decimals)
-
-
-round_ = _row(
-    "round",
-    "RoundBackward0",
-    np.round,
-    _zero,
-    "0",
-    kink=JUMP_HALVES,
-    keeps_dtype=True,
-    no_kernel=("round_vml_cpu", "b"),
-    names=(),
-)
-_round_decimals = _row(
-    "round.decimals",
-    "RoundBackward1",
-    None,
-    lambda grad, self, result, decimals: zeros_like(grad),
-    "0",
-    args=(("decimals", 0),),
-    kernel=_round_decimals_kernel,
-    kink=JUMP_HALVES_DECIMALS,
-    names=(),
-)
-
-
-def round(a, decimals=None):
-    """`round(a)` is RoundBackward0; any `decimals=` (even 0) is PyTorch's round.decimals
-    overload, RoundBackward1, with no integer kernel."""
-    if decimals is None:
-        return round_(a)
-    return _round_decimals(a, decimals)
-
-
-expose(round, round_.row, _round_decimals.row, names=("round",), inplace=True)
-gelu_exact = gelu
