@@ -19,7 +19,7 @@ import numpy as np
 
 from . import errors, grad_mode, hooks
 from .function import edge
-from .node import AccumulateGrad, thaw
+from .node import AccumulateGrad, Node, thaw
 from .ops.conversion import copy_backwards, to_dtype
 from .ops.reductions import sum_to_shape
 from .ops.shape import clone
@@ -234,7 +234,13 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                 # somewhere; a node run only for its retain_grad computes nothing
                 if restrict is None or _feeds(node, restrict, capture):
                     if fast is not None and not create_graph:  # the scalar lane
-                        node.check_saved()
+                        saved = node.saved  # (check_saved's common cases, inline: the hot path)
+                        if (
+                            node.released
+                            or saved
+                            and (len(saved) != 1 or saved[0]._version[0] != node.saved_versions[0])
+                        ):
+                            node.check_saved()
                         gf = g if g.__class__ is float else g.array.item()
                         try:
                             grads = fast(gf, *node.fargs)
@@ -246,8 +252,8 @@ def _run(roots, retain_graph, create_graph, capture=None, accumulate=True, restr
                         grads = node.backward_fn(g, *node.unpack_saved())
                 if observe is not None and grads is not None:
                     observe(node, g, grads)
-                if not retain_graph:  # freed as soon as the node has run, as in PyTorch
-                    node.release()
+                if not retain_graph and (node.saved or node.__class__ is not Node):
+                    node.release()  # freed once the node has run, as in PyTorch
                 if has_hooks and grads is not None:
                     grads = hooks.post(node, grads, g, _fit)
             i = -1

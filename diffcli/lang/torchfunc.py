@@ -13,6 +13,7 @@ import types
 
 from ..engine import functional as _af
 from ..engine import functorch as _fn
+from ..engine.codenames import renamed
 from .objects import Builtin
 
 
@@ -99,7 +100,7 @@ def _transform(name, make, takes, named=False):
 def _named(fn, name):
     """`fn` under the API's name, so that Python's argument errors say `grad() got an
     unexpected keyword argument ...` as PyTorch's do."""
-    code = fn.__code__.replace(co_name=name, co_qualname=name)
+    code = renamed(fn.__code__, name)
     named = types.FunctionType(code, fn.__globals__, name, fn.__defaults__)
     named.__kwdefaults__ = fn.__kwdefaults__
     return named

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from types import FunctionType
 
+from ..codenames import renamed
 from ..function import CONST, F64, OUT, record_scalar
 from ..tensor import Tensor
 from . import rows
@@ -225,7 +226,7 @@ def entry(row: Row, ordinary, lane=None):
     names = (*row.inputs, *(a for a, _ in row.args))
     template = _TEMPLATES[(len(row.inputs), len(row.args), lane is not None)]
     code = template.__code__
-    code = code.replace(co_name=fname, co_qualname=fname, co_varnames=names + code.co_varnames[len(names) :])
+    code = renamed(code, fname, co_varnames=names + code.co_varnames[len(names) :])
     defaults = tuple(d for _, d in row.args) or None
     ns = {
         "_ordinary": ordinary,
