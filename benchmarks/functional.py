@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from . import workloads as W
 from .workloads import have_torch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,7 +57,7 @@ def hessian(n, vectorize):
 def hessian_command(n):
     """`diffcli hessian` of p = sum(tanh(A @ x)^2) + sum(x^4)/4 for an n-element x, as a process."""
     a, x0 = _data(n)
-    path = Path(tempfile.mkdtemp()) / "hessian.txt"
+    path = W.scratch() / "hessian.txt"
     path.write_text(f"A = tensor({a.tolist()})\nx = {x0.tolist()}\np = sum(tanh(A @ x)^2) + sum(x^4) / 4\n")
 
     def run():

@@ -3,6 +3,8 @@ and returns nothing. Sizes come from `Sizes` so the smoke test can run them tiny
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,6 +25,14 @@ class Sizes:
         self.parse = 500 if quick else 100_000
         self.render = (200, 400) if quick else (10_000, 20_000)  # graph nodes, two sizes
         self.batch = 20 if quick else 500  # scripts of one batch run
+
+
+def scratch(prefix="diffcli-bench-") -> Path:
+    """A temporary folder for a workload's files, removed when the benchmark run ends (the
+    workloads return callables that read them later)."""
+    tmp = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, tmp, True)
+    return tmp
 
 
 def have_torch() -> bool:
@@ -223,7 +233,7 @@ def cold_start():
 def batch(n, command="grad"):
     """n small scripts: one `diffcli COMMAND a.txt b.txt ... --format jsonl` against n
     separate `diffcli COMMAND x.txt --format json` processes."""
-    tmp = Path(tempfile.mkdtemp(prefix="diffcli-batch-"))
+    tmp = scratch("diffcli-batch-")
     files = []
     for i in range(n):
         f = tmp / f"s{i:04d}.txt"
@@ -260,7 +270,7 @@ def script_text(n, torch_flavour=False):
 
 
 def script_end_to_end(n):
-    tmp = Path(tempfile.mkdtemp(prefix="diffcli-bench-"))
+    tmp = scratch()
     (tmp / "chain.txt").write_text(script_text(n))
     (tmp / "chain.py").write_text(script_text(n, True))
     out = {
@@ -357,7 +367,7 @@ def render_graph(shape, fmt, n):
 
 def graph_vs_grad(n):
     """The whole `graph` command against `grad` on one n-term sum (each a process)."""
-    tmp = Path(tempfile.mkdtemp(prefix="diffcli-bench-"))
+    tmp = scratch()
     (tmp / "sum.txt").write_text(RENDER_SHAPES["wide sum"](n))
     return {
         "diffcli": _proc([sys.executable, "-m", "diffcli", "graph", str(tmp / "sum.txt")]),
