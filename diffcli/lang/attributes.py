@@ -10,6 +10,7 @@ from types import MethodType
 import numpy as np
 
 from .. import engine
+from ..engine import custom_function
 from ..engine.ops import reductions
 from ..engine.tensor import Size, Tensor
 from . import autograd_ext, classes, dunders, numpy_subset, pydict, pymethods
@@ -45,6 +46,8 @@ class Attributes:
             if name in TENSOR_ATTRS:
                 if name == "_version":
                     return obj._version[0]
+                if name == "grad_fn" and obj.grad_fn.__class__ is custom_function.OutputSlot:
+                    return obj.grad_fn.main  # the outputs of a Function share its node, as in PyTorch
                 return self.guard(e, lambda: getattr(obj, name))
             if name in TENSOR_METHODS:
                 return getattr(obj, name)

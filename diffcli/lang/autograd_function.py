@@ -14,7 +14,10 @@ itself (`MyExpBackward`), whose attributes the script reaches through `graph_nod
 
 from __future__ import annotations
 
+import re
+
 from ..engine import custom_function, errors
+from . import callargs
 from .classes import lookup
 from .errors import ScriptError
 from .objects import (
@@ -26,6 +29,7 @@ from .objects import (
     ProvidedBase,
     StaticMethod,
 )
+from .values import UserFunction
 
 
 class OnceDifferentiable(GradModeFunction):
@@ -57,9 +61,31 @@ def _static(cls, name):
     return value, owner
 
 
+def _bound(interp, forward, args, kwargs, node):
+    """PyTorch's `bind_default_args` (a Function with setup_context): the arguments bound
+    to forward's signature, defaults filled in, as positional arguments."""
+    try:
+        local = callargs.bind(interp, forward, list(args), kwargs, node)
+    except ScriptError as err:  # inspect.Signature.bind's words
+        raise ScriptError("TypeError", _signature_words(err.message), err.line, err.column) from None
+    positional, vararg = forward.sig[0], forward.sig[1]
+    return [local[p] for p in positional] + (list(local[vararg]) if vararg is not None else [])
+
+
+def _signature_words(message):
+    for pattern, words in (
+        (r"got multiple values for argument ('.*')", r"multiple values for argument \1"),
+        (r"missing \d+ required \S+ arguments?: ('[^']*')", r"missing a required argument: \1"),
+        (r"takes .* positional arguments? but", "too many positional arguments"),
+        (r"(got an unexpected keyword argument '[^']*')", r"\1"),
+    ):
+        found = re.search(pattern, message)
+        if found:
+            return found.expand(words)
+    return message
+
+
 def _apply(interp, cls, args, kwargs, node):
-    if kwargs:
-        raise _error("TypeError", "diffcli's Function.apply takes positional arguments only", node)
     forward, _ = _static(cls, "forward")
     backward, _ = _static(cls, "backward")
     setup, owner = _static(cls, "setup_context")
@@ -72,8 +98,11 @@ def _apply(interp, cls, args, kwargs, node):
             node,
         )
 
-    def call_forward(*a):
-        return interp.call_value(forward, list(a), {}, node)
+    if setup is not None and isinstance(forward, UserFunction):
+        args, kwargs = _bound(interp, forward, args, kwargs, node), {}
+
+    def call_forward(*a):  # (keyword arguments go to forward, with no edge: PyTorch's C++ apply)
+        return interp.call_value(forward, list(a), kwargs, node)
 
     def call_setup(ctx, inputs, output):
         interp.call_value(setup, [ctx, inputs, output], {}, node)

@@ -275,6 +275,58 @@ print(w.grad, x.grad)
 """,
 }
 
+FUNCTIONS["outputs_share_the_node"] = """\
+import torch
+class Two(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2, x * 3
+    @staticmethod
+    def backward(ctx, g1, g2):
+        return g1 * 2 + g2 * 3
+x = torch.tensor([1.0, -2.0], requires_grad=True)
+u, v = Two.apply(x)
+print(u.grad_fn is v.grad_fn, u.grad_fn == v.grad_fn, u.grad_fn.name(), v.grad_fn.next_functions)
+nodes = {u.grad_fn, v.grad_fn}
+print(len(nodes))
+(u.sum() + v.sum()).backward()
+print(x.grad)
+"""
+
+FUNCTIONS["apply_keywords"] = """\
+import torch
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, scale=2.0, shift=0.0):
+        ctx.scale = scale
+        return x * scale + shift
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.scale, None, None
+class Bound(torch.autograd.Function):
+    @staticmethod
+    def forward(x, scale=2.0):
+        return x * scale
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        print("inputs", len(inputs), inputs[1:])
+        ctx.scale = inputs[1]
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.scale, None
+x = torch.tensor([1.0, 3.0], requires_grad=True)
+y = Scale.apply(x, scale=5.0)
+y2 = Scale.apply(x, 4.0, shift=1.0)
+z = Bound.apply(x, scale=3.0)
+w = Bound.apply(x)
+(y.sum() + y2.sum() + z.sum() + w.sum()).backward()
+print(y, y2, z, w, x.grad)
+try:
+    Bound.apply(x, 1.0, scale=2.0)
+except TypeError as e:
+    print(type(e).__name__, e)
+"""
+
 FUNCTIONS["tuple_outputs"] = """\
 import torch
 class Sinh(torch.autograd.Function):
