@@ -1,8 +1,9 @@
-"""diffcli against an earlier diffcli: `python -m benchmarks.ab REV [--rounds K] [--only NAME]`.
+"""diffcli against an earlier diffcli: `python -m benchmarks.ab REV [--rounds K] [--only NAME]...`.
 
 Takes the tree of the git revision REV (`git archive`, into a temporary folder), then for K
-rounds runs `python -m benchmarks --repeats 1` in REV's tree and in this one in turn (A B A B
-...), each in a process of its own, and reports per workload the median of diffcli's times
+rounds runs `python -m benchmarks --repeats 1 --only NAME` for each NAME (by default the
+workloads both trees have had since the op rows: all but batch and the Hessians) in REV's
+tree and in this one in turn (A B A B ...), each in a process of its own, and reports per workload the median of diffcli's times
 over the rounds, REV's and this tree's, and their ratio. Each tree is measured by its own
 benchmarks, so a workload appears when both trees have it under the same name. Processes
 on a busy machine disturb single rounds; the medians over alternating rounds much less.
@@ -45,19 +46,34 @@ def diffcli_times(table: str) -> dict:
     return out
 
 
+WORKLOADS = (
+    "scalar chain",
+    "elementwise",
+    "matmuls",
+    "cold start",
+    "script end to end",
+    "parse",
+    "depth",
+    "render",
+)
+
+
 def one_round(tree: Path, only) -> dict:
-    args = [sys.executable, "-m", "benchmarks", "--repeats", "1"] + (["--only", only] if only else [])
-    r = subprocess.run(args, cwd=tree, capture_output=True, text=True)
-    if r.returncode:
-        raise SystemExit(f"benchmarks failed in {tree}:\n{r.stderr[-2000:]}")
-    return diffcli_times(r.stdout)
+    times = {}
+    for name in only:
+        args = [sys.executable, "-m", "benchmarks", "--repeats", "1", "--only", name]
+        r = subprocess.run(args, cwd=tree, capture_output=True, text=True)
+        if r.returncode:
+            raise SystemExit(f"benchmarks failed in {tree}:\n{r.stderr[-2000:]}")
+        times.update(diffcli_times(r.stdout))
+    return times
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m benchmarks.ab")
     ap.add_argument("rev", help="the git revision to compare with (this tree is the other)")
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--only", default=None, help="only workloads whose name contains this")
+    ap.add_argument("--only", action="append", help="workloads whose name contains this (repeatable)")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="diffcli-ab-"))
     try:
@@ -65,7 +81,7 @@ def main(argv=None):
         runs = {"base": [], "this": []}
         for i in range(args.rounds):
             for side, tree in (("base", base), ("this", ROOT)):
-                runs[side].append(one_round(tree, args.only))
+                runs[side].append(one_round(tree, args.only or WORKLOADS))
             print(f"round {i + 1}/{args.rounds} done", file=sys.stderr)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -11,6 +11,32 @@ import sys
 from ..outstream import StdoutError
 from .options import LIMITS, MAX_SCRIPT_SIZE
 
+_FRAMES = 20_000  # Python frames a command may nest (scripts meet their own caps first)
+_STACK = 64 << 20  # bytes of C stack those frames take at most on Python 3.10
+
+
+def python_frames() -> int:
+    """The recursion limit a command runs under. Python 3.11 nests Python calls without
+    the C stack; 3.10 takes C stack for each, and 20,000 of the interpreter's frames
+    overflow Linux's default 8 MB (a crash, not a RecursionError). There the main
+    thread's stack may grow to 64 MB (the soft limit is read when it grows; the kernel
+    keeps at least 128 MB free below it), or, where that is refused, half the frames."""
+    if sys.version_info >= (3, 11):
+        return _FRAMES
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        infinite = resource.RLIM_INFINITY
+        if soft != infinite and soft < _STACK and (hard == infinite or hard >= _STACK):
+            resource.setrlimit(resource.RLIMIT_STACK, (_STACK, hard))
+            soft = _STACK
+        if soft == infinite or soft >= _STACK:
+            return _FRAMES
+    except (ImportError, ValueError, OSError):
+        pass
+    return _FRAMES // 2
+
 
 class ExitStatus(enum.IntEnum):
     OK = 0
@@ -98,7 +124,7 @@ def _run_command(fmt, body, filename=None):
 
     status = ExitStatus.OK
     recursion_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(recursion_limit, 20000))
+    sys.setrecursionlimit(max(recursion_limit, python_frames()))
     engine_errors.reset_warn_once()  # each command is one "process" for warn-once
     try:
         # the run's dtype settings hold until the command ends (session.Run), then the
