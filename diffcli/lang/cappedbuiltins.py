@@ -32,7 +32,7 @@ _ITERATORS = (zip, enumerate)
 
 def _rows(value) -> bool:
     """A range, or a tensor (with at least one dimension) iterated by rows."""
-    return value.__class__ is range or (value.__class__ is Tensor and value.array.ndim > 0)
+    return value.__class__ is range or (isinstance(value, Tensor) and value.array.ndim > 0)
 
 
 def consume(caps, value, what):
@@ -160,7 +160,7 @@ def sequence(caps, kind, node):
         if isinstance(it, (range, list, tuple, str, Size)) or _rows(it):
             n = _length(it)
             # (a range's items are new ints; a tensor's rows, views with a graph node each)
-            per = 40 if it.__class__ is range else 1024 if it.__class__ is Tensor else 8
+            per = 40 if it.__class__ is range else 1024 if isinstance(it, Tensor) else 8
             caps.check_sequence(n, kind, node, per)
             if _rows(it):
                 caps.charge(n, node, f"{what}() over {n} items")

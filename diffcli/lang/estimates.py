@@ -95,7 +95,7 @@ def growth_estimate(name, owner, args, kwargs, cap):
     # operands' sizes: below the cap, nothing more to work out
     bound, count = 1, 0
     for t in (owner, *args, *kwargs.values()) if kwargs else (owner, *args):
-        if type(t) is Tensor:
+        if isinstance(t, Tensor):
             bound *= t.array.size
             count += 1
     if count < 2 or 0 < bound <= cap:  # (an empty operand of a matrix product does not

@@ -305,8 +305,9 @@ class Expressions:
 
     def binop(self, op, left, right, node):
         lt, rt = left.__class__, right.__class__
-        if lt is Tensor or rt is Tensor:
-            if lt is rt:  # (with one tensor operand the result is no larger than it)
+        if lt is Tensor or rt is Tensor or isinstance(left, Tensor) or isinstance(right, Tensor):
+            # (with one tensor operand the result is no larger than it; a Parameter is a Tensor)
+            if lt is rt or isinstance(left, Tensor) and isinstance(right, Tensor):
                 self.check_size(
                     growth_estimate(
                         "matmul" if op == "@" else "add", None, (left, right), {}, self.limits.max_elements
@@ -349,7 +350,7 @@ class Expressions:
         if op in ("in", "not in"):
             r = self.guard(e, lambda: cappedbuiltins.contains(self, right, left))
             return r if op == "in" else not r
-        if type(left) is Tensor or type(right) is Tensor:
+        if isinstance(left, Tensor) or isinstance(right, Tensor):
             self.check_size(growth_estimate("eq", None, (left, right), {}, self.limits.max_elements), e)
         return self.guard(e, lambda: _CMPOPS[op](left, right))
 

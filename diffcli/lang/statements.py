@@ -256,7 +256,7 @@ class Statements:
 
     def exec_for(self, s, scope):
         it = self.eval(s.iter, scope)
-        if (it.__class__ is range or it.__class__ is Tensor and it.array.ndim) and not self.can_leave_early(
+        if (it.__class__ is range or isinstance(it, Tensor) and it.array.ndim) and not self.can_leave_early(
             s
         ):
             self.check_iterations(_length(it), s.iter)

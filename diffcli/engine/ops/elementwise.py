@@ -248,7 +248,7 @@ def binary(row: Row, number="edge"):
         if check is not None:
             check(x, y, rd)
         out = kernel(x, y, rd, *args) if kernel is not None else broadcast_check(forward, x, y, rd, *args)
-        if b.__class__ is not Tensor:  # a Python number: an input without an edge
+        if not isinstance(b, Tensor):  # a Python number: an input without an edge (a Parameter is a Tensor)
             bw = back.get("n") or prepare("n")
             return record(grad_fn, out, (x, None), bw, savers["n"](x, CONST), (b, *args))
         k = x.needs_grad | y.needs_grad << 1
