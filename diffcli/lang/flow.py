@@ -20,6 +20,10 @@ class Continue(Exception):
     pass
 
 
+class ScriptExit(Exception):
+    """`exit()`, `quit()`: the script ends here, successfully (Interpreter.run stops)."""
+
+
 class Return(Exception):
     def __init__(self, value):
         self.value = value
@@ -28,7 +32,7 @@ class Return(Exception):
 def script_error(err, node, callee=None):
     """The ScriptError at `node` that a Python or engine error raised by a script's
     operation becomes, or None for errors that pass through unchanged."""
-    if isinstance(err, (ScriptError, Return, Break, Continue, RecursionError, OSError)):
+    if isinstance(err, (ScriptError, Return, Break, Continue, ScriptExit, RecursionError, OSError)):
         return None  # (OSError: a script does no I/O, so it is the host's output
         # stream failing, which the CLI reports as such)
     if isinstance(err, engine_errors.EngineError):

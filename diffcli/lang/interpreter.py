@@ -30,7 +30,7 @@ from .attributes import Attributes
 from .calls import Calls
 from .errors import ScriptError
 from .expressions import Expressions
-from .flow import Break, Continue, Return
+from .flow import Break, Continue, Return, ScriptExit
 from .limits import Caps, Limits
 from .statements import Statements
 from .variables import is_literal, literal_value, variable  # noqa: F401  (re-exported)
@@ -124,6 +124,8 @@ class Interpreter(Statements, Expressions, Attributes, Calls, Caps):
             # poll the limits
             with RunContext(trace=self.trace), self.limits.watching():
                 self.exec_block(script.body, self.env)
+        except ScriptExit:
+            pass  # exit(): the script ends here
         except Return:
             raise ScriptError("SyntaxError", "'return' outside function", self.line, 1) from None
         except (Break, Continue):

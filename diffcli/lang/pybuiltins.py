@@ -13,7 +13,9 @@ from .. import engine
 from ..engine.tensor import Size, Tensor
 from . import cappedbuiltins, classes
 from .display import show
+from .errors import ScriptError
 from .exceptions import EXCEPTIONS, error_of, make_exception
+from .flow import ScriptExit
 from .legacy import CheckedClass
 from .objects import (
     BoundMethod,
@@ -222,6 +224,21 @@ def _one(name, make):
     return fn
 
 
+def _exit(name):
+    def fn(interp, args, kwargs, node):
+        """Python's exit()/quit(): no code (or 0, None) ends the script as a success; any
+        other code fails it (exit status 1, as a script that raised)."""
+        if kwargs or len(args) > 1:
+            raise TypeError(f"{name}() takes from 0 to 1 positional arguments but {len(args)} were given")
+        code = args[0] if args else None
+        if code is None or code is False or (type(code) is int and code == 0):
+            raise ScriptExit
+        text = code if isinstance(code, str) else show(code, interp.builtin_names)
+        raise ScriptError("SystemExit", text, node.line, node.column)
+
+    return fn
+
+
 def _property(interp, args, kwargs, node):
     allowed = ("fget", "fset", "fdel", "doc")
     for k in kwargs:
@@ -247,6 +264,8 @@ def install(interp, b: dict) -> None:
         "hash": _hash,
         "super": classes.make_super,
         "property": _property,
+        "exit": _exit("exit"),
+        "quit": _exit("quit"),
         "staticmethod": _one("staticmethod", StaticMethod),
         "classmethod": _one("classmethod", ClassMethod),
         "min": _min_max("min", b["min"]),

@@ -3,6 +3,7 @@ exit codes 0/1/2, `warning:` lines, never a Python traceback."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -545,3 +546,30 @@ def test_an_attribute_errors_caret_is_under_the_attribute():
         "error: <expr>:2:19: AttributeError: 'Tensor' object has no attribute 'foo'\n"
         "    y = (x * 2).sum().foo\n                      ^\n"
     )
+
+
+@pytest.mark.parametrize(
+    "text, status, out, err",
+    [
+        # what Python prints and exits with for each (python3 -c): 0 "1\n", 0 "m\n", 1 "bye" on stderr
+        ("print(1)\nexit()\nprint(2)\n", 0, "1\n", ""),
+        (
+            "def main():\n    print('m')\n    quit(0)\nif __name__ == '__main__':\n    main()\n    print('no')\n",
+            0,
+            "m\n",
+            "",
+        ),
+        ("import torch\nprint(1)\nexit('bye')\nprint(2)\n", 1, "1\n", "SystemExit: bye"),
+        # Python exits 3 here; diffcli's 1 says the script failed (its codes mean one thing each)
+        ("import torch\nexit(3)\n", 1, "", "SystemExit: 3"),
+    ],
+)
+def test_exit_and_quit_end_the_script(tmp_path, text, status, out, err):
+    r = cli("run", script_file(tmp_path, text))
+    assert (r.exit_code, r.stdout) == (status, out)
+    assert err in r.stderr and (err or r.stderr == "")
+
+
+def test_grad_reports_what_ran_before_exit(tmp_path):
+    r = cli("grad", script_file(tmp_path, "x = 2.0\ny = x * x\nexit()\ny = x * 3\n"), "--format", "json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["leaves"]["x"]["grad"] == 4.0
