@@ -9,7 +9,7 @@ import numpy as np
 from .. import errors
 from ..function import OUT, as_tensor, record
 from ..tensor import Tensor, _wrap_dim
-from . import rows
+from . import aten_softmax, rows
 from .conversion import to_dtype
 from .reductions import sum
 from .rows import expose
@@ -24,9 +24,11 @@ def softmax(a, dim=None, dtype=None):
     x = _softmax_input(a, d, "softmax")
     if x.size == 0:
         return _SOFTMAX.record(x.copy(), (a,), lambda g, y: (g * y,), (OUT,))
-    with np.errstate(all="ignore"):
-        e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
-        out = np.ascontiguousarray(e / np.sum(e, axis=d, keepdims=True)) if x.ndim else e
+    out = aten_softmax.forward(x, d, log=False)
+    if out is None:
+        with np.errstate(all="ignore"):
+            e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
+            out = np.ascontiguousarray(e / np.sum(e, axis=d, keepdims=True)) if x.ndim else e
 
     return _SOFTMAX.record(out, (a,), lambda g, y: (_softmax_backward_data(g, y, d),), (OUT,))
 
@@ -62,12 +64,14 @@ def log_softmax(a, dim=None, dtype=None):
     x = _softmax_input(a, d, "log_softmax")
     if x.size == 0:
         return _LOG_SOFTMAX.record(x.copy(), (a,), lambda g, y: (g * 1,), (OUT,))
-    with np.errstate(all="ignore"):
-        if x.ndim:
-            m = np.max(x, axis=d, keepdims=True)
-            out = np.ascontiguousarray(x - m - np.log(np.sum(np.exp(x - m), axis=d, keepdims=True)))
-        else:
-            out = x - x
+    out = aten_softmax.forward(x, d, log=True)
+    if out is None:
+        with np.errstate(all="ignore"):
+            if x.ndim:
+                m = np.max(x, axis=d, keepdims=True)
+                out = np.ascontiguousarray(x - m - np.log(np.sum(np.exp(x - m), axis=d, keepdims=True)))
+            else:
+                out = x - x
 
     return _LOG_SOFTMAX.record(out, (a,), lambda g, y: (_log_softmax_backward_data(g, y, d),), (OUT,))
 
