@@ -8,9 +8,10 @@ order of operations, so that the results round as PyTorch's do:
   the AVX512 shuffle tree (j + j^8, then ^4, ^2, ^1), float64 one by one; a row shorter
   than V is summed in order. softmax = e * (1 / sum); log_softmax = x - max - SLEEF log(sum);
 - another dim (softmax_kernel), over (outer, dim, inner): each inner position sums its
-  exps down the dim in order, from 0. softmax: positions in whole vectors of V (per
-  at::parallel_for chunk of the outer * inner positions, grain GRAIN_SIZE / dim) take
-  SLEEF's exp, the rest (tails) the C library's exp; e / sum (a division). log_softmax:
+  exps down the dim in order, from 0. softmax: the outer * inner positions are split
+  between ATen's threads (at::parallel_for's chunks: torch 2.13 splits any size, measured);
+  in each chunk, runs of V positions within one row take SLEEF's exp, the rest (tails) the
+  C library's exp (std::exp); e / sum (a division). log_softmax:
   per chunk of inner positions (a multiple of V, about 128 KB), the last chunk_size % V
   positions take the C library's exp, the others SLEEF's; then x - max - SLEEF log(sum).
 """
@@ -83,11 +84,10 @@ def lastdim(x: np.ndarray, log: bool) -> np.ndarray:
     return out.reshape(x.shape)
 
 
-def _softmax_vector_positions(outer: int, inner: int, dim: int, v: int) -> np.ndarray:
+def _softmax_vector_positions(outer: int, inner: int, v: int) -> np.ndarray:
     """Which of the outer * inner positions _vec_softmax takes in whole vectors."""
     total = outer * inner
-    grain = max(cascade_sum.GRAIN_SIZE // dim, 1)
-    ranges = [(0, total)] if total <= grain or cascade_sum.THREADS == 1 else cascade_sum.chunks(total, grain)
+    ranges = [(0, total)] if total <= 1 or cascade_sum.THREADS == 1 else cascade_sum.chunks(total, 1)
     vec = np.zeros(total, bool)
     if inner < v:
         return vec
@@ -126,7 +126,7 @@ def otherdim(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
     if log:
         vec = np.broadcast_to(_logsoftmax_vector_positions(inner, n, x.itemsize, v), (outer, inner))
     else:
-        vec = _softmax_vector_positions(outer, inner, n, v).reshape(outer, inner)
+        vec = _softmax_vector_positions(outer, inner, v).reshape(outer, inner)
     with np.errstate(all="ignore"):
         d = a - np.max(a, axis=1, keepdims=True)
         e = np.empty_like(d)
