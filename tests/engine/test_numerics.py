@@ -60,8 +60,6 @@ KNOWN: dict[str, int] = {
     # exp (MKL's vector math on arrays) inside the reduction
     "logsumexp/float32": 859,  # of 1000
     "logsumexp/float64": 937,  # of 1000
-    # rows shorter than 16: a few of the tail's multiply-adds are fused, others not
-    "norm/float32": 968,  # of 1000
 }
 
 

@@ -9,7 +9,8 @@
   (WelfordOps::reduce), project as m2 / max(0, n - correction);
 - the 2-norm over the last (contiguous) dim: 8 (float32) or 4 (float64) lanes of
   acc += x * x in the element's type over the whole vectors, the lanes added in order,
-  then the trailing elements one by one (a fused multiply-add each: the compiler's), sqrt;
+  then the trailing elements one by one (the compiler's code: with 4 or more, the first 4
+  squared as a 4-lane vector and added in order, the others a fused multiply-add each), sqrt;
   over another dim: acc += x * x in order (not fused).
 """
 
@@ -125,7 +126,12 @@ def norm2(x: np.ndarray, axes, keepdims: bool):
     )
     total = _seq_last(lanes)
     with np.errstate(all="ignore"):
-        for d in range(k, n):  # the compiler contracts `acc += x * x` to a fused multiply-add
+        # the compiler's code for the tail `acc += x * x`: 4 trailing elements or more, the
+        # first 4 squared as one 4-lane vector and added in order; the others fused
+        fused = k + 4 if n - k >= 4 else k
+        for d in range(k, fused):
+            total = total + sq[:, d]
+        for d in range(fused, n):
             total = fma_square(rows[:, d], total)
     out = np.sqrt(total).reshape(out_shape)
     return _keep(out, shape, axes, keepdims)
