@@ -39,24 +39,52 @@ def two_prod(a, b):
 
 
 def round_odd(s, err):
-    """The float64 s = RN(x), err = x - s exactly: x rounded to odd."""
+    """The float64 s = RN(x), err = x - s exactly: x rounded to odd (an inexact s with an
+    even last bit moves one unit toward x, which makes it odd)."""
     s = np.asarray(s, np.float64)
-    fix = (err != 0) & ((s.view(np.int64) & 1) == 0) & np.isfinite(s)
+    bits = s.view(np.int64)
+    fix = (err != 0) & ((bits & 1) == 0)
     if not fix.any():
         return s
-    return np.where(fix, np.nextafter(s, np.where(err > 0, _INF, -_INF)), s)
+    # one unit up in magnitude where err has s's sign, down otherwise (sign-magnitude bits)
+    step = np.where((err > 0) == (s > 0), 1, -1) * fix
+    return (bits + step).view(np.float64)
+
+
+def _fma32_exact(a, b, c) -> np.ndarray:
+    p = a.astype(np.float64) * b.astype(np.float64)
+    c64 = c.astype(np.float64)
+    s, e = two_sum(p, c64)
+    r = round_odd(s, e).astype(np.float32)
+    bad = ~np.isfinite(s)
+    return np.where(bad, (p + c64).astype(np.float32), r) if bad.any() else r
+
+
+_MID = np.uint64(1 << 28)  # a float64 halfway between two float32 (normal ones)
+_LOW = np.uint64((1 << 29) - 1)
+_TINY = np.float32(2.0**-126)
 
 
 def fma32(a, b, c) -> np.ndarray:
-    """float32 a * b + c, one rounding."""
+    """float32 a * b + c, one rounding. The float64 sum of the exact product and c rounds
+    to float32 correctly unless it is exactly halfway between two float32 (or in their
+    subnormal range): those few take round-to-odd."""
+    a = np.asarray(a, np.float32)
+    b = np.asarray(b, np.float32)
+    c = np.asarray(c, np.float32)
     with np.errstate(all="ignore"):
-        p = np.asarray(a, np.float32).astype(np.float64) * np.asarray(b, np.float32).astype(np.float64)
-        c64 = np.asarray(c, np.float32).astype(np.float64)
-        s, e = two_sum(p, c64)
-        r = round_odd(s, e).astype(np.float32)
-        bad = ~np.isfinite(s)
-        if bad.any():
-            r = np.where(bad, (p + c64).astype(np.float32), r)
+        s = a.astype(np.float64) * b
+        s = s + c
+        r = s.astype(np.float32)
+        risky = (s.view(np.uint64) & _LOW) == _MID
+        risky |= np.abs(r) < _TINY
+        if risky.any():
+            shape = r.shape
+            idx = np.flatnonzero(risky)
+            pick = [np.broadcast_to(v, shape).reshape(-1)[idx] for v in (a, b, c)]
+            r = r.reshape(-1)
+            r[idx] = _fma32_exact(*pick)
+            r = r.reshape(shape)
     return r
 
 
@@ -71,7 +99,7 @@ def fma64(a, b, c) -> np.ndarray:
         th, tl = two_sum(p, uh)
         v, ve = two_sum(tl, ul)
         r = th + round_odd(v, ve)
-        bad = ~np.isfinite(r) | ~np.isfinite(p) | ~np.isfinite(e)
+        bad = ~np.isfinite(r)
         if bad.any():
             r = np.where(bad, a * b + c, r)
     return r
