@@ -125,21 +125,35 @@ def _torch_cases(torch):
                 yield x, dim
 
 
-def test_softmax_kernels_match_torch_bits():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_softmax_kernels_match_torch_bits(threads):
     torch = pytest.importorskip("torch")
-    torch.set_num_threads(2)
     from diffcli.engine.ops import cascade_sum
 
-    threads, cascade_sum.THREADS = cascade_sum.THREADS, 2
+    saved = torch.get_num_threads(), cascade_sum.THREADS
+    torch.set_num_threads(threads)
+    cascade_sum.THREADS = threads
     try:
         n = 0
+        rng = np.random.default_rng(8)
         for x, dim in _torch_cases(torch):
-            for log, fn in ((False, torch.softmax), (True, torch.log_softmax)):
-                want = fn(torch.from_numpy(x), dim).numpy()
+            g = rng.standard_normal(x.shape).astype(x.dtype)
+            for log in (False, True):
+                fn = torch.log_softmax if log else torch.softmax
+                bw = (
+                    torch.ops.aten._log_softmax_backward_data
+                    if log
+                    else torch.ops.aten._softmax_backward_data
+                )
+                y = fn(torch.from_numpy(x), dim)
                 got = aten_softmax.forward(x, dim, log)
-                same = (got == want) | (np.isnan(got) & np.isnan(want))
+                same = (got == y.numpy()) | (np.isnan(got) & np.isnan(y.numpy()))
                 assert same.all(), (x.shape, dim, log)
+                if np.isfinite(x).all():
+                    want = bw(torch.from_numpy(g), y, dim, y.dtype).numpy()
+                    assert np.array_equal(aten_softmax.backward_data(g, y.numpy(), dim, log), want)
                 n += 1
         assert n > 500
     finally:
-        cascade_sum.THREADS = threads
+        torch.set_num_threads(saved[0])
+        cascade_sum.THREADS = saved[1]

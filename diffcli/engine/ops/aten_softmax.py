@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from . import cascade_sum, sleef
+from .fma import fma
 from .zero_d_math import c_float_function
 
 F32 = np.dtype(np.float32)
@@ -38,8 +39,10 @@ def _seq_sum(a: np.ndarray, axis: int) -> np.ndarray:
     return np.take(np.cumsum(a, axis=axis, dtype=a.dtype), -1, axis=axis)
 
 
-def _reduce_all_sum(e: np.ndarray) -> np.ndarray:
-    """vec::reduce_all(+) of each row of e (M, n)."""
+def _reduce_all_sum(e: np.ndarray, fused_tail=None) -> np.ndarray:
+    """vec::reduce_all(+) of each row of e (M, n). fused_tail = (g, y) with e = g * y:
+    the partial last vector adds g * y fused (what the compiler made of map2_reduce_all in
+    one of its copies)."""
     m, n = e.shape
     v = 64 // e.dtype.itemsize
     if n < v:
@@ -47,7 +50,11 @@ def _reduce_all_sum(e: np.ndarray) -> np.ndarray:
     k = n - n % v
     acc = _seq_sum(e[:, :k].reshape(m, k // v, v), 1)
     if n > k:
-        acc[:, : n - k] = acc[:, : n - k] + e[:, k:]
+        if fused_tail is None:
+            acc[:, : n - k] = acc[:, : n - k] + e[:, k:]
+        else:
+            g, y = fused_tail
+            acc[:, : n - k] = fma(g[:, k:], y[:, k:], acc[:, : n - k], e.dtype)
     if e.dtype == F32:
         lane = np.arange(v)
         for s in (8, 4, 2, 1):
@@ -149,3 +156,57 @@ def forward(x: np.ndarray, dim: int, log: bool):
     if dim == x.ndim - 1:
         return lastdim(x, log)
     return otherdim(x, dim, log)
+
+
+SEQUENTIAL_FMA_LIMIT = 1024  # dim sizes up to which a non-last dim's fused sums are looped
+
+
+def backward_data(g: np.ndarray, y: np.ndarray, dim: int, log: bool):
+    """ATen's _softmax_backward_data(g, y) = y * (g - sum(g * y)) and
+    _log_softmax_backward_data(g, y) = g - exp(y) * sum(g) over dim, in its kernels' order
+    (measured against torch 2.13): the last dim: sum(g * y) by vec::reduce_all of the
+    rounded products (float32 in the calling thread: the partial last vector fused),
+    sum(g) likewise, g - exp(y) * sum fused (one rounding) with SLEEF's
+    exp; another dim: the sums down the dim in order, g * y fused into each step, and
+    g - exp(y) * sum fused, exp SLEEF's in whole vectors and the C library's in the tails
+    (as the forward log_softmax). None where these do not apply (other dtypes, 0-d, empty,
+    a non-last dim longer than SEQUENTIAL_FMA_LIMIT for softmax)."""
+    if g.dtype != y.dtype or y.dtype not in (np.float32, np.float64) or not y.ndim or not y.size:
+        return None
+    t = y.dtype
+    g = np.ascontiguousarray(g)
+    y = np.ascontiguousarray(y)
+    shape = y.shape
+    with np.errstate(all="ignore"):
+        if dim == y.ndim - 1:
+            n = shape[-1]
+            gr, yr = g.reshape(-1, n), y.reshape(-1, n)
+            if log:
+                out = fma(-sleef.exp(yr), _reduce_all_sum(gr)[:, None], gr, t)
+            else:
+                # float32 rows run in the calling thread (one row, or one thread) fuse the
+                # partial last vector's multiply-adds; on ATen's worker threads they do not
+                serial = gr.shape[0] == 1 or cascade_sum.THREADS == 1
+                tail = (gr, yr) if serial and t == F32 else None
+                out = (gr - _reduce_all_sum(gr * yr, tail)[:, None]) * yr
+            return out.reshape(shape)
+        outer = int(np.prod(shape[:dim], dtype=np.int64))
+        inner = int(np.prod(shape[dim + 1 :], dtype=np.int64))
+        n = shape[dim]
+        ga, ya = g.reshape(outer, n, inner), y.reshape(outer, n, inner)
+        if log:
+            vec = _logsoftmax_vector_positions(inner, n, y.itemsize, _lanes(y))
+            vec3 = np.broadcast_to(vec[None, None, :], ya.shape)
+            e = np.empty_like(ya)
+            if vec.any():
+                e[vec3] = sleef.exp(ya[vec3])
+            if not vec.all():
+                e[~vec3] = _c_exp(ya[~vec3])
+            out = fma(-e, _seq_sum(ga, 1)[:, None, :], ga, t)
+            return out.reshape(shape)
+        if n > SEQUENTIAL_FMA_LIMIT:
+            return None
+        acc = np.zeros((outer, inner), t)
+        for k in range(n):
+            acc = fma(ga[:, k], ya[:, k], acc, t)
+        return (ya * (ga - acc[:, None, :])).reshape(shape)

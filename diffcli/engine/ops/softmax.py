@@ -43,8 +43,10 @@ def _softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
     saving both): y (g - sum(g y)). Its derivatives: this op again in the gradient,
     softmax_double_backward in the output."""
     gd, yd = g.array, y.array
-    with np.errstate(all="ignore"):
-        out = yd * (gd - (np.sum(gd * yd, axis=d, keepdims=True) if yd.ndim else gd * yd))
+    out = aten_softmax.backward_data(gd, yd, d, log=False)
+    if out is None:
+        with np.errstate(all="ignore"):
+            out = yd * (gd - (np.sum(gd * yd, axis=d, keepdims=True) if yd.ndim else gd * yd))
 
     def backward(gg, go, o):
         # softmax_double_backward(grad, grad_output, dim, output)
@@ -80,8 +82,10 @@ def _log_softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
     """PyTorch's _log_softmax_backward_data(grad, output) (LogSoftmaxBackwardDataBackward0,
     saving both): g - exp(y) sum(g), with PyTorch's formulas for its derivatives."""
     gd, yd = g.array, y.array
-    with np.errstate(all="ignore"):
-        out = gd - np.exp(yd) * (np.sum(gd, axis=d, keepdims=True) if yd.ndim else gd)
+    out = aten_softmax.backward_data(gd, yd, d, log=True)
+    if out is None:
+        with np.errstate(all="ignore"):
+            out = gd - np.exp(yd) * (np.sum(gd, axis=d, keepdims=True) if yd.ndim else gd)
 
     def backward(gg, go, o):
         return gg - _sum_keep(gg * exp(o), d), -_sum_keep(go, d) * exp(o) * gg
