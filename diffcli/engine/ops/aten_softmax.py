@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from . import cascade_sum, sleef
-from .fma import fma
+from .fma import fma, fma_accumulate
 from .zero_d_math import c_float_function
 
 F32 = np.dtype(np.float32)
@@ -158,7 +158,7 @@ def forward(x: np.ndarray, dim: int, log: bool):
     return otherdim(x, dim, log)
 
 
-SEQUENTIAL_FMA_LIMIT = 1024  # dim sizes up to which a non-last dim's fused sums are looped
+VECTOR_COLUMNS = 32  # from this many columns, a non-last dim's fused running sums step in numpy
 
 
 def backward_data(g: np.ndarray, y: np.ndarray, dim: int, log: bool):
@@ -169,8 +169,7 @@ def backward_data(g: np.ndarray, y: np.ndarray, dim: int, log: bool):
     sum(g) likewise, g - exp(y) * sum fused (one rounding) with SLEEF's
     exp; another dim: the sums down the dim in order, g * y fused into each step, and
     g - exp(y) * sum fused, exp SLEEF's in whole vectors and the C library's in the tails
-    (as the forward log_softmax). None where these do not apply (other dtypes, 0-d, empty,
-    a non-last dim longer than SEQUENTIAL_FMA_LIMIT for softmax)."""
+    (as the forward log_softmax). None where these do not apply (other dtypes, 0-d, empty)."""
     if g.dtype != y.dtype or y.dtype not in (np.float32, np.float64) or not y.ndim or not y.size:
         return None
     t = y.dtype
@@ -204,9 +203,12 @@ def backward_data(g: np.ndarray, y: np.ndarray, dim: int, log: bool):
                 e[~vec3] = _c_exp(ya[~vec3])
             out = fma(-e, _seq_sum(ga, 1)[:, None, :], ga, t)
             return out.reshape(shape)
-        if n > SEQUENTIAL_FMA_LIMIT:
-            return None
-        acc = np.zeros((outer, inner), t)
-        for k in range(n):
-            acc = fma(ga[:, k], ya[:, k], acc, t)
+        if outer * inner >= VECTOR_COLUMNS:  # a numpy step per element of the dim
+            acc = np.zeros((outer, inner), t)
+            for k in range(n):
+                acc = fma(ga[:, k], ya[:, k], acc, t)
+        else:  # few, long columns: each on Python floats
+            gc = np.moveaxis(ga, 1, -1).reshape(-1, n).tolist()
+            yc = np.moveaxis(ya, 1, -1).reshape(-1, n).tolist()
+            acc = np.array([fma_accumulate(a, b, t) for a, b in zip(gc, yc)], t).reshape(outer, inner)
         return (ya * (ga - acc[:, None, :])).reshape(shape)

@@ -13,6 +13,9 @@ Inputs that overflow an intermediate fall back to a * b + c (twice rounded).
 
 from __future__ import annotations
 
+import math
+import struct
+
 import numpy as np
 
 SPLIT = 134217729.0  # 2**27 + 1: Dekker's split of a float64
@@ -117,3 +120,58 @@ def fms(a, b, c, dtype) -> np.ndarray:
 def fnma(a, b, c, dtype) -> np.ndarray:
     """-a * b + c, one rounding (vfmanp)."""
     return fma(-np.asarray(a), b, c, dtype)
+
+
+# --- the same on Python floats, for loops that are sequential by nature (a running sum of
+# fused multiply-adds down a long dim): one element at a time, no numpy call per step ---
+
+_F32 = struct.Struct("<f")
+_I64 = struct.Struct("<q")
+_D = struct.Struct("<d")
+
+
+def _round_odd_py(s: float, err: float) -> float:
+    if err == 0 or _I64.unpack(_D.pack(s))[0] & 1:
+        return s
+    return math.nextafter(s, math.inf if err > 0 else -math.inf)
+
+
+def _to_f32(s: float) -> float:
+    try:
+        return _F32.unpack(_F32.pack(s))[0]
+    except OverflowError:
+        return math.copysign(math.inf, s)
+
+
+def fma_accumulate(a: list, b: list, dtype) -> float:
+    """acc = fma(a[k], b[k], acc) for k in order, from 0, in dtype (float32/float64)."""
+    acc = 0.0
+    if np.dtype(dtype) == np.float32:
+        for x, y in zip(a, b):
+            p = x * y  # exact: two float32
+            s = acc + p
+            z = s - acc
+            e = (acc - (s - z)) + (p - z)
+            acc = _to_f32(_round_odd_py(s, e) if e else s)
+        return acc
+    for x, y in zip(a, b):
+        p = x * y
+        t = x * SPLIT
+        xh = t - (t - x)
+        xl = x - xh
+        t = y * SPLIT
+        yh = t - (t - y)
+        yl = y - yh
+        e = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+        uh = acc + e
+        z = uh - acc
+        ul = (acc - (uh - z)) + (e - z)
+        th = p + uh
+        z = th - p
+        tl = (p - (th - z)) + (uh - z)
+        v = tl + ul
+        z = v - tl
+        ve = (tl - (v - z)) + (ul - z)
+        r = th + (_round_odd_py(v, ve) if ve else v)
+        acc = r if math.isfinite(r) else p + acc
+    return acc
