@@ -143,35 +143,38 @@ def _to_f32(s: float) -> float:
         return math.copysign(math.inf, s)
 
 
+def fma_py(x: float, y: float, c: float, f32: bool) -> float:
+    """x * y + c rounded once on Python floats: float32 (inputs float32 values) or float64."""
+    p = x * y
+    if f32:  # p is exact
+        s = c + p
+        z = s - c
+        e = (c - (s - z)) + (p - z)
+        return _to_f32(_round_odd_py(s, e) if e else s)
+    t = x * SPLIT
+    xh = t - (t - x)
+    xl = x - xh
+    t = y * SPLIT
+    yh = t - (t - y)
+    yl = y - yh
+    e = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+    uh = c + e
+    z = uh - c
+    ul = (c - (uh - z)) + (e - z)
+    th = p + uh
+    z = th - p
+    tl = (p - (th - z)) + (uh - z)
+    v = tl + ul
+    z = v - tl
+    ve = (tl - (v - z)) + (ul - z)
+    r = th + (_round_odd_py(v, ve) if ve else v)
+    return r if math.isfinite(r) else p + c
+
+
 def fma_accumulate(a: list, b: list, dtype) -> float:
     """acc = fma(a[k], b[k], acc) for k in order, from 0, in dtype (float32/float64)."""
+    f32 = np.dtype(dtype) == np.float32
     acc = 0.0
-    if np.dtype(dtype) == np.float32:
-        for x, y in zip(a, b):
-            p = x * y  # exact: two float32
-            s = acc + p
-            z = s - acc
-            e = (acc - (s - z)) + (p - z)
-            acc = _to_f32(_round_odd_py(s, e) if e else s)
-        return acc
     for x, y in zip(a, b):
-        p = x * y
-        t = x * SPLIT
-        xh = t - (t - x)
-        xl = x - xh
-        t = y * SPLIT
-        yh = t - (t - y)
-        yl = y - yh
-        e = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
-        uh = acc + e
-        z = uh - acc
-        ul = (acc - (uh - z)) + (e - z)
-        th = p + uh
-        z = th - p
-        tl = (p - (th - z)) + (uh - z)
-        v = tl + ul
-        z = v - tl
-        ve = (tl - (v - z)) + (ul - z)
-        r = th + (_round_odd_py(v, ve) if ve else v)
-        acc = r if math.isfinite(r) else p + acc
+        acc = fma_py(x, y, acc, f32)
     return acc
