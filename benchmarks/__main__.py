@@ -62,6 +62,12 @@ def main(argv=None):
         run(f"scalar chain {n} ops (fwd+bwd)", W.scalar_chain(n), per=n, target="<= 0.5x torch")
     run(f"elementwise 20 ops on {s.vec} float64", W.elementwise(s.vec), target="<= 1.15x numpy")
     run(f"3 matmuls {s.mat}x{s.mat} + tanh", W.matmuls(s.mat), target="<= 1.15x numpy")
+    for dt in ("float32", "float64"):
+        run(
+            f"softmax + log_softmax of {s.softmax} {dt} (bit-exact)",
+            W.softmax(s.softmax, dt),
+            target="<= 0.2 s (4 kernels, bit-exact)",
+        )
     run("cold start: grad samples/card.txt --format json", W.cold_start(), target="<= 0.2x torch, <= 0.25 s")
     run(f"script end to end: {s.script} statements", W.script_end_to_end(s.script), target="<= 1.0x torch")
     run(f"parse {s.parse} statements", W.parsing(s.parse), target="<= 2.0x ast.parse")

@@ -25,6 +25,7 @@ class Sizes:
         self.parse = 500 if quick else 100_000
         self.render = (200, 400) if quick else (10_000, 20_000)  # graph nodes, two sizes
         self.batch = 20 if quick else 500  # scripts of one batch run
+        self.softmax = 1_000 if quick else 100_000  # values (softmax kernels)
 
 
 def scratch(prefix="diffcli-bench-") -> Path:
@@ -180,6 +181,42 @@ def matmuls(n):
     out = {"diffcli": lambda: _mlp_engine(a, b, c, d), "numpy": lambda: _mlp_numpy(a, b, c, d)}
     if have_torch():
         out["torch"] = lambda: _mlp_torch(a, b, c, d)
+    return out
+
+
+def softmax(n, dtype):
+    """softmax + log_softmax forward of n values (a 1-D tensor and a 2-D one over dim 0):
+    diffcli's bit-exact ATen kernels (SLEEF's exp/log with emulated FMA) against numpy's
+    plain formula and torch."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(n).astype(dtype)
+    x2 = x.reshape(-1, 100) if n % 100 == 0 else x.reshape(-1, 1)
+
+    def engine():
+        from diffcli.engine import FUNCTIONS, Tensor
+
+        for a in (x, x2):
+            FUNCTIONS["softmax"](Tensor(a), 0)
+            FUNCTIONS["log_softmax"](Tensor(a), 0)
+
+    def plain():
+        for a in (x, x2):
+            e = np.exp(a - a.max(0))
+            e / e.sum(0)
+            a - a.max(0) - np.log(np.exp(a - a.max(0)).sum(0))
+
+    out = {"diffcli": engine, "numpy": plain}
+    if have_torch():
+        import torch
+
+        t, t2 = torch.from_numpy(x), torch.from_numpy(x2)
+
+        def ref():
+            for a in (t, t2):
+                torch.softmax(a, 0)
+                torch.log_softmax(a, 0)
+
+        out["torch"] = ref
     return out
 
 

@@ -103,6 +103,11 @@ def reduce_case(i: int, dtype: str):
     return x, dim
 
 
+def grad_upstream(i: int, x: np.ndarray) -> np.ndarray:
+    """Case i's upstream gradient for softmax/log_softmax (record_softmax_grads.py)."""
+    return np.random.default_rng(seed_of("softmax_grad", i)).standard_normal(x.shape).astype(x.dtype)
+
+
 def prod_input(x: np.ndarray) -> np.ndarray:
     """prod runs on values near 1 (a product of raw values under/overflows)."""
     return (1 + np.tanh(x / np.abs(x).max()) / 64).astype(x.dtype) if x.size else x

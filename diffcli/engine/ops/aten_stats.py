@@ -9,7 +9,8 @@
   (WelfordOps::reduce), project as m2 / max(0, n - correction);
 - the 2-norm over the last (contiguous) dim: 8 (float32) or 4 (float64) lanes of
   acc += x * x in the element's type over the whole vectors, the lanes added in order,
-  then the trailing elements one by one (a fused multiply-add each: the compiler's), sqrt;
+  then the trailing elements one by one (the compiler's code: with 4 or more, the first 4
+  squared as a 4-lane vector and added in order, the others a fused multiply-add each), sqrt;
   over another dim: acc += x * x in order (not fused).
 """
 
@@ -125,7 +126,12 @@ def norm2(x: np.ndarray, axes, keepdims: bool):
     )
     total = _seq_last(lanes)
     with np.errstate(all="ignore"):
-        for d in range(k, n):  # the compiler contracts `acc += x * x` to a fused multiply-add
+        # the compiler's code for the tail `acc += x * x`: 4 trailing elements or more, the
+        # first 4 squared as one 4-lane vector and added in order; the others fused
+        fused = k + 4 if n - k >= 4 else k
+        for d in range(k, fused):
+            total = total + sq[:, d]
+        for d in range(fused, n):
             total = fma_square(rows[:, d], total)
     out = np.sqrt(total).reshape(out_shape)
     return _keep(out, shape, axes, keepdims)
@@ -167,3 +173,39 @@ def _keep(out, shape, axes, keepdims):
     if keepdims:
         out = out.reshape(tuple(1 if i in axes else s for i, s in enumerate(shape)))
     return np.asarray(out)
+
+
+def _c_map(f, a: np.ndarray, ok: np.ndarray, fallback) -> np.ndarray:
+    """f (a math-module function: the C library's) on the elements where ok, fallback (the
+    numpy function) elsewhere (overflow, zeros, NaN, infinities)."""
+    flat = a.reshape(-1)
+    okf = ok.reshape(-1)
+    out = fallback(flat)
+    idx = np.flatnonzero(okf)
+    if idx.size:
+        out[idx] = [f(v) for v in flat[idx].tolist()]
+    return out.reshape(a.shape)
+
+
+def _exp_log(a: np.ndarray, log: bool) -> np.ndarray:
+    """ATen's exp_/log_ of an array is Intel MKL's vector math (not reproducible without
+    MKL); the correctly rounded result matches it best (measured: float32 computed in
+    float64 and rounded, float64 by the C library)."""
+    with np.errstate(all="ignore"):
+        if a.dtype == np.float32:
+            w = a.astype(np.float64)
+            return (np.log(w) if log else np.exp(w)).astype(np.float32)
+        if log:
+            return _c_map(math.log, a, (a > 0) & (a < math.inf), np.log)
+        return _c_map(math.exp, a, (a > -745.0) & (a < 709.0), np.exp)
+
+
+def logsumexp(x: np.ndarray, axes) -> np.ndarray:
+    """ATen's logsumexp of a float array over axes (kept as size-1 dims): amax; the maxes
+    that are +-inf set to 0 (masked_fill_); sum((x - max).exp_()) (ATen's sum order,
+    cascade_sum.py); log_(); + max."""
+    with np.errstate(all="ignore"):
+        m = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
+        m = np.where(np.abs(m) == np.inf, x.dtype.type(0), m)
+        s = S.aten_sum(_exp_log(x - m, log=False), axes, keepdims=True)
+        return np.asarray(_exp_log(np.asarray(s, x.dtype), log=True) + m, x.dtype)

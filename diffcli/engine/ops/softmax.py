@@ -9,7 +9,7 @@ import numpy as np
 from .. import errors
 from ..function import OUT, as_tensor, record
 from ..tensor import Tensor, _wrap_dim
-from . import rows
+from . import aten_softmax, rows
 from .conversion import to_dtype
 from .reductions import sum
 from .rows import expose
@@ -24,9 +24,11 @@ def softmax(a, dim=None, dtype=None):
     x = _softmax_input(a, d, "softmax")
     if x.size == 0:
         return _SOFTMAX.record(x.copy(), (a,), lambda g, y: (g * y,), (OUT,))
-    with np.errstate(all="ignore"):
-        e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
-        out = np.ascontiguousarray(e / np.sum(e, axis=d, keepdims=True)) if x.ndim else e
+    out = aten_softmax.forward(x, d, log=False)
+    if out is None:
+        with np.errstate(all="ignore"):
+            e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
+            out = np.ascontiguousarray(e / np.sum(e, axis=d, keepdims=True)) if x.ndim else e
 
     return _SOFTMAX.record(out, (a,), lambda g, y: (_softmax_backward_data(g, y, d),), (OUT,))
 
@@ -41,8 +43,10 @@ def _softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
     saving both): y (g - sum(g y)). Its derivatives: this op again in the gradient,
     softmax_double_backward in the output."""
     gd, yd = g.array, y.array
-    with np.errstate(all="ignore"):
-        out = yd * (gd - (np.sum(gd * yd, axis=d, keepdims=True) if yd.ndim else gd * yd))
+    out = aten_softmax.backward_data(gd, yd, d, log=False)
+    if out is None:
+        with np.errstate(all="ignore"):
+            out = yd * (gd - (np.sum(gd * yd, axis=d, keepdims=True) if yd.ndim else gd * yd))
 
     def backward(gg, go, o):
         # softmax_double_backward(grad, grad_output, dim, output)
@@ -62,12 +66,14 @@ def log_softmax(a, dim=None, dtype=None):
     x = _softmax_input(a, d, "log_softmax")
     if x.size == 0:
         return _LOG_SOFTMAX.record(x.copy(), (a,), lambda g, y: (g * 1,), (OUT,))
-    with np.errstate(all="ignore"):
-        if x.ndim:
-            m = np.max(x, axis=d, keepdims=True)
-            out = np.ascontiguousarray(x - m - np.log(np.sum(np.exp(x - m), axis=d, keepdims=True)))
-        else:
-            out = x - x
+    out = aten_softmax.forward(x, d, log=True)
+    if out is None:
+        with np.errstate(all="ignore"):
+            if x.ndim:
+                m = np.max(x, axis=d, keepdims=True)
+                out = np.ascontiguousarray(x - m - np.log(np.sum(np.exp(x - m), axis=d, keepdims=True)))
+            else:
+                out = x - x
 
     return _LOG_SOFTMAX.record(out, (a,), lambda g, y: (_log_softmax_backward_data(g, y, d),), (OUT,))
 
@@ -76,8 +82,10 @@ def _log_softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
     """PyTorch's _log_softmax_backward_data(grad, output) (LogSoftmaxBackwardDataBackward0,
     saving both): g - exp(y) sum(g), with PyTorch's formulas for its derivatives."""
     gd, yd = g.array, y.array
-    with np.errstate(all="ignore"):
-        out = gd - np.exp(yd) * (np.sum(gd, axis=d, keepdims=True) if yd.ndim else gd)
+    out = aten_softmax.backward_data(gd, yd, d, log=True)
+    if out is None:
+        with np.errstate(all="ignore"):
+            out = gd - np.exp(yd) * (np.sum(gd, axis=d, keepdims=True) if yd.ndim else gd)
 
     def backward(gg, go, o):
         return gg - _sum_keep(gg * exp(o), d), -_sum_keep(go, d) * exp(o) * gg

@@ -11,7 +11,6 @@ from .. import dtypes, errors
 from ..function import OUT, as_tensor
 from ..tensor import Tensor
 from . import aten_stats, rows
-from .cascade_sum import aten_sum
 from .reductions import _DIM, _KEEPDIM, _RESULT_BACK, _UNREDUCE, _axes, _dims, _expand_back, mean
 from .rows import Kink, expose
 from .selection import where
@@ -154,9 +153,7 @@ def logsumexp(a, dim, keepdim=False):
     dims = _dims(dim, x.ndim)
     axes = _axes(dims, x.ndim)
     with np.errstate(all="ignore"):
-        m = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros((1,) * x.ndim)
-        m = np.where(np.isfinite(m), m, 0)
-        out = np.log(aten_sum(np.exp(x - m), axes, keepdims=True)) + m  # (ATen's order of the sum)
+        out = aten_stats.logsumexp(x, axes)  # (ATen's order of operations)
         if not keepdim:
             out = (
                 out.reshape(tuple(s for i, s in enumerate(x.shape) if i not in dims))
