@@ -83,12 +83,14 @@ def _terminals(grammar: str) -> dict:
 
 
 def test_each_terminal_matches_exactly_what_the_backtracking_one_did():
-    old, new = _terminals(_old_grammar()), _terminals(parse_module.lark_grammar())
+    old = _terminals(_old_grammar())
     greedy = _terminals(parse_module.lark_grammar(greedy=True))  # as before Python 3.11
+    # (Python 3.10's re cannot compile the possessive ones: there the greedy ones are all)
+    new = greedy if fastparse._NEEDS_GREEDY else _terminals(parse_module.lark_grammar(greedy=False))
     assert old.keys() == new.keys() == greedy.keys()
-    names = [name for name in old if old[name].pattern != new[name].pattern]
+    names = [name for name in old if old[name].pattern != greedy[name].pattern]
     assert sorted(names) == sorted(OLD_TERMINALS)
-    assert all(greedy[name].pattern != new[name].pattern for name in names)
+    assert fastparse._NEEDS_GREEDY or all(greedy[name].pattern != new[name].pattern for name in names)
     texts = _random_texts(20_000) + list(_normalised(_corpus()))
     for name in names:
         for text in texts:
@@ -120,6 +122,18 @@ def test_without_possessive(pattern, greedy):
     assert fastparse.without_possessive(pattern) == greedy
 
 
+# Python 3.10's re has no possessive quantifiers, so there the regex engine keeps state
+# for each repetition of a group inside one token: bytes per character measured on 3.10.13
+# (README, "Parsing and memory"). 3.11 and later: none.
+BYTES_PER_CHAR_310 = {"escapes": 125, "long string": 82, "blank lines": 599, "comments": 197}
+
+
+def _bound(shape, n):
+    """Peak memory lexing a token of `n` characters of this shape may take."""
+    per_char = BYTES_PER_CHAR_310.get(shape, 0) if fastparse._NEEDS_GREEDY else 0
+    return 2 * n + 64 * 1024 + int(per_char * 1.1) * n
+
+
 SHAPES = {  # what a long token looks like; each about 1 MB
     "string": lambda n: "x = '" + "a" * n + "'\n",
     "escapes": lambda n: "x = '" + "\\n" * (n // 2) + "'\n",
@@ -145,7 +159,7 @@ def test_lexing_a_long_token_takes_no_memory_beyond_its_text(shape):
             assert count < 10
             # a token's text is copied twice at most (the match, the Token); the old
             # patterns took 150 to 960 bytes per character
-            assert peak < 2 * len(text) + 64 * 1024, (shape, peak)
+            assert peak < _bound(shape, len(text)), (shape, peak)
     finally:
         tracemalloc.stop()
 
@@ -383,10 +397,11 @@ def test_deep_nesting_stops_at_the_nesting_cap(tmp_path, baseline):
 
 @pytest.mark.parametrize("shape", ["blank lines", "comments", "escapes"])
 def test_long_tokens_in_a_whole_run(tmp_path, baseline, shape):
-    text = SHAPES[shape](10_000_000)
+    # (on Python 3.10 a tenth of the size: there 10 MB of blank lines take 6 GB)
+    text = SHAPES[shape](1_000_000 if fastparse._NEEDS_GREEDY else 10_000_000)
     run = _measured(tmp_path, text)
     assert (run["code"], run["err"]) == (0, "")
-    assert run["peak"] - baseline < 12 * len(text)
+    assert run["peak"] - baseline < max(12 * len(text), _bound(shape, len(text)))
 
 
 # ------------------------------------------------------------------ --max-script-size
