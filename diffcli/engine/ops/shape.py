@@ -421,3 +421,10 @@ expose(cat, _CAT, names=("cat", "concat", "concatenate"), method=False)
 expose(stack, _STACK, names=("stack",), method=False)
 expose(view_as, _VIEW, names=("view_as",), function_too=False)
 expose(reshape_as, *_RESHAPES, names=("reshape_as",), function_too=False)
+# the shape ops other rows' formulas call (rows.TENSOR_NS)
+rows.helpers(
+    tensor={
+        f.__name__: f
+        for f in (view, reshape, squeeze, unsqueeze, transpose, t, permute, expand, clone, flip, cat, stack)
+    }
+)
