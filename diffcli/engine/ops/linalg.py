@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
-from ..function import as_tensor, record
+from ..function import as_tensor
 from . import rows
 from . import shape as S
 from .arithmetic import mul
@@ -143,9 +143,7 @@ def matmul(a, b):
                 f"{b.array.shape[0]}x{b.array.shape[1]})"
             )
         res = mm(S.unsqueeze(a, 0), b)
-        return record(
-            "SqueezeBackward4", res.array.reshape(res.array.shape[1:]), (res,), lambda g: (S.unsqueeze(g, 0),)
-        )
+        return rows.ROWS["squeeze_.dim"].record(res.array.reshape(res.array.shape[1:]), (res,), fargs=(0,))
     if da == 2 and db == 2:
         return mm(a, b)
     if _should_fold(a, b):
