@@ -165,7 +165,8 @@ class Row:
     def record(self, out, inputs, backward=None, saved=(), fargs=()):
         """Record this row's node (its grad_fn) for a forward written by hand. `inputs`:
         one Tensor (or None: a Python number) per input, in the row's order (a variadic
-        row, `cat`: any number); `fargs`: the values of the row's args, in their order.
+        row, `cat`: any number); `fargs`: the values of the row's args, in their order,
+        after those of the Python-number inputs (an elementwise node's layout).
         The node's backward is the row's formulas (its `joint`), bound for which inputs
         require grad; it saves what they read (the rule of the module's docstring): an
         input, the result (OUT), or an arg whose value is a Tensor (max.dim's indices).
@@ -180,19 +181,21 @@ class Row:
         """(backward, saved) of the row's formulas for these inputs: made once per
         pattern of the inputs requiring grad (variant), the saved tensors picked here."""
         needs = tuple([t is not None and t.needs_grad for t in inputs])
-        hit = self._saving.get(needs)
+        numbers = tuple([t is None for t in inputs]) if any(t is None for t in inputs) else ()
+        hit = self._saving.get((needs, numbers))
         if hit is None:
-            v = variant(self, needs)
+            v = variant(self, needs, numbers)
             args = tuple(a for a, _ in self.args)
             src = []
             for s in v.saved:  # where each saved value comes from
+                assert not (numbers and s in self.inputs and numbers[self.inputs.index(s)]), (self.name, s)
                 if s == RESULT:
                     src.append(None)
                 elif s in self.inputs:
                     src.append((0, self.inputs.index(s)))
                 else:
-                    src.append((1, args.index(s)))
-            hit = self._saving[needs] = (v.backward, tuple(src))
+                    src.append((1, sum(numbers) + args.index(s)))  # (after the numbers')
+            hit = self._saving[needs, numbers] = (v.backward, tuple(src))
         backward, src = hit
         if not src:
             return backward, ()
