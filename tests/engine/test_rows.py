@@ -222,7 +222,6 @@ CHECKED_ELSEWHERE = {
 # cannot be a row formula without changing behaviour)
 HAND_WRITTEN = {
     "add.Scalar": "not converted yet",
-    "amax": "not converted yet",
     "clamp.Tensor": (
         "selection.py:clamp with Tensor bounds: an absent bound is no input, and the node saves"
         " the present inputs, always; the row's rule would save a placeholder for it (a pack"
@@ -235,10 +234,6 @@ HAND_WRITTEN = {
     "fill_.Tensor": "not converted yet",
     "index_put": "not converted yet",
     "log_softmax": "not converted yet",
-    "max": "not converted yet",
-    "max.dim": "not converted yet",
-    "min": "not converted yet",
-    "min.dim": "not converted yet",
     "mul.Scalar": "not converted yet",
     "softmax": "not converted yet",
     "sub.Scalar": "not converted yet",
