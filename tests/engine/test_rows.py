@@ -215,6 +215,7 @@ CHECKED_ELSEWHERE = {
     "cumprod": "test_create_graph.py::test_prod_gradient_under_create_graph_records_what_pytorch_records",
     "binary_cross_entropy_with_logits": "test_losses_logits.py::test_recorded",
     "unbind.int": "test_views.py::test_unbind_views_give_each_element_its_gradient",
+    "fill_.Scalar": "test_views.py::test_fill_with_a_number_cuts_the_gradient",
 }
 
 
@@ -227,18 +228,12 @@ HAND_WRITTEN = {
         " the present inputs, always; the row's rule would save a placeholder for it (a pack"
         " hook would see one more tensor) or drop a bound a formula reads"
     ),
-    "copy_": "not converted yet",
-    "copy_.view": "not converted yet",
     "div.Scalar": "not converted yet",
-    "fill_.Scalar": "not converted yet",
-    "fill_.Tensor": "not converted yet",
-    "index_put": "not converted yet",
     "log_softmax": "not converted yet",
     "mul.Scalar": "not converted yet",
     "softmax": "not converted yet",
     "sub.Scalar": "not converted yet",
     "to": "not converted yet",
-    "zero_": "not converted yet",
 }
 
 

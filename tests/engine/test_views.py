@@ -226,3 +226,14 @@ def test_unbind_views_give_each_element_its_gradient():
     cols = indexing.unbind(t, 1)
     (g,) = grad(cols[0].sum() + 3 * cols[2].sum(), t)
     assert vals(g) == [[1.0, 0.0, 3.0], [1.0, 0.0, 3.0]]
+
+
+def test_fill_with_a_number_cuts_the_gradient():
+    """x.fill_(2.0) on a non-leaf: FillBackward2, whose gradient is zeros (torch 2.13:
+    a.grad == [0., 0.]); under create_graph a constant."""
+    a = T([1.5, -2.0])
+    b = a * 3
+    b.fill_(2.0)
+    assert b.grad_fn.name() == "FillBackward2" and vals(b) == [2.0, 2.0]
+    (g,) = grad((b * tensor([2.0, 5.0])).sum(), a, create_graph=True)
+    assert vals(g) == [0.0, 0.0] and not g.requires_grad

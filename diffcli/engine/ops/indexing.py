@@ -52,6 +52,14 @@ def _read(gg: Tensor, key) -> Tensor:
     return _INDEX.record(np.array(gg.array[key], copy=True), (gg,), fargs=(key, gg.array.shape))
 
 
+def region_backward(g: Tensor, key, region: Tensor, fill: bool):
+    """x[key] = v (CopySlices, IndexPutBackward0): the old value's gradient is g with the
+    written region zeroed, the value's g[key] (summed for a fill); both, always."""
+    zero = Tensor(np.zeros((), dtype=g.array.dtype))
+    gv = getitem(g, key)
+    return rows.ops.where(region, zero, g), rows.ops.sum(gv) if fill else gv
+
+
 def _key(dim, index):
     return (slice(None),) * dim + (index,)
 
@@ -294,13 +302,28 @@ _INDEX_PUT = rows.text_row(
     "IndexPutBackward0",
     ("grad.index_put(indices, 0.0)", "grad[indices]"),
     inputs=("self", "values"),
-    args=(("indices", None),),
+    args=(("indices", None), ("region", None), ("fill", False)),
+    saves=("region",),
+    # x[indices] = values (assignment.py); the node inside a read's backward (one edge,
+    # the gradient's) passes its backward by hand (index_put_zeros)
+    joint=lambda grad, self, values, result, indices, region, fill, needs: region_backward(
+        grad, indices, region, fill
+    ),
 )
 
 expose(select, _SELECT, names=("select",))
 rows.helpers(
     tensor={
-        f.__name__: f for f in (select, narrow, select_backward, slice_backward, index_put_zeros, scatter_to)
+        f.__name__: f
+        for f in (
+            select,
+            narrow,
+            select_backward,
+            slice_backward,
+            index_put_zeros,
+            scatter_to,
+            region_backward,
+        )
     }
 )
 # (Tensor.__getitem__ in table.py: getitem carries its rows)
