@@ -216,24 +216,21 @@ CHECKED_ELSEWHERE = {
     "binary_cross_entropy_with_logits": "test_losses_logits.py::test_recorded",
     "unbind.int": "test_views.py::test_unbind_views_give_each_element_its_gradient",
     "fill_.Scalar": "test_views.py::test_fill_with_a_number_cuts_the_gradient",
+    "add.Scalar": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
+    "sub.Scalar": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
 }
 
 
 # the rows whose op still passes its backward to Row.record by hand (row name -> why it
 # cannot be a row formula without changing behaviour)
 HAND_WRITTEN = {
-    "add.Scalar": "not converted yet",
     "clamp.Tensor": (
         "selection.py:clamp with Tensor bounds: an absent bound is no input, and the node saves"
         " the present inputs, always; the row's rule would save a placeholder for it (a pack"
         " hook would see one more tensor) or drop a bound a formula reads"
     ),
-    "div.Scalar": "not converted yet",
     "log_softmax": "not converted yet",
-    "mul.Scalar": "not converted yet",
     "softmax": "not converted yet",
-    "sub.Scalar": "not converted yet",
-    "to": "not converted yet",
 }
 
 
