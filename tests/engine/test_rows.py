@@ -229,8 +229,6 @@ HAND_WRITTEN = {
         " the present inputs, always; the row's rule would save a placeholder for it (a pack"
         " hook would see one more tensor) or drop a bound a formula reads"
     ),
-    "log_softmax": "not converted yet",
-    "softmax": "not converted yet",
 }
 
 
