@@ -8,12 +8,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
-from ..function import as_tensor, record
+from ..function import as_tensor
 from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
 from . import rows
 from .aten_prod import aten_cumsum, aten_prod
 from .cascade_sum import aten_mean, aten_sum
+from .formulas import div_scalar
 from .indexing import narrow
 from .rows import expose
 from .shape import cat, contiguous, expand, flip, reshape, unsqueeze, view
@@ -60,13 +61,6 @@ def sum_backward(g: Tensor, shape, dims, keepdim) -> Tensor:
     return expand(g, *shape)
 
 
-def _div_scalar(t: Tensor, n) -> Tensor:
-    """Tensor / Scalar inside a PyTorch formula (mean's / numel): DivBackward1, one input."""
-    with np.errstate(all="ignore"):
-        out = (t.array / n if n else t.array / np.float64(0.0)).astype(t.array.dtype, copy=False)
-    return record("DivBackward1", out, (t,), lambda g: (_div_scalar(g, n),))
-
-
 def mean_backward(g: Tensor, shape, dims, keepdim) -> Tensor:
     """PyTorch's mean_backward: sum_backward, divided by the number of elements reduced."""
     if dims is None:
@@ -77,7 +71,7 @@ def mean_backward(g: Tensor, shape, dims, keepdim) -> Tensor:
         n = 1
         for d in dims:
             n *= shape[d] if shape else 1
-    return _div_scalar(sum_backward(g, shape, dims, keepdim), n)
+    return div_scalar(sum_backward(g, shape, dims, keepdim), n)  # (DivBackward1: div.Scalar)
 
 
 def sum(a, dim=None, keepdim=False, dtype=None):
