@@ -47,6 +47,17 @@ and `value`, the local derivative PyTorch's gradient uses there, in script synta
 `kinks()` are what a checker queries; a row with `kink = None` is smooth wherever it is
 defined (its domain's edges, log at 0, are not kinks).
 
+Ops whose forward is written by hand (reductions, views, products, losses...: `text_row`)
+have formulas too, in the same form, and `Row.record(out, inputs, fargs=...)` makes
+their node's backward from them: the op passes the values of the row's args (the call's
+`dim`, `keepdim`...; what the node keeps of an input it does not save, its shape as
+`self_sym_sizes`, as PyTorch's node saves `self_sym_sizes`), after those of any
+Python-number inputs (None in `inputs`), which is an elementwise node's `fargs` layout;
+an arg whose value is a tensor and that `saves` names (max.dim's `indices`) is saved.
+A formula of several ops calls a helper named after PyTorch's (`sum_backward`). A row
+without formulas (a backward still passed by hand) is listed, with why, in
+tests/engine/test_rows.py.
+
 Texts, for explanations (`explain`): diffcli script syntax in the same names, that a
 script could evaluate. For an elementwise row, the local derivative d result / d input
 (the gradient is grad * text, summed over broadcast dims): `cos(self)` for sin, `other`
