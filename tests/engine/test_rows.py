@@ -7,7 +7,10 @@ input that diffcli's own language evaluates, and the texts say what the engine c
 - at the inputs the goldens record, each row's text, evaluated by diffcli's interpreter,
   gives the engine's gradient: for an elementwise row grad * text (summed over broadcast
   dims), for the others the text itself (a vector-Jacobian product in `grad`);
-- every formula binds in both namespaces (Tensor ops and, for the scalar lane, floats).
+- every formula binds in both namespaces (Tensor ops and, for the scalar lane, floats);
+- every row has its formulas (or a joint one), those of ops written by hand too, but the
+  few listed in HAND_WRITTEN with the reason; each is checked at recorded inputs, by a
+  golden whose graph shows its node, or by the test CHECKED_ELSEWHERE names.
 """
 
 from __future__ import annotations
