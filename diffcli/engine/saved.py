@@ -141,8 +141,8 @@ SAVED = {
     "NegBackward0": (),
     "SumBackward0": (("_saved_self_sym_sizes", _sizes(0)),),
     "SumBackward1": (
-        ("_saved_dim", ("closure", "dims", None)),
-        ("_saved_keepdim", ("closure", "keepdim", None)),
+        ("_saved_dim", ("closure", "dims", 0)),  # (the row's args: its node's fargs)
+        ("_saved_keepdim", ("closure", "keepdim", 1)),
         ("_saved_self_sym_sizes", _sizes(0)),
     ),
     "MeanBackward0": (("_saved_self_sym_numel", ("numel", 0)), ("_saved_self_sym_sizes", _sizes(0))),

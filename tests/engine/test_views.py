@@ -206,3 +206,34 @@ def test_a_view_made_under_no_grad_requires_grad_but_leads_nowhere():
         ):
             t.mul_(2.0)
     assert not v.detach().requires_grad
+
+
+def test_unbind_views_give_each_element_its_gradient():
+    """Iterating over a tensor (unbind): each view's gradient lands at its place along the
+    dim, and under create_graph it is differentiable again (d/dt of sum(g_i * t_i) with
+    g = dL/dt = [2 t_0 w_0, ...] is 2 w), as in PyTorch (the values are exact)."""
+    from diffcli.engine.ops import indexing
+
+    t = T([[1.5, -2.0, 3.25], [0.5, 4.0, -1.0]])
+    w = tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]])
+    rows_ = indexing.unbind(t, 0)
+    assert [v.grad_fn.name() for v in rows_] == ["UnbindBackward0", "UnbindBackward0"]
+    loss = (rows_[0] * rows_[0] * w[0]).sum() + (rows_[1] * rows_[1] * w[1]).sum()
+    (g,) = grad(loss, t, create_graph=True)
+    assert vals(g) == [[3.0, -8.0, 19.5], [-1.0, 4.0, -4.0]]
+    (h,) = grad((g * tensor([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])).sum(), t)
+    assert vals(h) == [[2.0, 4.0, 6.0], [-2.0, 1.0, 4.0]]
+    cols = indexing.unbind(t, 1)
+    (g,) = grad(cols[0].sum() + 3 * cols[2].sum(), t)
+    assert vals(g) == [[1.0, 0.0, 3.0], [1.0, 0.0, 3.0]]
+
+
+def test_fill_with_a_number_cuts_the_gradient():
+    """x.fill_(2.0) on a non-leaf: FillBackward2, whose gradient is zeros (torch 2.13:
+    a.grad == [0., 0.]); under create_graph a constant."""
+    a = T([1.5, -2.0])
+    b = a * 3
+    b.fill_(2.0)
+    assert b.grad_fn.name() == "FillBackward2" and vals(b) == [2.0, 2.0]
+    (g,) = grad((b * tensor([2.0, 5.0])).sum(), a, create_graph=True)
+    assert vals(g) == [0.0, 0.0] and not g.requires_grad

@@ -178,10 +178,10 @@ def test_every_input_has_a_formula_that_gives_local_at_pytorchs_inputs(case):
             needs = set(steps.re.findall(r"[A-Za-z_]\w*", text)) & set(row.params)
             if not needs <= set(saved):
                 continue  # PyTorch did not save what this text reads
-            env = {
-                p: Tensor(np.asarray(saved[p])) if p in row.inputs or p == rows.RESULT else saved[p].item()
-                for p in needs
-            }
+            tensors = set(row.inputs) | {rows.RESULT}
+            if any(p not in tensors and np.size(saved[p]) != 1 for p in needs):
+                continue  # an arg saved as a tensor (where's condition, recorded as floats)
+            env = {p: Tensor(np.asarray(saved[p])) if p in tensors else saved[p].item() for p in needs}
             want = np.broadcast_to(_evaluate(text, env), np.shape(inp.local)) if row.elementwise else None
             if want is None:
                 continue

@@ -7,14 +7,20 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
-from ..function import as_tensor, record
+from ..function import as_tensor
 from ..tensor import Tensor
 from . import rows
 from . import shape as S
-from .indexing import _INDEX_PUT, _check_zero_dim, _expand_ellipsis, _normalize_key, _whole_slice, getitem
+from .formulas import zeros_like
+from .indexing import (
+    _INDEX_PUT,
+    _check_zero_dim,
+    _expand_ellipsis,
+    _normalize_key,
+    _whole_slice,
+    region_backward,
+)
 from .inplace import check_inplace, commit_inplace
-from .reductions import sum as tsum
-from .selection import where
 
 
 def _setitem_kind(shape, key, nkey):
@@ -99,11 +105,6 @@ def _value_tensor(value, dtype) -> Tensor:
     raise errors.TorchTypeError(f"can't assign a {type(value).__name__} to a {errors.torch_type_name(dtype)}")
 
 
-def _zeros_like(g: Tensor) -> Tensor:
-    """PyTorch's zeros_like(grad) in a formula: a constant (it never requires grad)."""
-    return Tensor(np.zeros_like(g.array))
-
-
 def setitem(a, key, value):
     """x[key] = value, in place, composed the way PyTorch's set_item does it:
 
@@ -159,19 +160,12 @@ def setitem(a, key, value):
     if dtype.kind != "f":  # an integer or bool tensor records no history
         res = Tensor(new)
     elif not advanced and not view:
-        name = "FillBackward3" if fill else "CopyBackwards"
-        res = record(name, new, inputs, lambda g: (_zeros_like(g), tsum(g) if fill else g))
+        res = (_FILL_TENSOR if fill else _COPY).record(new, inputs)
     else:
         mask = np.zeros(a.array.shape, dtype=bool)
         mask[nkey] = True
-
-        def backward(g, m):
-            zero = Tensor(np.zeros((), dtype=g.array.dtype))
-            gv = getitem(g, key)
-            return where(m, zero, g), tsum(gv) if fill else gv
-
-        name = "IndexPutBackward0" if advanced and not view else "CopySlices"
-        res = record(name, new, inputs, backward, (Tensor(mask),))
+        row = _INDEX_PUT if advanced and not view else _COPY_SLICES
+        res = row.record(new, inputs, fargs=(key, Tensor(mask), fill))
     commit_inplace(a, res)
     return a
 
@@ -179,14 +173,23 @@ def setitem(a, key, value):
 # --- the rows: per node PyTorch's name and, per input, the vector-Jacobian product an
 # explanation shows -------------------------------------------------------------------
 
-_COPY = rows.text_row("copy_", "CopyBackwards", ("0", "grad"), inputs=("self", "src"))
+_COPY = rows.text_row(
+    "copy_",
+    "CopyBackwards",
+    ("0", "grad"),
+    inputs=("self", "src"),
+    formulas=(lambda grad, self, src, result: zeros_like(grad), lambda grad, self, src, result: grad),
+    eager=True,  # (both, whichever requires grad: as diffcli has computed them)
+)
 _FILL_TENSOR = rows.ROWS["fill_.Tensor"]  # (x[...] = 0-dim v is fill_(v): inplace.py's row)
 _COPY_SLICES = rows.text_row(
     "copy_.view",
     "CopySlices",
     ("where(region, 0.0, grad)", "grad[key]"),
     inputs=("self", "src"),
-    args=(("key", None),),
+    args=(("key", None), ("region", None), ("fill", False)),
+    saves=("region",),  # (so a second backward without retain_graph raises, as in PyTorch)
+    joint=lambda grad, self, src, result, key, region, fill, needs: region_backward(grad, key, region, fill),
 )
 
 # (Tensor.__setitem__ in table.py)

@@ -20,8 +20,7 @@ def to_dtype(a, dtype):
     out = a.array.astype(d)
     if d.kind != "f":
         return Tensor(out)
-    src = a.array.dtype
-    return _TO.record(out, (a,), lambda g: (to_dtype(g, src),))
+    return _TO.record(out, (a,), fargs=(d, a.array.dtype))
 
 
 def to(a, *args, dtype=None, **kwargs):
@@ -67,7 +66,14 @@ def type_as(a, other):
 
 
 # the row: ToCopyBackward0 (the gradient goes back to the input's dtype)
-_TO = rows.text_row("to", "ToCopyBackward0", ("grad.to(self.dtype)",), args=(("dtype", None),))
+_TO = rows.text_row(
+    "to",
+    "ToCopyBackward0",
+    ("grad.to(self.dtype)",),
+    args=(("dtype", None), ("self_dtype", None)),  # (PyTorch saves self's options)
+    formulas=(lambda grad, self, result, dtype, self_dtype: to_dtype(grad, self_dtype),),
+)
+rows.helpers(tensor={"to_dtype": to_dtype})
 for _fn, _name in (
     (to, "to"),
     (double, "double"),

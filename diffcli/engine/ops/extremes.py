@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
-from ..function import OUT, as_tensor
+from ..function import as_tensor
 from ..tensor import Tensor
 from . import rows
 from .indexing import scatter_to
@@ -30,15 +30,7 @@ def _extreme(a, dim, keepdim, is_max):
                 "Specify the reduction dim with the 'dim' argument."
             )
         out = np.asarray(x.max() if is_max else x.min())
-
-        def backward(g, p, r):
-            mask = p.array == r.array
-            if np.isnan(r.array).any():
-                mask = np.isnan(p.array)
-            count = int(mask.sum())
-            return (where(Tensor(mask), g / count, 0.0),)
-
-        return _EXTREMES[kind.lower()][0].record(out, (a,), backward, (a, OUT))
+        return _EXTREMES[kind.lower()][0].record(out, (a,))
     d = _dims(dim, x.ndim)[0]
     if x.ndim and x.shape[d] == 0:
         raise errors.TorchIndexError(f"{kind.lower()}(): Expected reduction dim {d} to have non-zero size.")
@@ -52,23 +44,29 @@ def _extreme(a, dim, keepdim, is_max):
             vals = vals.squeeze(d)
         else:
             idx = np.expand_dims(idx, d)
-    shape = x.shape
     indices = Tensor(idx.astype(np.int64))
-
-    def backward(g, i):
-        # the returned indices are saved (PyTorch's MaxBackward0 saves `indices`): freed
-        # after a backward, and an in-place op on them fails the backward
-        if not shape:
-            return (g,)
-        ii = i.array if keepdim else np.expand_dims(i.array, d)
-        return (scatter_to(g if keepdim else _unsq(g, d), shape, d, ii),)
-
-    values = _EXTREMES[kind.lower()][1].record(vals, (a,), backward, (indices,))
+    # the returned indices are saved (PyTorch's MaxBackward0 saves `indices`): freed after a
+    # backward, and an in-place op on them fails the backward
+    values = _EXTREMES[kind.lower()][1].record(vals, (a,), fargs=(d, keepdim, indices, x.shape))
     return ReturnTypes(values, indices, kind.lower())
 
 
-def _unsq(g, d):
-    return unsqueeze(g, d)
+def evenly_distribute_backward(g: Tensor, p: Tensor, r: Tensor) -> Tensor:
+    """PyTorch's evenly_distribute_backward: the gradient split evenly over the elements
+    equal to the result (over the nans, if it is nan)."""
+    mask = p.array == r.array
+    if np.isnan(r.array).any():
+        mask = np.isnan(p.array)
+    count = int(mask.sum())
+    return where(Tensor(mask), g / count, 0.0)
+
+
+def value_selecting_reduction_backward(g: Tensor, d: int, i: Tensor, shape, keepdim) -> Tensor:
+    """PyTorch's value_selecting_reduction_backward: the gradient to the index returned."""
+    if not shape:
+        return g
+    ii = i.array if keepdim else np.expand_dims(i.array, d)
+    return scatter_to(g if keepdim else unsqueeze(g, d), shape, d, ii)
 
 
 def max(a, dim=None, keepdim=False, other=None):
@@ -113,25 +111,32 @@ def amax(a, dim=(), keepdim=False):
                 raise errors.TorchIndexError(f"amax(): Expected reduction dim {d} to have non-zero size.")
     axes = _axes(dims, x.ndim)
     out = np.asarray(x.max(axis=axes, keepdims=keepdim))
-    shape = x.shape
+    return _AMAX.record(out, (a,), fargs=(dims, keepdim))
 
-    def backward(g, p, r):
-        # PyTorch's scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(
-        # result) == self, dims): (grad / mask.sum(dims, keepdim=True)) * mask
-        gg, rd = g, r.array
-        if not keepdim:
-            target = tuple(1 if i in dims else n for i, n in enumerate(shape)) if shape else (1,) * len(dims)
-            gg = reshape(g, target)
-            rd = rd.reshape(target)
-        mask = p.array == rd
-        count = np.sum(mask, axis=tuple(dims) if dims and mask.ndim else None, keepdims=True)
-        dt = g.array.dtype
-        out = gg / Tensor(np.asarray(count, dtype=dt)) * Tensor(mask.astype(dt))
-        if out.array.shape != shape:  # a 0-d input reduced over dim 0: the engine sums
-            out = sum(out)
-        return (out,)
 
-    return _AMAX.record(out, (a,), backward, (a, OUT))
+def amax_backward(g: Tensor, p: Tensor, r: Tensor, dims, keepdim) -> Tensor:
+    """PyTorch's scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(
+    result) == self, dims): (grad / mask.sum(dims, keepdim=True)) * mask."""
+    shape = p.array.shape
+    gg, rd = g, r.array
+    if not keepdim:
+        target = tuple(1 if i in dims else n for i, n in enumerate(shape)) if shape else (1,) * len(dims)
+        gg = reshape(g, target)
+        rd = rd.reshape(target)
+    mask = p.array == rd
+    count = np.sum(mask, axis=tuple(dims) if dims and mask.ndim else None, keepdims=True)
+    dt = g.array.dtype
+    out = gg / Tensor(np.asarray(count, dtype=dt)) * Tensor(mask.astype(dt))
+    if out.array.shape != shape:  # a 0-d input reduced over dim 0: the engine sums
+        out = sum(out)
+    return out
+
+
+rows.helpers(
+    tensor={
+        f.__name__: f for f in (evenly_distribute_backward, value_selecting_reduction_backward, amax_backward)
+    }
+)
 
 
 # --- the rows: per op PyTorch's node, the vector-Jacobian product an explanation
@@ -166,14 +171,20 @@ for _kind in ("max", "min"):
             ("grad * (self == result) / (self == result).sum()",),
             saves=("self", "result"),
             kink=_TIES_EVEN,
+            formulas=(lambda grad, self, result: evenly_distribute_backward(grad, self, result),),
         ),
         rows.text_row(
             f"{_kind}.dim",
             f"{_K}Backward0",
             (f"{_UNREDUCE} * (self == {_RESULT_BACK})",),
             saves=("indices",),
-            args=(_DIM, _KEEPDIM),
+            args=(_DIM, _KEEPDIM, ("indices", None), ("self_sym_sizes", None)),
             kink=_TIES_INDEX,
+            formulas=(
+                lambda grad, self, result, dim, keepdim, indices, self_sym_sizes: (
+                    value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)
+                ),
+            ),
         ),
     )
 _AMAX = rows.text_row(
@@ -183,6 +194,7 @@ _AMAX = rows.text_row(
     saves=("self", "result"),
     args=(("dim", ()), _KEEPDIM),
     kink=_TIES_EVEN,
+    formulas=(lambda grad, self, result, dim, keepdim: amax_backward(grad, self, result, dim, keepdim),),
 )
 
 expose(max, *_EXTREMES["max"], maximum.row, names=("max",))

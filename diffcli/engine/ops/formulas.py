@@ -18,13 +18,13 @@ from . import rows
 def add_scalar(t: Tensor, c) -> Tensor:
     """Tensor + Scalar: AddBackward1, one input."""
     out = (t.array + c).astype(t.array.dtype, copy=False)
-    return record("AddBackward1", out, (t,), _identity)
+    return _ADD_SCALAR.record(out, (t,), fargs=(c,))
 
 
 def sub_scalar(t: Tensor, c) -> Tensor:
     """Tensor - Scalar: SubBackward1, one input."""
     out = (t.array - c).astype(t.array.dtype, copy=False)
-    return record("SubBackward1", out, (t,), _identity)
+    return _SUB_SCALAR.record(out, (t,), fargs=(c,))
 
 
 def rsub_scalar(c, t: Tensor) -> Tensor:
@@ -37,13 +37,13 @@ def rsub_scalar(c, t: Tensor) -> Tensor:
 def mul_scalar(t: Tensor, c) -> Tensor:
     """Tensor * Scalar: MulBackward1, one input."""
     out = t.array * c
-    return record("MulBackward1", out.astype(t.array.dtype, copy=False), (t,), _mul_scalar_backward, (), (c,))
+    return _MUL_SCALAR.record(out.astype(t.array.dtype, copy=False), (t,), fargs=(c,))
 
 
 def div_scalar(t: Tensor, n) -> Tensor:
     """Tensor / Scalar (mean's / numel): DivBackward1, one input."""
     out = (t.array / n if n else t.array / np.float64(0.0)).astype(t.array.dtype, copy=False)
-    return record("DivBackward1", out, (t,), _div_scalar_backward, (), (n,))
+    return _DIV_SCALAR.record(out, (t,), fargs=(n,))
 
 
 def rdiv_scalar(c, t: Tensor) -> Tensor:
@@ -58,20 +58,8 @@ def zeros_like(t: Tensor) -> Tensor:
     return Tensor(np.zeros_like(t.array))
 
 
-def _identity(g):
-    return (g,)
-
-
 def _rsub_backward(g):
     return None, -g
-
-
-def _mul_scalar_backward(g, c):
-    return (mul_scalar(g, c),)
-
-
-def _div_scalar_backward(g, n):
-    return (div_scalar(g, n),)
 
 
 def _rdiv_backward(g, q, c):
@@ -100,12 +88,16 @@ rows.helpers(
 )
 
 
-def _row(name, grad_fn, text):
+def _row(name, grad_fn, text, formula):
     """The row of a helper op: a Scalar overload (one input, the number an arg)."""
-    rows.register(rows.Row(name, grad_fn, grads=(rows.D(None, text),), args=(("other", None),)))
+    return rows.register(rows.Row(name, grad_fn, grads=(rows.D(formula, text),), args=(("other", None),)))
 
 
-_row("add.Scalar", "AddBackward1", "1")
-_row("sub.Scalar", "SubBackward1", "1")
-_row("mul.Scalar", "MulBackward1", "other")
-_row("div.Scalar", "DivBackward1", "1 / other")
+_ADD_SCALAR = _row("add.Scalar", "AddBackward1", "1", lambda grad, self, result, other: grad)
+_SUB_SCALAR = _row("sub.Scalar", "SubBackward1", "1", lambda grad, self, result, other: grad)
+_MUL_SCALAR = _row(
+    "mul.Scalar", "MulBackward1", "other", lambda grad, self, result, other: mul_scalar(grad, other)
+)
+_DIV_SCALAR = _row(
+    "div.Scalar", "DivBackward1", "1 / other", lambda grad, self, result, other: div_scalar(grad, other)
+)

@@ -37,36 +37,39 @@ def scatter_to(g: Tensor, shape, dim, idx) -> Tensor:
     )
 
 
-def _index_put_backward(shape, key):
-    """Backward of a read at `key`: scatter-add g into zeros of `shape` (differentiable)."""
-
-    def backward(g):
-        def put(gd):
-            out = np.zeros(shape, dtype=gd.dtype)
-            np.add.at(out, key, gd)
-            return out
-
-        return (_INDEX_PUT.record(put(g.array), (g,), _index_read_backward(key)),)
-
-    return backward
-
-
-def _index_read_backward(key):
-    """Backward of the scatter above: a read at `key`, itself recorded (so the gradient of a
-    gradient of an indexed tensor is differentiable again: third order, forward mode by the
+def index_put_zeros(g: Tensor, shape, key) -> Tensor:
+    """Backward of a read at `key`: g scatter-added into zeros of `shape` (IndexPutBackward0,
+    whose own backward is a read at `key` again: so the gradient of a gradient of an
+    indexed tensor is differentiable again, third order, forward mode by the
     double-backward trick)."""
+    out = np.zeros(shape, dtype=g.array.dtype)
+    np.add.at(out, key, g.array)
+    # (one edge, the gradient's: not the row's two inputs, so the backward is by hand)
+    return _INDEX_PUT.record(out, (g,), lambda gg: (_read(gg, key),))
 
-    def backward(gg):
-        return (
-            record(
-                "IndexBackward0",
-                np.array(gg.array[key], copy=True),
-                (gg,),
-                _index_put_backward(gg.array.shape, key),
-            ),
-        )
 
-    return backward
+def _read(gg: Tensor, key) -> Tensor:
+    return _INDEX.record(np.array(gg.array[key], copy=True), (gg,), fargs=(key, gg.array.shape))
+
+
+def region_backward(g: Tensor, key, region: Tensor, fill: bool):
+    """x[key] = v (CopySlices, IndexPutBackward0): the old value's gradient is g with the
+    written region zeroed, the value's g[key] (summed for a fill); both, always."""
+    zero = Tensor(np.zeros((), dtype=g.array.dtype))
+    gv = getitem(g, key)
+    return rows.ops.where(region, zero, g), rows.ops.sum(gv) if fill else gv
+
+
+def _key(dim, index):
+    return (slice(None),) * dim + (index,)
+
+
+def select_backward(g: Tensor, shape, dim, index) -> Tensor:
+    return index_put_zeros(g, shape, _key(dim, index))
+
+
+def slice_backward(g: Tensor, shape, dim, start, end, step) -> Tensor:
+    return index_put_zeros(g, shape, _key(dim, slice(start, end, step)))
 
 
 def select(a, dim, index):
@@ -78,9 +81,8 @@ def select(a, dim, index):
     n = x.shape[d]
     if not -n <= index < n:
         raise errors.TorchIndexError(f"index {index} is out of bounds for dimension {d} with size {n}")
-    key = (slice(None),) * d + (index,)
     # `...` keeps a 0-d result a view of x (numpy's x[0] of a 1-D array is a scalar copy)
-    return S._view_of(_SELECT.record(x[key + (Ellipsis,)], (a,), _index_put_backward(x.shape, key)), a)
+    return S._view_of(_SELECT.record(x[_key(d, index) + (Ellipsis,)], (a,), fargs=(d, index, x.shape)), a)
 
 
 def unbind(a, dim=0):
@@ -98,17 +100,14 @@ def unbind(a, dim=0):
     for i in range(x.shape[d]):
         if poll is not None and not (i + 1) & 4095:
             poll()
-        key = (slice(None),) * d + (i,)
-        views.append(
-            S._view_of(_UNBIND.record(x[key + (Ellipsis,)], (a,), _index_put_backward(x.shape, key)), a)
-        )
+        views.append(S._view_of(_UNBIND.record(x[_key(d, i) + (Ellipsis,)], (a,), fargs=(d, i, x.shape)), a))
     return tuple(views)
 
 
 def narrow(a, dim, start, length):
     x = a.array
-    key = (slice(None),) * dim + (slice(start, start + length),)
-    return S._view_of(_SLICE.record(x[key], (a,), _index_put_backward(x.shape, key)), a)
+    key = _key(dim, slice(start, start + length))
+    return S._view_of(_SLICE.record(x[key], (a,), fargs=(dim, start, start + length, None, x.shape)), a)
 
 
 def _normalize_key(key):
@@ -221,13 +220,13 @@ def getitem(a, key):
             # ATen skips a slice of a tuple key when it is literally [0:>=size:1]
             if lone_slice or not _whole_slice(k, out.array.shape[dim]):
                 x = out.array
-                sk = (slice(None),) * dim + (k,)
-                out = S._view_of(_SLICE.record(x[sk], (out,), _index_put_backward(x.shape, sk)), out)
+                fargs = (dim, k.start, k.stop, k.step, x.shape)
+                out = S._view_of(_SLICE.record(x[_key(dim, k)], (out,), fargs=fargs), out)
             dim += 1
     if advanced:
         return _advanced(out, advanced)
     if out is a:
-        out = S._view_of(_ALIAS.record(a.array[...], (a,), lambda g: (g,)), a)
+        out = S._view_of(_ALIAS.record(a.array[...], (a,)), a)
     return out
 
 
@@ -246,44 +245,87 @@ def _advanced(a, indices):
         if "boolean" in msg:
             raise errors.TorchIndexError(msg) from None
         raise errors.TorchIndexError(msg.replace("axis", "dimension")) from None
-    return _INDEX.record(np.array(out, copy=True), (a,), _index_put_backward(x.shape, key))
+    return _INDEX.record(np.array(out, copy=True), (a,), fargs=(key, x.shape))
 
 
-# --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
-# explanation shows (rows.text_row; the backward formulas are in the functions above).
+# --- the rows: per op PyTorch's node, its args and, per input, the gradient formula (the
+# helpers above) and the vector-Jacobian product an explanation shows.
 # x[key] is PyTorch's select/slice/index (and unsqueeze for None); x[key] = v its
 # copy_/fill_/index_put_ on x or a view of it. -----------------------------------------
 
+_SIZES = ("self_sym_sizes", None)  # the input's shape (PyTorch saves it, not the input)
 _SELECT = rows.text_row(
     "select.int",
     "SelectBackward0",
     ("zeros_like(self).select_scatter(grad, dim, index)",),
-    args=(("dim", None), ("index", None)),
+    args=(("dim", None), ("index", None), _SIZES),
+    formulas=(
+        lambda grad, self, result, dim, index, self_sym_sizes: select_backward(
+            grad, self_sym_sizes, dim, index
+        ),
+    ),
 )
 _SLICE = rows.text_row(
     "slice.Tensor",
     "SliceBackward0",
     ("zeros_like(self).slice_scatter(grad, dim, start, end, step)",),
-    args=(("dim", 0), ("start", None), ("end", None), ("step", 1)),
+    args=(("dim", 0), ("start", None), ("end", None), ("step", 1), _SIZES),
+    formulas=(
+        lambda grad, self, result, dim, start, end, step, self_sym_sizes: slice_backward(
+            grad, self_sym_sizes, dim, start, end, step
+        ),
+    ),
 )
 _INDEX = rows.text_row(
     "index.Tensor",
     "IndexBackward0",
     ("zeros_like(self).index_put(indices, grad, accumulate=True)",),
-    args=(("indices", None),),
+    args=(("indices", None), _SIZES),
+    formulas=(
+        lambda grad, self, result, indices, self_sym_sizes: index_put_zeros(grad, self_sym_sizes, indices),
+    ),
 )
-_ALIAS = rows.text_row("alias", "AliasBackward0", ("grad",))
-_UNBIND = rows.text_row("unbind.int", "UnbindBackward0", ("stack(grads, dim)",), args=(("dim", 0),))
+_ALIAS = rows.text_row("alias", "AliasBackward0", ("grad",), formulas=(lambda grad, self, result: grad,))
+_UNBIND = rows.text_row(
+    "unbind.int",
+    "UnbindBackward0",
+    ("stack(grads, dim)",),
+    args=(("dim", 0), ("index", None), _SIZES),  # (one node per view: `index`, its place)
+    formulas=(
+        lambda grad, self, result, dim, index, self_sym_sizes: select_backward(
+            grad, self_sym_sizes, dim, index
+        ),
+    ),
+)
 _INDEX_PUT = rows.text_row(
     "index_put",
     "IndexPutBackward0",
     ("grad.index_put(indices, 0.0)", "grad[indices]"),
     inputs=("self", "values"),
-    args=(("indices", None),),
+    args=(("indices", None), ("region", None), ("fill", False)),
+    saves=("region",),
+    # x[indices] = values (assignment.py); the node inside a read's backward (one edge,
+    # the gradient's) passes its backward by hand (index_put_zeros)
+    joint=lambda grad, self, values, result, indices, region, fill, needs: region_backward(
+        grad, indices, region, fill
+    ),
 )
 
 expose(select, _SELECT, names=("select",))
-rows.helpers(tensor={"select": select, "narrow": narrow})
+rows.helpers(
+    tensor={
+        f.__name__: f
+        for f in (
+            select,
+            narrow,
+            select_backward,
+            slice_backward,
+            index_put_zeros,
+            scatter_to,
+            region_backward,
+        )
+    }
+)
 # (Tensor.__getitem__ in table.py: getitem carries its rows)
 getitem.rows = (_SELECT, _SLICE, _INDEX, _ALIAS, rows.ROWS["unsqueeze"])
 unbind.rows = (_UNBIND,)

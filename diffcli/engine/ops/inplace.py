@@ -12,7 +12,7 @@ from ..grad_mode import is_grad_enabled
 from ..node import Node
 from ..tensor import Tensor, hang_retained
 from . import rows
-from .reductions import sum as tsum
+from .formulas import zeros_like
 
 
 def check_inplace(a: Tensor, view: bool = False) -> None:
@@ -233,7 +233,7 @@ def apply(a: Tensor, fn, *args, **kwargs) -> Tensor:
 
 def zero_(a: Tensor) -> Tensor:
     check_inplace(a)
-    res = record("ZeroBackward0", np.zeros_like(a.array), (a,), lambda g: (Tensor(np.zeros_like(g.array)),))
+    res = _ZERO.record(np.zeros_like(a.array), (a,))
     return commit_inplace(a, res)
 
 
@@ -241,30 +241,40 @@ def fill_(a: Tensor, value) -> Tensor:
     """fill_(Number) is FillBackward2; fill_(Tensor), for a 0-d tensor, FillBackward3 with
     the value as a second input (its gradient is the sum of g)."""
     check_inplace(a)
-
-    def zeros(g):
-        return Tensor(np.zeros_like(g.array))
-
     if isinstance(value, Tensor):
         if value.array.ndim:
             raise errors.TorchRuntimeError(
                 "fill_ only supports 0-dimension value tensor but got tensor with "
                 f"{value.array.ndim} dimensions."
             )
-        res = record(
-            "FillBackward3",
-            np.full_like(a.array, value.array.item()),
-            (a, value),
-            lambda g: (zeros(g), tsum(g)),
-        )
+        res = _FILL_TENSOR.record(np.full_like(a.array, value.array.item()), (a, value))
     else:
-        res = record("FillBackward2", np.full_like(a.array, value), (a,), lambda g: (zeros(g),))
+        res = _FILL_SCALAR.record(np.full_like(a.array, value), (a,), fargs=(value,))
     return commit_inplace(a, res)
 
 
 # the rows of the in-place ops that are their own ops (x.zero_(), x.fill_(v))
-zero_.rows = (rows.text_row("zero_", "ZeroBackward0", ("0",)),)
-fill_.rows = (
-    rows.text_row("fill_.Scalar", "FillBackward2", ("0",), args=(("value", None),)),
-    rows.text_row("fill_.Tensor", "FillBackward3", ("0", "grad.sum()"), inputs=("self", "value")),
+# (zeros_like(grad): a constant, formulas.py; sum: the sum op, in rows.TENSOR_NS)
+_ZERO = rows.text_row(
+    "zero_", "ZeroBackward0", ("0",), formulas=(lambda grad, self, result: zeros_like(grad),)
 )
+_FILL_SCALAR = rows.text_row(
+    "fill_.Scalar",
+    "FillBackward2",
+    ("0",),
+    args=(("value", None),),
+    formulas=(lambda grad, self, result, value: zeros_like(grad),),
+)
+_FILL_TENSOR = rows.text_row(
+    "fill_.Tensor",
+    "FillBackward3",
+    ("0", "grad.sum()"),
+    inputs=("self", "value"),
+    formulas=(
+        lambda grad, self, value, result: zeros_like(grad),
+        lambda grad, self, value, result: sum(grad),
+    ),
+    eager=True,  # (both, whichever requires grad: as diffcli has computed them)
+)
+zero_.rows = (_ZERO,)
+fill_.rows = (_FILL_SCALAR, _FILL_TENSOR)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
-from ..function import as_tensor, record
+from ..function import as_tensor
 from . import rows
 from . import shape as S
 from .arithmetic import mul
 from .rows import expose
+from .shape import t, transpose
 
 
 def _dtype_check(a, b, what="expected m1 and m2 to have the same dtype"):
@@ -18,23 +19,6 @@ def _dtype_check(a, b, what="expected m1 and m2 to have the same dtype"):
         raise errors.TorchRuntimeError(
             f"{what}, but got: {dtypes.c_name(a.array.dtype)} != {dtypes.c_name(b.array.dtype)}"
         )
-
-
-def _record_product(name, out, a, b, grad_a, grad_b, self_first=False):
-    """A product whose gradient for `a` needs `b` and for `b` needs `a`: PyTorch saves `b`
-    only when `a` requires grad and `a` only when `b` does (so an in-place change of the
-    other one is no version error), in its unpack order (other first, unless self_first)."""
-    need_b, need_a = a.needs_grad, b.needs_grad
-    pairs = ((a, need_a), (b, need_b)) if self_first else ((b, need_b), (a, need_a))
-    saved = tuple(t for t, k in pairs if k)
-
-    def backward(g, *s):
-        held = list(s)
-        p = held.pop(0 if self_first else -1) if need_a else None  # `a` as saved
-        q = held[0] if need_b else None  # `b` as saved
-        return (grad_a(g, q) if need_b else None, grad_b(g, p) if need_a else None)
-
-    return record(name, out, (a, b), backward, saved)
 
 
 def mm(a, b):
@@ -50,9 +34,7 @@ def mm(a, b):
         )
     _dtype_check(a, b)
     out = a.array @ b.array
-
-    # saved in PyTorch's unpack order (mat2, then self): which one a version error names
-    return _record_product("MmBackward0", out, a, b, lambda g, q: mm(g, S.t(q)), lambda g, p: mm(S.t(p), g))
+    return _MM.record(out, (a, b))
 
 
 def mv(a, v):
@@ -72,10 +54,7 @@ def mv(a, v):
             f"addmv input tensors must have the same dtype, but got {r}, {m}, and {r}"
         )
     out = a.array @ v.array
-
-    return _record_product(
-        "MvBackward0", out, a, v, lambda g, q: outer(g, q), lambda g, p: mv(S.t(p), g), self_first=True
-    )  # (PyTorch's unpack order)
+    return _MV.record(out, (a, v))
 
 
 def dot(a, b):
@@ -96,14 +75,14 @@ def dot(a, b):
             f"{errors.dtype_scalar_name(a.array.dtype)} and {errors.dtype_scalar_name(b.array.dtype)}"
         )
     out = np.asarray(a.array @ b.array)
-    return _record_product("DotBackward0", out, a, b, lambda g, q: g * q, lambda g, p: g * p)
+    return _DOT.record(out, (a, b))
 
 
 def outer(a, b):
     a, b = as_tensor(a), as_tensor(b)
-    for t, name in ((a, "self"), (b, "vec2")):
-        if t.array.ndim != 1:
-            raise errors.TorchRuntimeError(f"outer: Expected 1-D argument {name}, but got {t.array.ndim}-D")
+    for x, name in ((a, "self"), (b, "vec2")):
+        if x.array.ndim != 1:
+            raise errors.TorchRuntimeError(f"outer: Expected 1-D argument {name}, but got {x.array.ndim}-D")
     return mul(S.view(a, a.array.shape[0], 1), b)
 
 
@@ -122,15 +101,7 @@ def bmm(a, b):
             f"{errors.dtype_scalar_name(b.array.dtype)}"
         )
     out = a.array @ b.array
-
-    return _record_product(
-        "BmmBackward0",
-        out,
-        a,
-        b,
-        lambda g, q: bmm(g, S.transpose(q, 1, 2)),
-        lambda g, p: bmm(S.transpose(p, 1, 2), g),
-    )  # (PyTorch's unpack order)
+    return _BMM.record(out, (a, b))
 
 
 def _should_fold(a, b):
@@ -172,9 +143,7 @@ def matmul(a, b):
                 f"{b.array.shape[0]}x{b.array.shape[1]})"
             )
         res = mm(S.unsqueeze(a, 0), b)
-        return record(
-            "SqueezeBackward4", res.array.reshape(res.array.shape[1:]), (res,), lambda g: (S.unsqueeze(g, 0),)
-        )
+        return rows.ROWS["squeeze_.dim"].record(res.array.reshape(res.array.shape[1:]), (res,), fargs=(0,))
     if da == 2 and db == 2:
         return mm(a, b)
     if _should_fold(a, b):
@@ -215,8 +184,11 @@ def matmul(a, b):
     return S._unsafe_view(res, out_shape)
 
 
-# --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
-# explanation shows (rows.text_row; the backward formulas are the lambdas above) ----------
+# --- the rows: per op PyTorch's node, per input the gradient formula and the
+# vector-Jacobian product an explanation shows. Each input's formula reads the other
+# input, so PyTorch saves `mat2` only when `self` requires grad and `self` only when `mat2`
+# does (an in-place change of the other one is then no version error), in PyTorch's
+# unpack order (`saves`: which one a version error names) ---------------------------------
 
 _MM = rows.text_row(
     "mm",
@@ -224,13 +196,21 @@ _MM = rows.text_row(
     ("grad @ mat2.t()", "self.t() @ grad"),
     inputs=("self", "mat2"),
     saves=("mat2", "self"),
+    formulas=(
+        lambda grad, self, mat2, result: mm(grad, t(mat2)),
+        lambda grad, self, mat2, result: mm(t(self), grad),
+    ),
 )
 _MV = rows.text_row(
     "mv",
     "MvBackward0",
     ("outer(grad, vec)", "self.t() @ grad"),
     inputs=("self", "vec"),
-    saves=("vec", "self"),
+    saves=("self", "vec"),
+    formulas=(
+        lambda grad, self, vec, result: outer(grad, vec),
+        lambda grad, self, vec, result: mv(t(self), grad),
+    ),
 )
 _DOT = rows.text_row(
     "dot",
@@ -238,6 +218,10 @@ _DOT = rows.text_row(
     ("grad * tensor", "grad * self"),
     inputs=("self", "tensor"),
     saves=("tensor", "self"),
+    formulas=(
+        lambda grad, self, tensor, result: grad * tensor,
+        lambda grad, self, tensor, result: grad * self,
+    ),
 )
 _BMM = rows.text_row(
     "bmm",
@@ -245,7 +229,12 @@ _BMM = rows.text_row(
     ("grad @ mat2.transpose(1, 2)", "self.transpose(1, 2) @ grad"),
     inputs=("self", "mat2"),
     saves=("mat2", "self"),
+    formulas=(
+        lambda grad, self, mat2, result: bmm(grad, transpose(mat2, 1, 2)),
+        lambda grad, self, mat2, result: bmm(transpose(self, 1, 2), grad),
+    ),
 )
+rows.helpers(tensor={"mm": mm, "mv": mv, "dot": dot, "bmm": bmm, "outer": outer})
 
 expose(mm, _MM, names=("mm",))
 expose(mv, _MV, names=("mv",))

@@ -9,16 +9,20 @@ from .. import dtypes, errors, promotion
 from ..function import as_tensor, record
 from ..tensor import Tensor
 from . import rows
-from . import selection as SE
 from . import shape as S
 from . import shape as _shape_rows  # noqa: F401 (the rows of the views nll_loss records)
-from . import unary as U
 from .cascade_sum import aten_mean, aten_sum
 from .formulas import mul_scalar
+from .loss_formulas import (
+    binary_cross_entropy_backward,
+    binary_cross_entropy_with_logits_backward,
+    mse_loss_backward,
+    nll_loss_backward,
+    where_zero,
+)
 from .reductions import sum as tsum
 from .rows import expose
-from .selection import clamp, where
-from .shape import expand, unsqueeze, view
+from .shape import view
 from .softmax import log_softmax
 
 
@@ -30,13 +34,6 @@ def _reduce(loss: np.ndarray, reduction: str):
     if reduction == "none":
         return loss
     raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")
-
-
-def _scale(g: Tensor, shape, reduction, n):
-    if reduction == "none":
-        return g
-    gg = expand(g, *shape) if shape else g
-    return gg / n if reduction == "mean" else gg
 
 
 def mse_loss(input, target, reduction="mean"):
@@ -53,17 +50,7 @@ def mse_loss(input, target, reduction="mean"):
         raise errors.not_implemented("mse_cpu", rd)
     diff = a.array - t.array
     out = _reduce(diff * diff, reduction)
-    shape, n = diff.shape, diff.size
-
-    def backward(g, p, q):
-        d = (p - q) * 2
-        gs = _scale(g, shape, reduction, n)
-        return gs * d, -(gs * d)
-
-    return _MSE.record(out, (a, t), backward, (a, t))
-
-
-_BCE_EPSILON = float(np.float32(1e-12))
+    return _MSE.record(out, (a, t), fargs=(reduction,))
 
 
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
@@ -89,21 +76,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     if weight is not None:
         loss = loss * as_tensor(weight).array
     out = _reduce(loss, reduction)
-    shape, n = x.shape, x.size
-
-    def backward(g, pp, tt):
-        # PyTorch's binary_cross_entropy_backward: g * (p - t) / max((1 - p) * p, EPSILON),
-        # times the weight, divided by numel for 'mean'; EPSILON is the float 1e-12f
-        denom = clamp((1 - pp) * pp, min=_BCE_EPSILON)
-        gx = expand(g, *shape) if reduction != "none" and shape else g
-        gr = gx * (pp - tt) / denom
-        if weight is not None:
-            gr = gr * as_tensor(weight)
-        if reduction == "mean":
-            gr = gr / n
-        return gr, None
-
-    return _BCE.record(out, (p, t), backward, (p, t))
+    return _BCE.record(out, (p, t), fargs=(weight, reduction))
 
 
 def _check_target_dtype(tgt: np.ndarray):
@@ -208,13 +181,9 @@ def _nll(a, t, weight, ignore_index, reduction, name):
     if x.ndim > 2:
         coef = np.moveaxis(coef.reshape((x.shape[0],) + x.shape[2:] + (c,)), -1, 1)
     coef = Tensor(np.ascontiguousarray(coef).reshape(x.shape))
-
-    def backward(g):
-        if reduction == "none" and x.ndim > 1:
-            g = unsqueeze(g, 1)
-        return (g * coef,)
-
-    return record(name, out, (a,), backward)
+    return (_NLL2D if name == "NllLoss2DBackward0" else _NLL).record(
+        out, (a,), fargs=(t, weight, reduction, coef)
+    )
 
 
 def cross_entropy(
@@ -259,9 +228,7 @@ def cross_entropy(
     ignored = t.array == ignore_index
     smooth = -tsum(ls if w is None else ls * w, dim)
     smooth = _MASKED_FILL.record(
-        np.where(ignored, 0.0, smooth.array).astype(smooth.array.dtype),
-        (smooth,),
-        lambda g: (where_zero(ignored, g),),
+        np.where(ignored, 0.0, smooth.array).astype(smooth.array.dtype), (smooth,), fargs=(ignored,)
     )
     if reduction == "mean":
         if weight is None:
@@ -274,11 +241,6 @@ def cross_entropy(
     else:
         ret = smooth
     return mul_scalar(nll, 1 - label_smoothing) + mul_scalar(ret, label_smoothing / n_classes)
-
-
-def where_zero(mask, g: Tensor) -> Tensor:
-    """g with zeros where `mask` (a numpy bool array) is set (differentiable)."""
-    return where(Tensor(np.asarray(mask)), 0.0, g)
 
 
 def _div1(x, n):
@@ -302,11 +264,6 @@ def _legacy_reduction(size_average, reduce) -> str:
 def _log_sigmoid_np(x: np.ndarray) -> np.ndarray:
     """ATen's log_sigmoid CPU kernel: min(x, 0) - log1p(exp(-|x|))."""
     return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
-
-
-def _log_sigmoid_t(x: Tensor) -> Tensor:
-    """log_sigmoid of a Tensor, from differentiable ops (the target's backward formula)."""
-    return SE.clamp_max(x, 0.0) - U.log1p(U.exp(-U.abs(x)))
 
 
 def binary_cross_entropy_with_logits(
@@ -388,33 +345,7 @@ def _bce_with_logits(a: Tensor, t: Tensor, weight, pos_weight, reduction: str):
             loss = loss * into(w.array)
     with np.errstate(invalid="ignore"):
         out = _reduce(np.asarray(loss, dtype=y.dtype), reduction)
-    n = x.size
-    target_grad = t.needs_grad
-
-    def backward(g, xx, tt):
-        if pw is not None:
-            tp = pw * tt
-            gi = ((tp + 1) - tt) * U.sigmoid(xx) - tp
-        else:
-            gi = U.sigmoid(xx) - tt
-        gi = gi * g
-        if w is not None:
-            gi = gi * w
-        if reduction == "mean":
-            gi = gi / n
-        gt = None
-        if target_grad:
-            if pw is not None:
-                gt = (_log_sigmoid_t(-xx) - _log_sigmoid_t(xx) * pw) * g
-            else:
-                gt = -xx * g
-            if w is not None:
-                gt = gt * w
-            if reduction == "mean":
-                gt = gt / n
-        return gi, gt
-
-    return _BCE_LOGITS.record(out, (a, t), backward, (a, t))
+    return _BCE_LOGITS.record(out, (a, t), fargs=(w, pw, reduction))
 
 
 # --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
@@ -428,6 +359,9 @@ _MSE = rows.text_row(
     inputs=("self", "target"),
     saves=("self", "target"),
     args=(("reduction", "mean"),),
+    joint=lambda grad, self, target, result, reduction, needs: mse_loss_backward(
+        grad, self, target, reduction
+    ),
 )
 _BCE = rows.text_row(
     "binary_cross_entropy",
@@ -439,24 +373,39 @@ _BCE = rows.text_row(
     inputs=("self", "target"),
     saves=("self", "target"),
     args=(("weight", 1.0), ("reduction", "mean")),
+    # (one function: the target's gradient is undefined, yet the node saves both, always)
+    joint=lambda grad, self, target, result, weight, reduction, needs: (
+        binary_cross_entropy_backward(grad, self, target, weight, reduction),
+        None,
+    ),
 )
 _NLL_TEXT = (
     "-weight * (arange(self.shape[1]) == target.unsqueeze(1))"
     " * (grad / target.numel() if reduction == 'mean' else grad.unsqueeze(1))"
 )
+# (diffcli's node saves no tensor: the forward's d loss / d input, `d_self`, is an arg)
+_NLL_ARGS = (("target", None), ("weight", 1.0), ("reduction", "mean"), ("d_self", None))
 _NLL = rows.text_row(
     "nll_loss",
     "NllLossBackward0",
     (_NLL_TEXT,),
-    saves=("target",),
-    args=(("target", None), ("weight", 1.0), ("reduction", "mean")),
+    args=_NLL_ARGS,
+    formulas=(
+        lambda grad, self, result, target, weight, reduction, d_self: nll_loss_backward(
+            grad, reduction, d_self
+        ),
+    ),
 )
 _NLL2D = rows.text_row(
     "nll_loss2d",
     "NllLoss2DBackward0",
     (_NLL_TEXT,),
-    saves=("target",),
-    args=(("target", None), ("weight", 1.0), ("reduction", "mean")),
+    args=_NLL_ARGS,
+    formulas=(
+        lambda grad, self, result, target, weight, reduction, d_self: nll_loss_backward(
+            grad, reduction, d_self
+        ),
+    ),
 )
 _BCE_LOGITS = rows.text_row(
     "binary_cross_entropy_with_logits",
@@ -464,10 +413,17 @@ _BCE_LOGITS = rows.text_row(
     (f"weight * (sigmoid(self) - target) * {_MEAN_SCALED}", f"-weight * self * {_MEAN_SCALED}"),
     inputs=("self", "target"),
     saves=("self", "target"),
-    args=(("weight", 1.0), ("reduction", "mean")),
+    args=(("weight", 1.0), ("pos_weight", None), ("reduction", "mean")),
+    joint=lambda grad, self, target, result, weight, pos_weight, reduction, needs: (
+        binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction, needs)
+    ),
 )
 _MASKED_FILL = rows.text_row(
-    "masked_fill.Scalar", "MaskedFillBackward0", ("where(mask, 0.0, grad)",), args=(("mask", None),)
+    "masked_fill.Scalar",
+    "MaskedFillBackward0",
+    ("where(mask, 0.0, grad)",),
+    args=(("mask", None),),
+    formulas=(lambda grad, self, result, mask: where_zero(mask, grad),),
 )
 _DIV_SCALAR = rows.ROWS["div.Scalar"]
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
-from ..function import OUT, as_tensor, record
+from ..function import as_tensor
 from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
 from . import rows
 from .aten_prod import aten_cumsum, aten_prod
 from .cascade_sum import aten_mean, aten_sum
+from .formulas import div_scalar
 from .indexing import narrow
 from .rows import expose
 from .shape import cat, contiguous, expand, flip, reshape, unsqueeze, view
@@ -51,7 +52,7 @@ def _expand_back(g: Tensor, shape, dims, keepdim):
     return expand(g, *shape) if g.array.shape != tuple(shape) else g
 
 
-def _sum_backward(g: Tensor, shape, dims, keepdim) -> Tensor:
+def sum_backward(g: Tensor, shape, dims, keepdim) -> Tensor:
     """PyTorch's sum_backward: the reduced dims unsqueezed back one by one (unless kept),
     then expanded to the input's shape (ExpandBackward0, even when nothing grows)."""
     if dims and not keepdim and len(shape):
@@ -60,11 +61,17 @@ def _sum_backward(g: Tensor, shape, dims, keepdim) -> Tensor:
     return expand(g, *shape)
 
 
-def _div_scalar(t: Tensor, n) -> Tensor:
-    """Tensor / Scalar inside a PyTorch formula (mean's / numel): DivBackward1, one input."""
-    with np.errstate(all="ignore"):
-        out = (t.array / n if n else t.array / np.float64(0.0)).astype(t.array.dtype, copy=False)
-    return record("DivBackward1", out, (t,), lambda g: (_div_scalar(g, n),))
+def mean_backward(g: Tensor, shape, dims, keepdim) -> Tensor:
+    """PyTorch's mean_backward: sum_backward, divided by the number of elements reduced."""
+    if dims is None:
+        n = 1
+        for s in shape:
+            n *= s
+    else:
+        n = 1
+        for d in dims:
+            n *= shape[d] if shape else 1
+    return div_scalar(sum_backward(g, shape, dims, keepdim), n)  # (DivBackward1: div.Scalar)
 
 
 def sum(a, dim=None, keepdim=False, dtype=None):
@@ -77,15 +84,13 @@ def sum(a, dim=None, keepdim=False, dtype=None):
     dims = _dims(dim, x.ndim)
     if dims is None:
         out = aten_sum(x) if x.dtype.kind == "f" else np.asarray(x.sum(), dtype=x.dtype)  # (int32: not int64)
-        shape = a.array.shape
-        return _SUM.record(out, (a,), lambda g: (_sum_backward(g, shape, None, False),))
+        return _SUM.record(out, (a,), fargs=(a.array.shape,))
     out = (
         aten_sum(x, dims, keepdim)
         if x.dtype.kind == "f" and x.ndim
         else np.asarray(x.sum(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
     )
-    shape = a.array.shape
-    return _SUM_DIM.record(out, (a,), lambda g: (_sum_backward(g, shape, dims, keepdim),))
+    return _SUM_DIM.record(out, (a,), fargs=(dims, keepdim, a.array.shape))
 
 
 def mean(a, dim=None, keepdim=False, dtype=None):
@@ -103,17 +108,13 @@ def mean(a, dim=None, keepdim=False, dtype=None):
     with np.errstate(all="ignore"):
         if dims is None:
             out = aten_mean(x) if x.size else np.asarray(np.nan, dtype=x.dtype)
-            n = x.size
-            return _MEAN.record(out, (a,), lambda g: (_div_scalar(_sum_backward(g, shape, None, False), n),))
+            return _MEAN.record(out, (a,), fargs=(shape,))
         out = (
             aten_mean(x, dims, keepdim)
             if x.ndim
             else np.asarray(x.mean(axis=_axes(dims, x.ndim), keepdims=keepdim), dtype=x.dtype)
         )
-    n = 1
-    for d in dims:
-        n *= shape[d] if shape else 1
-    return _MEAN_DIM.record(out, (a,), lambda g: (_div_scalar(_sum_backward(g, shape, dims, keepdim), n),))
+    return _MEAN_DIM.record(out, (a,), fargs=(dims, keepdim, shape))
 
 
 def prod(a, dim=None, keepdim=False, dtype=None):
@@ -124,21 +125,15 @@ def prod(a, dim=None, keepdim=False, dtype=None):
     if dim is None:
         out = aten_prod(x)  # ATen's order (aten_prod.py), or numpy's
         out = np.asarray(x.prod()) if out is None else out
-        row, axis = _PROD, None
-    else:
-        dims = _dims(dim, x.ndim)
-        axis = dims[0] if x.ndim else None
-        out = aten_prod(x, axis, keepdim)
-        out = np.asarray(x.prod(axis=axis, keepdims=keepdim) if x.ndim else x.prod()) if out is None else out
-        row = _PROD_DIM
-
-    def backward(g, p, r):
-        return (_prod_backward(g, p, r, axis, keepdim),)
-
-    return row.record(out, (a,), backward, (a, OUT))
+        return _PROD.record(out, (a,))
+    dims = _dims(dim, x.ndim)
+    axis = dims[0] if x.ndim else None
+    out = aten_prod(x, axis, keepdim)
+    out = np.asarray(x.prod(axis=axis, keepdims=keepdim) if x.ndim else x.prod()) if out is None else out
+    return _PROD_DIM.record(out, (a,), fargs=(axis, keepdim))
 
 
-def _prod_backward(g: Tensor, p: Tensor, r: Tensor, axis, keepdim) -> Tensor:
+def prod_backward(g: Tensor, p: Tensor, r: Tensor, axis, keepdim) -> Tensor:
     """PyTorch's prod_backward (FunctionsManual.cpp), in Tensor ops so that it records
     what PyTorch records under create_graph: g * (result / input) when no element is
     zero, else the product of the others by exclusive cumulative products
@@ -183,12 +178,10 @@ def _prod_safe_zeros_backward(g: Tensor, inp: Tensor, dim: int) -> Tensor:
 def _cumprod(a: Tensor, dim: int) -> Tensor:
     """cumprod along `dim` (CumprodBackward0, saving the input and the result), for
     prod's backward formula."""
-    return _CUMPROD.record(
-        np.cumprod(a.array, axis=dim), (a,), lambda g, p, r: (_cumprod_backward(g, p, dim, r),), (a, OUT)
-    )
+    return _CUMPROD.record(np.cumprod(a.array, axis=dim), (a,), fargs=(dim,))
 
 
-def _cumprod_backward(g: Tensor, inp: Tensor, dim: int, out: Tensor) -> Tensor:
+def cumprod_backward(g: Tensor, inp: Tensor, dim: int, out: Tensor) -> Tensor:
     """PyTorch's cumprod_backward: with no zero in the input, reversed_cumsum(out * g) /
     input; else for each k the sum over j >= k of g_j times the product of inp[:j+1]
     without inp[k] (PyTorch's O(n^2) formula, the one it differentiates)."""
@@ -244,13 +237,14 @@ def cumsum(a, dim, dtype=None):
     out = aten_cumsum(x, d) if x.ndim else x.copy()
     if out.dtype.kind in "bi":
         out = out.astype(np.int64)
+    return _CUMSUM.record(out, (a,), fargs=(d,))
 
-    def backward(g):
-        if not g.array.ndim:
-            return (g,)
-        return (flip(cumsum(flip(g, d), d), d),)
 
-    return _CUMSUM.record(out, (a,), backward)
+def cumsum_backward(g: Tensor, d: int) -> Tensor:
+    """PyTorch's cumsum_backward: the reversed cumulative sum of the gradient."""
+    if not g.array.ndim:
+        return g
+    return flip(cumsum(flip(g, d), d), d)
 
 
 def sum_to_shape(g: Tensor, shape) -> Tensor:
@@ -272,39 +266,93 @@ def sum_to_shape(g: Tensor, shape) -> Tensor:
     return g
 
 
-rows.helpers(tensor={"sum": sum, "sum_to_shape": sum_to_shape})
+# the FunctionsManual helpers the rows' formulas call (looked up in rows.TENSOR_NS)
+rows.helpers(
+    tensor={
+        "sum": sum,
+        "sum_to_shape": sum_to_shape,
+        **{
+            f.__name__: f
+            for f in (sum_backward, mean_backward, prod_backward, cumsum_backward, cumprod_backward)
+        },
+    }
+)
 
-# --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
-# explanation shows (rows.text_row; the backward formulas are the functions above) -------
+# --- the rows: per op PyTorch's node, its args (what the node keeps) and per input the
+# gradient formula (calling the helpers above) and the vector-Jacobian product an
+# explanation shows -------------------------------------------------------------------------
 
 _DIM, _KEEPDIM = ("dim", None), ("keepdim", False)
 _UNREDUCE = "(grad if keepdim else grad.unsqueeze(dim))"  # grad with the reduced dim back
 _RESULT_BACK = "(result if keepdim else result.unsqueeze(dim))"
 
 
-_SUM = rows.text_row("sum", "SumBackward0", ("grad.expand_as(self)",))
+_SIZES = ("self_sym_sizes", None)  # the input's shape (PyTorch saves it, not the input)
+_SUM = rows.text_row(
+    "sum",
+    "SumBackward0",
+    ("grad.expand_as(self)",),
+    args=(_SIZES,),
+    formulas=(lambda grad, self, result, self_sym_sizes: sum_backward(grad, self_sym_sizes, None, False),),
+)
 _SUM_DIM = rows.text_row(
-    "sum.dim_IntList", "SumBackward1", (f"{_UNREDUCE}.expand_as(self)",), args=(_DIM, _KEEPDIM)
+    "sum.dim_IntList",
+    "SumBackward1",
+    (f"{_UNREDUCE}.expand_as(self)",),
+    args=(_DIM, _KEEPDIM, _SIZES),
+    formulas=(
+        lambda grad, self, result, dim, keepdim, self_sym_sizes: sum_backward(
+            grad, self_sym_sizes, dim, keepdim
+        ),
+    ),
 )
-_MEAN = rows.text_row("mean", "MeanBackward0", ("grad.expand_as(self) / self.numel()",))
+_MEAN = rows.text_row(
+    "mean",
+    "MeanBackward0",
+    ("grad.expand_as(self) / self.numel()",),
+    args=(_SIZES,),
+    formulas=(lambda grad, self, result, self_sym_sizes: mean_backward(grad, self_sym_sizes, None, False),),
+)
 _MEAN_DIM = rows.text_row(
-    "mean.dim", "MeanBackward1", (f"{_UNREDUCE}.expand_as(self) / self.shape[dim]",), args=(_DIM, _KEEPDIM)
+    "mean.dim",
+    "MeanBackward1",
+    (f"{_UNREDUCE}.expand_as(self) / self.shape[dim]",),
+    args=(_DIM, _KEEPDIM, _SIZES),
+    formulas=(
+        lambda grad, self, result, dim, keepdim, self_sym_sizes: mean_backward(
+            grad, self_sym_sizes, dim, keepdim
+        ),
+    ),
 )
-_PROD = rows.text_row("prod", "ProdBackward0", ("grad * result / self",), saves=("self", "result"))
+_PROD = rows.text_row(
+    "prod",
+    "ProdBackward0",
+    ("grad * result / self",),
+    saves=("self", "result"),
+    formulas=(lambda grad, self, result: prod_backward(grad, self, result, None, False),),
+)
 _PROD_DIM = rows.text_row(
     "prod.dim_int",
     "ProdBackward1",
     (f"{_UNREDUCE} * {_RESULT_BACK} / self",),
     saves=("self", "result"),
     args=(_DIM, _KEEPDIM),
+    formulas=(lambda grad, self, result, dim, keepdim: prod_backward(grad, self, result, dim, keepdim),),
 )
-_CUMSUM = rows.text_row("cumsum", "CumsumBackward0", ("grad.flip(dim).cumsum(dim).flip(dim)",), args=(_DIM,))
+_CUMSUM = rows.text_row(
+    "cumsum",
+    "CumsumBackward0",
+    ("grad.flip(dim).cumsum(dim).flip(dim)",),
+    args=(_DIM,),
+    formulas=(lambda grad, self, result, dim: cumsum_backward(grad, dim),),
+)
 _CUMPROD = rows.text_row(
     "cumprod",
     "CumprodBackward0",
     ("(result * grad).flip(dim).cumsum(dim).flip(dim) / self",),
     saves=("self", "result"),
     args=(_DIM,),
+    formulas=(lambda grad, self, result, dim: cumprod_backward(grad, self, dim, result),),
 )
 
 expose(sum, _SUM, _SUM_DIM, names=("sum",))

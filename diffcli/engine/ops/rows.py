@@ -47,6 +47,17 @@ and `value`, the local derivative PyTorch's gradient uses there, in script synta
 `kinks()` are what a checker queries; a row with `kink = None` is smooth wherever it is
 defined (its domain's edges, log at 0, are not kinks).
 
+Ops whose forward is written by hand (reductions, views, products, losses...: `text_row`)
+have formulas too, in the same form, and `Row.record(out, inputs, fargs=...)` makes
+their node's backward from them: the op passes the values of the row's args (the call's
+`dim`, `keepdim`...; what the node keeps of an input it does not save, its shape as
+`self_sym_sizes`, as PyTorch's node saves `self_sym_sizes`), after those of any
+Python-number inputs (None in `inputs`), which is an elementwise node's `fargs` layout;
+an arg whose value is a tensor and that `saves` names (max.dim's `indices`) is saved.
+A formula of several ops calls a helper named after PyTorch's (`sum_backward`). A row
+without formulas (a backward still passed by hand) is listed, with why, in
+tests/engine/test_rows.py.
+
 Texts, for explanations (`explain`): diffcli script syntax in the same names, that a
 script could evaluate. For an elementwise row, the local derivative d result / d input
 (the gradient is grad * text, summed over broadcast dims): `cos(self)` for sin, `other`
@@ -63,7 +74,7 @@ from types import FunctionType, SimpleNamespace
 
 import numpy as np
 
-from ..function import record
+from ..function import OUT, record
 
 
 class _Numpy:
@@ -148,6 +159,7 @@ class Row:
         self.name, self.grad_fn, self.forward = name, grad_fn, forward
         self.__dict__.update(fields)
         self._variants = {}
+        self._saving = {}  # Row.record: needs -> (backward, where each saved value is)
 
     def __repr__(self):
         return f"Row({self.name!r}, {self.grad_fn!r})"
@@ -161,10 +173,44 @@ class Row:
     def texts(self) -> dict:
         return {i: d.text for i, d in zip(self.inputs, self.grads)}
 
-    def record(self, out, inputs, backward, saved=(), fargs=()):
-        """Record this row's node (its grad_fn) for a forward written by hand: `backward`
-        is the op's gradient, (grad, *saved, *fargs) -> one gradient per input."""
+    def record(self, out, inputs, backward=None, saved=(), fargs=()):
+        """Record this row's node (its grad_fn) for a forward written by hand. `inputs`:
+        one Tensor (or None: a Python number) per input, in the row's order (a variadic
+        row, `cat`: any number); `fargs`: the values of the row's args, in their order,
+        after those of the Python-number inputs (an elementwise node's layout).
+        The node's backward is the row's formulas (its `joint`), bound for which inputs
+        require grad; it saves what they read (the rule of the module's docstring): an
+        input, the result (OUT), or an arg whose value is a Tensor (max.dim's indices).
+
+        `backward` (the rows listed in tests/engine/test_rows.py only): a gradient written
+        by hand, (grad, *saved, *fargs) -> one gradient per input, and `saved` with it."""
+        if backward is None:
+            backward, saved = self._bound(inputs, fargs)
         return record(self.grad_fn, out, inputs, backward, saved, fargs)
+
+    def _bound(self, inputs, fargs):
+        """(backward, saved) of the row's formulas for these inputs: made once per
+        pattern of the inputs requiring grad (variant), the saved tensors picked here."""
+        needs = tuple([t is not None and t.needs_grad for t in inputs])
+        numbers = tuple([t is None for t in inputs]) if any(t is None for t in inputs) else ()
+        hit = self._saving.get((needs, numbers))
+        if hit is None:
+            v = variant(self, needs, numbers)
+            args = tuple(a for a, _ in self.args)
+            src = []
+            for s in v.saved:  # where each saved value comes from
+                assert not (numbers and s in self.inputs and numbers[self.inputs.index(s)]), (self.name, s)
+                if s == RESULT:
+                    src.append(None)
+                elif s in self.inputs:
+                    src.append((0, self.inputs.index(s)))
+                else:
+                    src.append((1, sum(numbers) + args.index(s)))  # (after the numbers')
+            hit = self._saving[needs, numbers] = (v.backward, tuple(src))
+        backward, src = hit
+        if not src:
+            return backward, ()
+        return backward, tuple([OUT if w is None else (fargs if w[0] else inputs)[w[1]] for w in src])
 
     def kink_at(self, /, **values):
         """Where (a bool array over the inputs' broadcast shape) the row is at a kink, given
@@ -210,18 +256,36 @@ def kinks() -> dict:
     return {name: row.kink for name, row in ROWS.items() if row.kink is not None}
 
 
-def text_row(name, grad_fn, texts, inputs=("self",), saves=(), args=(), kink=None) -> Row:
-    """A row for an op whose forward and backward are written by hand (a reduction, a view,
-    a loss...): its node, inputs, what it saves and, per input, the text an explanation
-    shows: the vector-Jacobian product in `grad`, the inputs, `result` and the args."""
+def text_row(
+    name,
+    grad_fn,
+    texts,
+    inputs=("self",),
+    saves=(),
+    args=(),
+    kink=None,
+    formulas=(),
+    joint=None,
+    eager=False,
+) -> Row:
+    """A row for an op whose forward is written by hand (a reduction, a view, a loss...):
+    its node, inputs, args, what it may save and, per input, the text an explanation
+    shows (the vector-Jacobian product in `grad`, the inputs, `result` and the args) and
+    the gradient `formulas` (or one `joint`), which `Row.record` makes the node's backward.
+    The formulas take (grad, *inputs, result, *args), as an elementwise row's do; what
+    the backward needs of an input that is not saved (its shape: PyTorch's
+    `self.sym_sizes()`) is an arg (`self_sym_sizes`), as PyTorch's node saves it."""
+    formulas = tuple(formulas) or (None,) * len(texts)
     return register(
         Row(
             name,
             grad_fn,
             inputs=tuple(inputs),
-            grads=tuple(D(None, t) for t in texts),
+            grads=tuple(D(f, t) for f, t in zip(formulas, texts)),
             saves=tuple(saves),
             args=tuple(args),
+            joint=joint,
+            eager=eager,
             elementwise=False,
             kink=kink,
         )

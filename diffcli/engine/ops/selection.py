@@ -58,13 +58,14 @@ def where(cond, a, b):
     x, y, rd = operands(a, b)
     errors.broadcast_shapes(cond.array.shape, x.array.shape, y.array.shape)
     out = np.where(cond.array, data(x, rd), data(y, rd))
+    numbers = tuple(v for v in (a, b) if _number(v))
+    return _WHERE.record(out, (None if _number(a) else x, None if _number(b) else y), fargs=(*numbers, cond))
 
-    def backward(g, c):
-        zero = Tensor(np.zeros((), dtype=g.array.dtype))
-        return where(c, g, zero), where(c, zero, g)
 
-    # PyTorch saves the condition (so a second backward without retain_graph raises)
-    return _WHERE.record(out, (None if _number(a) else x, None if _number(b) else y), backward, (cond,))
+def where_backward(g: Tensor, c: Tensor):
+    """Both sides' gradients (always both): g where the condition picks the side, else 0."""
+    zero = Tensor(np.zeros((), dtype=g.array.dtype))
+    return where(c, g, zero), where(c, zero, g)
 
 
 def clamp(a, min=None, max=None):
@@ -111,16 +112,25 @@ def clamp(a, min=None, max=None):
     if max is not None:
         out = np.minimum(out, max)
     out = np.asarray(out, dtype=rd)
+    return _CLAMP_SCALAR.record(out, (a,), fargs=(min, max))
 
-    def backward(g, p):
-        m = np.ones(p.array.shape, dtype=bool)
-        if min is not None:
-            m &= p.array >= min
-        if max is not None:
-            m &= p.array <= max
-        return (where(Tensor(m), g, 0.0),)
 
-    return _CLAMP_SCALAR.record(out, (a,), backward, (a,))
+def clamp_backward(g: Tensor, p: Tensor, min, max) -> Tensor:
+    """PyTorch's clamp_backward: g where min <= self <= max, else 0."""
+    m = np.ones(p.array.shape, dtype=bool)
+    if min is not None:
+        m &= p.array >= min
+    if max is not None:
+        m &= p.array <= max
+    return where(Tensor(m), g, 0.0)
+
+
+def clamp_min_backward(g: Tensor, p: Tensor, m) -> Tensor:
+    return where(Tensor(p.array >= m), g, 0.0)
+
+
+def clamp_max_backward(g: Tensor, p: Tensor, m) -> Tensor:
+    return where(Tensor(p.array <= m), g, 0.0)
 
 
 def clamp_min(a, m):
@@ -128,7 +138,7 @@ def clamp_min(a, m):
     if isinstance(m, Tensor):
         errors.broadcast_shapes(a.array.shape, m.array.shape)
     out = np.maximum(a.array, m)
-    return _CLAMP_MIN.record(out, (a,), lambda g, p: (where(Tensor(p.array >= m), g, 0.0),), (a,))
+    return _CLAMP_MIN.record(out, (a,), fargs=(m,))
 
 
 def clamp_max(a, m):
@@ -136,19 +146,21 @@ def clamp_max(a, m):
     if isinstance(m, Tensor):
         errors.broadcast_shapes(a.array.shape, m.array.shape)
     out = np.minimum(a.array, m)
-    return _CLAMP_MAX.record(out, (a,), lambda g, p: (where(Tensor(p.array <= m), g, 0.0),), (a,))
+    return _CLAMP_MAX.record(out, (a,), fargs=(m,))
 
 
-def _text_row(name, grad_fn, inputs, texts, saves=(), args=(), kink=None):
+def _text_row(name, grad_fn, inputs, texts, saves=(), args=(), kink=None, formulas=(), joint=None):
+    """An elementwise row (its texts are local derivatives) whose forward is written here."""
     return rows.register(
         Row(
             name,
             grad_fn,
             inputs=inputs,
-            grads=tuple(D(None, t) for t in texts),
+            grads=tuple(D(f, t) for f, t in zip(formulas or (None,) * len(texts), texts)),
             saves=saves,
             args=args,
             kink=kink,
+            joint=joint,
         )
     )
 
@@ -179,6 +191,9 @@ _WHERE = _text_row(
         None,
         "1 for the side the condition picks",
     ),
+    # (both sides' gradients at once, as diffcli has computed them; it saves the condition,
+    # so a second backward without retain_graph raises, as in PyTorch)
+    joint=lambda grad, self, other, result, condition, needs: where_backward(grad, condition),
 )
 _CLAMP = _text_row(
     "clamp.Tensor",
@@ -200,6 +215,7 @@ _CLAMP_SCALAR = _text_row(
     ("self",),
     (("min", None), ("max", None)),
     _CLAMP_KINK,
+    formulas=(lambda grad, self, result, min, max: clamp_backward(grad, self, min, max),),
 )
 _CLAMP_MIN = _text_row(
     "clamp_min",
@@ -209,6 +225,7 @@ _CLAMP_MIN = _text_row(
     ("self",),
     (("min", None),),
     _CLAMP_KINK,
+    formulas=(lambda grad, self, result, min: clamp_min_backward(grad, self, min),),
 )
 _CLAMP_MAX = _text_row(
     "clamp_max",
@@ -218,6 +235,7 @@ _CLAMP_MAX = _text_row(
     ("self",),
     (("max", None),),
     _CLAMP_KINK,
+    formulas=(lambda grad, self, result, max: clamp_max_backward(grad, self, max),),
 )
 
 
@@ -231,4 +249,8 @@ where_method.rows = (_WHERE,)
 expose(clamp, _CLAMP, _CLAMP_SCALAR, names=("clamp", "clip"), inplace=True)
 expose(clamp_min, _CLAMP_MIN, names=("clamp_min",), inplace=True)
 expose(clamp_max, _CLAMP_MAX, names=("clamp_max",), inplace=True)
-rows.helpers(tensor={"where": where})
+rows.helpers(
+    tensor={
+        f.__name__: f for f in (where, where_backward, clamp_backward, clamp_min_backward, clamp_max_backward)
+    }
+)

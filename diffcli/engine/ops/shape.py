@@ -11,7 +11,8 @@ from ..function import as_tensor
 from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
 from . import rows
-from .rows import expose, ops
+from .rows import expose
+from .shape_formulas import cat_backward, expand_backward, permute_backward, repeat_backward, stack_backward
 
 # `ops.NAME`: an op of a module above this one (expand's backward sums, cat's narrows),
 # looked up when the backward runs (rows.ops)
@@ -88,8 +89,7 @@ def view(a, *shape):
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
-    src = x.shape
-    return _view_of(_VIEW.record(out, (a,), lambda g: (reshape(g, src),)), a)
+    return _view_of(_VIEW.record(out, (a,), fargs=(shape, x.shape)), a)
 
 
 def reshape(a, *shape):
@@ -98,20 +98,17 @@ def reshape(a, *shape):
     a = as_tensor(a)
     shape = _infer(_shape_arg(shape), a.array.size)
     x = a.array
-    src = x.shape
+    fargs = (shape, x.shape)
     if _contiguous(x):
-        return _view_of(_VIEW.record(x.reshape(shape), (a,), lambda g: (reshape(g, src),)), a)
+        return _view_of(_VIEW.record(x.reshape(shape), (a,), fargs=fargs), a)
     out = _reshaped_view(x, shape)
     if out is not None:
-        return _view_of(_RESHAPE_ALIAS.record(out, (a,), lambda g: (reshape(g, src),)), a)
-    return _UNSAFE_VIEW.record(
-        np.ascontiguousarray(x).reshape(shape), (clone(a),), lambda g: (reshape(g, src),)
-    )
+        return _view_of(_RESHAPE_ALIAS.record(out, (a,), fargs=fargs), a)
+    return _UNSAFE_VIEW.record(np.ascontiguousarray(x).reshape(shape), (clone(a),), fargs=fargs)
 
 
 def _unsafe_view(a, shape):
-    src = a.array.shape
-    return _UNSAFE_VIEW.record(a.array.reshape(shape), (a,), lambda g: (reshape(g, src),))
+    return _UNSAFE_VIEW.record(a.array.reshape(shape), (a,), fargs=(shape, a.array.shape))
 
 
 def flatten(a, start_dim=0, end_dim=-1):
@@ -136,15 +133,16 @@ def squeeze(a, dim=None):
     x = a.array
     src = x.shape
     if dim is None:
-        out, row = x.reshape(tuple(s for s in src if s != 1)), _SQUEEZE
+        out = _SQUEEZE.record(x.reshape(tuple(s for s in src if s != 1)), (a,), fargs=(src,))
     elif isinstance(dim, (list, tuple)):
         dims = {_wrap_dim(d, x.ndim) for d in dim}
-        out, row = x.reshape(tuple(s for i, s in enumerate(src) if not (i in dims and s == 1))), _SQUEEZE_DIMS
+        kept = tuple(s for i, s in enumerate(src) if not (i in dims and s == 1))
+        out = _SQUEEZE_DIMS.record(x.reshape(kept), (a,), fargs=(tuple(sorted(dims)), src))
     else:
         d = _wrap_dim(dim, x.ndim)
-        out = x.reshape(src[:d] + src[d + 1 :]) if x.ndim and src[d] == 1 else x.view()
-        row = _SQUEEZE_DIM
-    return _view_of(row.record(out, (a,), lambda g: (reshape(g, src),)), a)
+        y = x.reshape(src[:d] + src[d + 1 :]) if x.ndim and src[d] == 1 else x.view()
+        out = _SQUEEZE_DIM.record(y, (a,), fargs=(d, src))
+    return _view_of(out, a)
 
 
 def unsqueeze(a, dim):
@@ -152,7 +150,7 @@ def unsqueeze(a, dim):
     x = a.array
     d = _wrap_dim(dim, x.ndim + 1)
     out = np.expand_dims(x, d)
-    return _view_of(_UNSQUEEZE.record(out, (a,), lambda g: (squeeze(g, d),)), a)
+    return _view_of(_UNSQUEEZE.record(out, (a,), fargs=(d,)), a)
 
 
 def transpose(a, dim0, dim1):
@@ -160,7 +158,7 @@ def transpose(a, dim0, dim1):
     x = a.array
     d0, d1 = _wrap_dim(dim0, x.ndim), _wrap_dim(dim1, x.ndim)
     out = np.swapaxes(x, d0, d1) if x.ndim else x.view()
-    return _view_of(_TRANSPOSE.record(out, (a,), lambda g: (transpose(g, d0, d1),)), a)
+    return _view_of(_TRANSPOSE.record(out, (a,), fargs=(d0, d1)), a)
 
 
 def t(a):
@@ -169,7 +167,7 @@ def t(a):
     if x.ndim > 2:
         raise errors.TorchRuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
     out = x.T
-    return _view_of(_T.record(out, (a,), lambda g: (t(g),)), a)
+    return _view_of(_T.record(out, (a,)), a)
 
 
 def permute(a, *dims):
@@ -185,9 +183,8 @@ def permute(a, *dims):
     dims = tuple(_wrap_dim(d, x.ndim) for d in dims)
     if len(set(dims)) != len(dims):
         raise errors.TorchRuntimeError("permute(): duplicate dims are not allowed.")
-    inv = tuple(np.argsort(dims))
     out = np.transpose(x, dims) if x.ndim else x.view()
-    return _view_of(_PERMUTE.record(out, (a,), lambda g: (permute(g, *inv),)), a)
+    return _view_of(_PERMUTE.record(out, (a,), fargs=(dims,)), a)
 
 
 def expand(a, *sizes):
@@ -217,9 +214,8 @@ def expand(a, *sizes):
                 f"Tensor sizes: [{', '.join(map(str, x.shape))}]"
             )
         target.append(s)
-    src_shape = x.shape
     out = np.broadcast_to(x, tuple(target))
-    return _view_of(_EXPAND.record(out, (a,), lambda g: (ops.sum_to_shape(g, src_shape),)), a)
+    return _view_of(_EXPAND.record(out, (a,), fargs=(tuple(target), x.shape)), a)
 
 
 def expand_as(a, other):
@@ -228,7 +224,7 @@ def expand_as(a, other):
 
 def clone(a, memory_format=None):
     a = as_tensor(a)
-    return _CLONE.record(np.array(a.array, copy=True), (a,), lambda g: (g,))
+    return _CLONE.record(np.array(a.array, copy=True), (a,))
 
 
 def contiguous(a):
@@ -236,14 +232,14 @@ def contiguous(a):
     a = as_tensor(a)
     if a.array.flags.c_contiguous:
         return a
-    return _CLONE.record(np.array(a.array, order="C", copy=True), (a,), lambda g: (g,))
+    return _CLONE.record(np.array(a.array, order="C", copy=True), (a,))
 
 
 def flip(a, *dims):
     a = as_tensor(a)
     dims = tuple(_wrap_dim(d, a.array.ndim) for d in _shape_arg(dims))
     out = np.flip(a.array, dims).copy() if a.array.ndim else a.array.copy()
-    return _FLIP.record(out, (a,), lambda g: (flip(g, *dims),))
+    return _FLIP.record(out, (a,), fargs=(dims,))
 
 
 def repeat(a, *sizes):
@@ -256,17 +252,7 @@ def repeat(a, *sizes):
         )
     xs = x.reshape((1,) * (len(sizes) - x.ndim) + x.shape)
     out = np.tile(xs, sizes)
-    shp = xs.shape
-
-    def backward(g):
-        split = []
-        for r, s in zip(sizes, shp):
-            split += [r, s]
-        gg = reshape(g, *split)
-        gg = ops.sum(gg, tuple(range(0, 2 * len(sizes), 2)))
-        return (reshape(gg, *x.shape),)
-
-    return _REPEAT.record(out, (a,), backward)
+    return _REPEAT.record(out, (a,), fargs=(sizes, x.shape))
 
 
 def _seq(tensors):
@@ -299,12 +285,7 @@ def cat(tensors, dim=0):
                     f"{ref.array.shape[k]} but got size {t.array.shape[k]} for tensor number {i} in the list."
                 )
     out = np.concatenate([t.array for t in ts], axis=d)
-    bounds = np.cumsum([0] + [t.array.shape[d] for t in ts])
-
-    def backward(g):
-        return tuple(ops.narrow(g, d, int(bounds[i]), int(bounds[i + 1] - bounds[i])) for i in range(len(ts)))
-
-    return _CAT.record(out, tuple(ts), backward)
+    return _CAT.record(out, tuple(ts), fargs=(d, tuple(t.array.shape for t in ts)))
 
 
 def stack(tensors, dim=0):
@@ -320,11 +301,7 @@ def stack(tensors, dim=0):
             )
     d = _wrap_dim(dim, ts[0].array.ndim + 1)
     out = np.stack([t.array for t in ts], axis=d)
-
-    def backward(g):
-        return tuple(ops.select(g, d, i) for i in range(len(ts)))
-
-    return _STACK.record(out, tuple(ts), backward)
+    return _STACK.record(out, tuple(ts), fargs=(d,))
 
 
 def T(a):
@@ -365,41 +342,112 @@ def reshape_as(a, other):
 # explanation shows (rows.text_row; the backward formulas are the lambdas above) ----------
 
 _BACK = "grad.reshape(self.shape)"
-_VIEW = rows.text_row("view", "ViewBackward0", (_BACK,), args=(("size", None),))
-_RESHAPE_ALIAS = rows.text_row("_reshape_alias", "ReshapeAliasBackward0", (_BACK,), args=(("size", None),))
-_UNSAFE_VIEW = rows.text_row("_unsafe_view", "UnsafeViewBackward0", (_BACK,), args=(("size", None),))
-_SQUEEZE = rows.text_row("squeeze", "SqueezeBackward0", (_BACK,))
-_SQUEEZE_DIM = rows.text_row("squeeze.dim", "SqueezeBackward1", (_BACK,), args=(("dim", None),))
-_SQUEEZE_DIMS = rows.text_row("squeeze.dims", "SqueezeBackward2", (_BACK,), args=(("dim", None),))
-_SQUEEZE_ = rows.text_row("squeeze_.dim", "SqueezeBackward4", ("grad.unsqueeze(dim)",), args=(("dim", 0),))
-_UNSQUEEZE = rows.text_row("unsqueeze", "UnsqueezeBackward0", ("grad.squeeze(dim)",), args=(("dim", None),))
-_TRANSPOSE = rows.text_row(
-    "transpose", "TransposeBackward0", ("grad.transpose(dim0, dim1)",), args=(("dim0", None), ("dim1", None))
+_SIZES = ("self_sym_sizes", None)  # the input's shape (PyTorch saves it, not the input)
+_SIZE = (("size", None), _SIZES)
+
+
+def _view_backward(grad, self, result, size, self_sym_sizes):  # (a view's formula)
+    return reshape(grad, self_sym_sizes)
+
+
+_VIEW = rows.text_row("view", "ViewBackward0", (_BACK,), args=_SIZE, formulas=(_view_backward,))
+_RESHAPE_ALIAS = rows.text_row(
+    "_reshape_alias", "ReshapeAliasBackward0", (_BACK,), args=_SIZE, formulas=(_view_backward,)
 )
-_T = rows.text_row("t", "TBackward0", ("grad.t()",))
+_UNSAFE_VIEW = rows.text_row(
+    "_unsafe_view", "UnsafeViewBackward0", (_BACK,), args=_SIZE, formulas=(_view_backward,)
+)
+_SQUEEZE = rows.text_row(
+    "squeeze",
+    "SqueezeBackward0",
+    (_BACK,),
+    args=(_SIZES,),
+    formulas=(lambda grad, self, result, self_sym_sizes: reshape(grad, self_sym_sizes),),
+)
+_SQUEEZE_DIM = rows.text_row(
+    "squeeze.dim",
+    "SqueezeBackward1",
+    (_BACK,),
+    args=(("dim", None), _SIZES),
+    formulas=(lambda grad, self, result, dim, self_sym_sizes: reshape(grad, self_sym_sizes),),
+)
+_SQUEEZE_DIMS = rows.text_row(
+    "squeeze.dims",
+    "SqueezeBackward2",
+    (_BACK,),
+    args=(("dim", None), _SIZES),
+    formulas=(lambda grad, self, result, dim, self_sym_sizes: reshape(grad, self_sym_sizes),),
+)
+_SQUEEZE_ = rows.text_row(
+    "squeeze_.dim",
+    "SqueezeBackward4",
+    ("grad.unsqueeze(dim)",),
+    args=(("dim", 0),),
+    formulas=(lambda grad, self, result, dim: unsqueeze(grad, dim),),
+)
+_UNSQUEEZE = rows.text_row(
+    "unsqueeze",
+    "UnsqueezeBackward0",
+    ("grad.squeeze(dim)",),
+    args=(("dim", None),),
+    formulas=(lambda grad, self, result, dim: squeeze(grad, dim),),
+)
+_TRANSPOSE = rows.text_row(
+    "transpose",
+    "TransposeBackward0",
+    ("grad.transpose(dim0, dim1)",),
+    args=(("dim0", None), ("dim1", None)),
+    formulas=(lambda grad, self, result, dim0, dim1: transpose(grad, dim0, dim1),),
+)
+_T = rows.text_row("t", "TBackward0", ("grad.t()",), formulas=(lambda grad, self, result: t(grad),))
 _PERMUTE = rows.text_row(
     "permute",
     "PermuteBackward0",
     ("grad.permute([list(dims).index(i) for i in range(len(dims))])",),
     args=(("dims", None),),
+    formulas=(lambda grad, self, result, dims: permute_backward(grad, dims),),
 )
 _EXPAND = rows.text_row(
-    "expand", "ExpandBackward0", ("grad.sum_to_size(self.shape)",), args=(("size", None),)
+    "expand",
+    "ExpandBackward0",
+    ("grad.sum_to_size(self.shape)",),
+    args=_SIZE,
+    formulas=(lambda grad, self, result, size, self_sym_sizes: expand_backward(grad, self_sym_sizes),),
 )
-_CLONE = rows.text_row("clone", "CloneBackward0", ("grad",))
-_FLIP = rows.text_row("flip", "FlipBackward0", ("grad.flip(dims)",), args=(("dims", None),))
+_CLONE = rows.text_row("clone", "CloneBackward0", ("grad",), formulas=(lambda grad, self, result: grad,))
+_FLIP = rows.text_row(
+    "flip",
+    "FlipBackward0",
+    ("grad.flip(dims)",),
+    args=(("dims", None),),
+    formulas=(lambda grad, self, result, dims: flip(grad, *dims),),
+)
 _REPEAT = rows.text_row(
-    "repeat", "RepeatBackward0", ("grad.reshape(repeats[0], self.numel()).sum(0)",), args=(("repeats", None),)
+    "repeat",
+    "RepeatBackward0",
+    ("grad.reshape(repeats[0], self.numel()).sum(0)",),
+    args=(("repeats", None), _SIZES),
+    formulas=(
+        lambda grad, self, result, repeats, self_sym_sizes: repeat_backward(grad, repeats, self_sym_sizes),
+    ),
 )  # (the text: a 1-D self)
 _CAT = rows.text_row(
     "cat",
     "CatBackward0",
     ("grad.narrow(dim, offset, tensors.shape[dim])",),
     inputs=("tensors",),
-    args=(("dim", 0),),
-)  # (per tensor: its slice of grad)
+    args=(("dim", 0), ("tensors_args_sizes", None)),
+    joint=lambda grad, tensors, result, dim, tensors_args_sizes, needs: cat_backward(
+        grad, dim, tensors_args_sizes
+    ),
+)  # (per tensor: its slice of grad; any number of tensors)
 _STACK = rows.text_row(
-    "stack", "StackBackward0", ("grad.select(dim, i)",), inputs=("tensors",), args=(("dim", 0),)
+    "stack",
+    "StackBackward0",
+    ("grad.select(dim, i)",),
+    inputs=("tensors",),
+    args=(("dim", 0),),
+    joint=lambda grad, tensors, result, dim, needs: stack_backward(grad, dim),
 )  # (tensor i: grad's slice i)
 _RESHAPES = (_VIEW, _RESHAPE_ALIAS, _UNSAFE_VIEW)
 
@@ -421,3 +469,12 @@ expose(cat, _CAT, names=("cat", "concat", "concatenate"), method=False)
 expose(stack, _STACK, names=("stack",), method=False)
 expose(view_as, _VIEW, names=("view_as",), function_too=False)
 expose(reshape_as, *_RESHAPES, names=("reshape_as",), function_too=False)
+# the shape ops other rows' formulas call (rows.TENSOR_NS)
+rows.helpers(
+    tensor={
+        f.__name__: f
+        for f in (
+            *(view, reshape, squeeze, unsqueeze, transpose, t, permute, expand, clone, flip, cat, stack),
+        )
+    }
+)

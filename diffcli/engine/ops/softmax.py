@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
-from ..function import OUT, as_tensor, record
+from ..function import as_tensor, record
 from ..tensor import Tensor, _wrap_dim
 from . import aten_softmax, rows
 from .conversion import to_dtype
@@ -23,14 +23,14 @@ def softmax(a, dim=None, dtype=None):
     d = _softmax_dim(dim, a.array.ndim)
     x = _softmax_input(a, d, "softmax")
     if x.size == 0:
-        return _SOFTMAX.record(x.copy(), (a,), lambda g, y: (g * y,), (OUT,))
+        return _SOFTMAX.record(x.copy(), (a,), fargs=(d,))
     out = aten_softmax.forward(x, d, log=False)
     if out is None:
         with np.errstate(all="ignore"):
             e = np.exp(x - np.max(x, axis=d, keepdims=True)) if x.ndim else np.ones_like(x)
             out = np.ascontiguousarray(e / np.sum(e, axis=d, keepdims=True)) if x.ndim else e
 
-    return _SOFTMAX.record(out, (a,), lambda g, y: (_softmax_backward_data(g, y, d),), (OUT,))
+    return _SOFTMAX.record(out, (a,), fargs=(d,))
 
 
 def _sum_keep(t: Tensor, d: int) -> Tensor:
@@ -65,7 +65,7 @@ def log_softmax(a, dim=None, dtype=None):
     d = _softmax_dim(dim, a.array.ndim, "log_softmax")
     x = _softmax_input(a, d, "log_softmax")
     if x.size == 0:
-        return _LOG_SOFTMAX.record(x.copy(), (a,), lambda g, y: (g * 1,), (OUT,))
+        return _LOG_SOFTMAX.record(x.copy(), (a,), fargs=(d,))
     out = aten_softmax.forward(x, d, log=True)
     if out is None:
         with np.errstate(all="ignore"):
@@ -75,7 +75,7 @@ def log_softmax(a, dim=None, dtype=None):
             else:
                 out = x - x
 
-    return _LOG_SOFTMAX.record(out, (a,), lambda g, y: (_log_softmax_backward_data(g, y, d),), (OUT,))
+    return _LOG_SOFTMAX.record(out, (a,), fargs=(d,))
 
 
 def _log_softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
@@ -117,8 +117,20 @@ def _softmax_dim(dim, ndim, name="softmax"):
     return _wrap_dim(int(dim), ndim)
 
 
-# --- the rows: per op PyTorch's node and, per input, the vector-Jacobian product an
-# explanation shows (rows.text_row; the backward formulas are the functions above) -------
+def softmax_backward(g: Tensor, y: Tensor, d: int) -> Tensor:
+    """SoftmaxBackward0's formula: _softmax_backward_data (an empty tensor: g * y)."""
+    return g * y if y.array.size == 0 else _softmax_backward_data(g, y, d)
+
+
+def log_softmax_backward(g: Tensor, y: Tensor, d: int) -> Tensor:
+    """LogSoftmaxBackward0's formula: _log_softmax_backward_data (an empty tensor: g * 1)."""
+    return g * 1 if y.array.size == 0 else _log_softmax_backward_data(g, y, d)
+
+
+rows.helpers(tensor={f.__name__: f for f in (softmax_backward, log_softmax_backward)})
+
+# --- the rows: per op PyTorch's node and, per input, the gradient formula and the
+# vector-Jacobian product an explanation shows -----------------------------------------
 
 _DIM = ("dim", None)
 _SOFTMAX = rows.text_row(
@@ -127,6 +139,7 @@ _SOFTMAX = rows.text_row(
     ("result * (grad - (grad * result).sum(dim, keepdim=True))",),
     saves=("result",),
     args=(_DIM,),
+    formulas=(lambda grad, self, result, dim: softmax_backward(grad, result, dim),),
 )
 _LOG_SOFTMAX = rows.text_row(
     "log_softmax",
@@ -134,6 +147,7 @@ _LOG_SOFTMAX = rows.text_row(
     ("grad - exp(result) * grad.sum(dim, keepdim=True)",),
     saves=("result",),
     args=(_DIM,),
+    formulas=(lambda grad, self, result, dim: log_softmax_backward(grad, result, dim),),
 )
 
 expose(softmax, _SOFTMAX, names=("softmax",))

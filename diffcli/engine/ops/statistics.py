@@ -8,7 +8,7 @@ import builtins
 import numpy as np
 
 from .. import dtypes, errors
-from ..function import OUT, as_tensor
+from ..function import as_tensor
 from ..tensor import Tensor
 from . import aten_stats, rows
 from .reductions import _DIM, _KEEPDIM, _RESULT_BACK, _UNREDUCE, _axes, _dims, _expand_back, mean
@@ -74,24 +74,30 @@ def _var_std(a, dim, unbiased, keepdim, correction, is_std):
             )
         else:
             out = aten_stats.var_dims(x, axes, c, is_std, kd)
-    shape = x.shape
-    full = dims is None or x.ndim == 0
+    return (_STD if is_std else _VAR).record(out.astype(x.dtype), (a,), fargs=(dims, c, keepdim))
 
-    def backward(g, p, r=None):
-        # PyTorch's std_backward / var_backward (FunctionsManual.cpp); VarBackward0 saves
-        # only the input, StdBackward0 its result too
-        if is_std:
-            g = where(r == 0, 0.0, g / (r * 2))
-        gb = _expand_back(g, shape, None if full else axes, kd)
-        if full and dof <= 0:
-            return (gb * where(p == mean(p), float("nan"), float("inf")),)
-        m = mean(p) if full else mean(p, axes, keepdim=True)
-        scale = 2.0 / dof if dof != 0 else float("inf")
-        return (gb * scale * (p - m),)
 
-    return (_STD if is_std else _VAR).record(
-        out.astype(x.dtype), (a,), backward, (a, OUT) if is_std else (a,)
-    )
+def var_backward(g: Tensor, p: Tensor, dims, c, kd) -> Tensor:
+    """PyTorch's var_backward (FunctionsManual.cpp): grad * 2 * (self - mean) / dof, with
+    the mean over the reduced dims (`dims` None: all of them)."""
+    shape = p.array.shape
+    full = dims is None or not shape
+    axes = tuple(range(len(shape))) if dims is None else _axes(dims, len(shape))
+    n = 1
+    for d in axes:
+        n *= shape[d]
+    dof = n - c
+    gb = _expand_back(g, shape, None if full else axes, kd)
+    if full and dof <= 0:
+        return gb * where(p == mean(p), float("nan"), float("inf"))
+    m = mean(p) if full else mean(p, axes, keepdim=True)
+    scale = 2.0 / dof if dof != 0 else float("inf")
+    return gb * scale * (p - m)
+
+
+def std_backward(r: Tensor, g: Tensor, p: Tensor, dims, c, kd) -> Tensor:
+    """PyTorch's std_backward: var_backward of grad / (2 * result) (0 where result is 0)."""
+    return var_backward(where(r == 0, 0.0, g / (r * 2)), p, dims, c, kd)
 
 
 def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
@@ -120,31 +126,32 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
                 out = np.sqrt((x * x).sum(axis=axes, keepdims=keepdim))
         else:
             out = (ax**p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
-    shape = x.shape
-    kd = keepdim
+    return _NORM.record(np.asarray(out, dtype=x.dtype), (a,), fargs=(p, dims, keepdim))
 
-    def backward(g, q, r):
-        # PyTorch's norm_backward (FunctionsManual.cpp), case by case
-        gb = _expand_back(g, shape, dims, kd)
-        rb = _expand_back(r, shape, dims, kd)
-        if p == 0:
-            return (None,)  # PyTorch returns an undefined gradient: .grad stays None
-        if p == 1:
-            return (sign(q) * gb,)
-        if p == 2:
-            return (gb * where(rb == 0, 0.0, q / rb),)
-        if p in (float("inf"), float("-inf")):
-            qa = np.abs(q.array)
-            mask = (qa == rb.array) | np.isnan(qa)
-            count = Tensor(mask.sum(axis=axes, keepdims=True).astype(q.array.dtype))
-            return (sign(q) * ((gb / count) * Tensor(mask.astype(q.array.dtype))),)
-        if p < 1:
-            scaled = sign(q) * where(q == 0, 0.0, tabs(q) ** (p - 1))
-            return (scaled * gb * rb ** (1 - p),)
-        scaled = sign(q) * tabs(q) ** (p - 1) if p < 2 else q * tabs(q) ** (p - 2)
-        return (scaled * where(rb == 0, 0.0, gb / rb ** (p - 1)),)
 
-    return _NORM.record(np.asarray(out, dtype=x.dtype), (a,), backward, (a, OUT))
+def norm_backward(g: Tensor, q: Tensor, p, r: Tensor, dims, kd):
+    """PyTorch's norm_backward (FunctionsManual.cpp), case by case (p == 0: an undefined
+    gradient, so .grad stays None)."""
+    shape = q.array.shape
+    gb = _expand_back(g, shape, dims, kd)
+    rb = _expand_back(r, shape, dims, kd)
+    if p == 0:
+        return None
+    if p == 1:
+        return sign(q) * gb
+    if p == 2:
+        return gb * where(rb == 0, 0.0, q / rb)
+    if p in (float("inf"), float("-inf")):
+        axes = tuple(range(len(shape))) if dims is None else _axes(dims, len(shape))
+        qa = np.abs(q.array)
+        mask = (qa == rb.array) | np.isnan(qa)
+        count = Tensor(mask.sum(axis=axes, keepdims=True).astype(q.array.dtype))
+        return sign(q) * ((gb / count) * Tensor(mask.astype(q.array.dtype)))
+    if p < 1:
+        scaled = sign(q) * where(q == 0, 0.0, tabs(q) ** (p - 1))
+        return scaled * gb * rb ** (1 - p)
+    scaled = sign(q) * tabs(q) ** (p - 1) if p < 2 else q * tabs(q) ** (p - 2)
+    return scaled * where(rb == 0, 0.0, gb / rb ** (p - 1))
 
 
 def logsumexp(a, dim, keepdim=False):
@@ -160,12 +167,16 @@ def logsumexp(a, dim, keepdim=False):
                 if x.ndim
                 else out.reshape(())
             )
-    shape = x.shape
+    return _LOGSUMEXP.record(np.asarray(out), (a,), fargs=(dims, keepdim))
 
-    def backward(g, p, r):
-        return (_expand_back(g, shape, dims, keepdim) * exp(p - _expand_back(r, shape, dims, keepdim)),)
 
-    return _LOGSUMEXP.record(np.asarray(out), (a,), backward, (a, OUT))
+def logsumexp_backward(g: Tensor, p: Tensor, r: Tensor, dims, keepdim) -> Tensor:
+    """PyTorch's logsumexp_backward: grad * exp(self - result), both unreduced."""
+    shape = p.array.shape
+    return _expand_back(g, shape, dims, keepdim) * exp(p - _expand_back(r, shape, dims, keepdim))
+
+
+rows.helpers(tensor={f.__name__: f for f in (var_backward, std_backward, norm_backward, logsumexp_backward)})
 
 
 # --- the rows: per op PyTorch's node and the vector-Jacobian product an explanation
@@ -184,6 +195,11 @@ _VAR = rows.text_row(
     ("grad * 2 * (self - self.mean()) / (self.numel() - correction)",),
     saves=("self",),
     args=(("dim", None), ("correction", 1), _KEEPDIM),
+    formulas=(
+        lambda grad, self, result, dim, correction, keepdim: var_backward(
+            grad, self, dim, correction, keepdim
+        ),
+    ),
 )
 _STD = rows.text_row(
     "std",
@@ -191,6 +207,11 @@ _STD = rows.text_row(
     ("grad * (self - self.mean()) / ((self.numel() - correction) * result)",),
     saves=("self", "result"),
     args=(("dim", None), ("correction", 1), _KEEPDIM),
+    formulas=(
+        lambda grad, self, result, dim, correction, keepdim: std_backward(
+            result, grad, self, dim, correction, keepdim
+        ),
+    ),
 )
 _NORM = rows.text_row(
     "norm",
@@ -199,6 +220,9 @@ _NORM = rows.text_row(
     saves=("self", "result"),
     args=(("p", 2), ("dim", None), _KEEPDIM),
     kink=_NORM_AT_ZERO,
+    formulas=(
+        lambda grad, self, result, p, dim, keepdim: norm_backward(grad, self, p, result, dim, keepdim),
+    ),
 )
 _LOGSUMEXP = rows.text_row(
     "logsumexp",
@@ -206,6 +230,7 @@ _LOGSUMEXP = rows.text_row(
     (f"{_UNREDUCE} * exp(self - {_RESULT_BACK})",),
     saves=("self", "result"),
     args=(_DIM, _KEEPDIM),
+    formulas=(lambda grad, self, result, dim, keepdim: logsumexp_backward(grad, self, result, dim, keepdim),),
 )
 
 expose(var, _VAR, names=("var",))
