@@ -8,7 +8,7 @@ import numpy as np
 from .. import dtypes, errors, promotion
 from ..function import as_tensor, record
 from ..tensor import Tensor
-from . import rows
+from . import aten_nll, rows
 from . import shape as S
 from . import shape as _shape_rows  # noqa: F401 (the rows of the views nll_loss records)
 from .cascade_sum import aten_mean, aten_sum
@@ -164,13 +164,11 @@ def _nll(a, t, weight, ignore_index, reduction, name):
     rows = np.arange(xx.shape[0])
     picked = -xx[rows, safe] * w
     total = w.sum()
-    with np.errstate(all="ignore"):
-        if reduction == "mean":
-            out = np.asarray(picked.sum() / total, dtype=x.dtype)
-        elif reduction == "sum":
-            out = np.asarray(picked.sum(), dtype=x.dtype)
-        else:
-            out = picked.reshape(tgt.shape if x.ndim > 1 else ())
+    if reduction in ("mean", "sum"):  # in ATen's order of additions (aten_nll.py)
+        class_weights = None if weight is None else as_tensor(weight).array[safe]
+        out = np.asarray(aten_nll.reduce(xx[rows, safe], valid, class_weights, reduction, x.dtype), x.dtype)
+    else:
+        out = picked.reshape(tgt.shape if x.ndim > 1 else ())
 
     # d loss / d input is linear in the upstream gradient: g times a constant holding
     # -w_i (over total weight for 'mean') at [i, target_i]; ignored targets get nothing
