@@ -301,7 +301,9 @@ class Expressions:
             hint = "" if suggestion else " (diffcli scripts have no such function)"
         else:
             hint = freevars.missing_hint(name, self.script, self.builtins, self.sets)
-        raise ScriptError("NameError", f"name '{name}' is not defined{hint}{suggestion}", e.line, e.column)
+        err = ScriptError("NameError", f"name '{name}' is not defined{hint}{suggestion}", e.line, e.column)
+        err.py_text = f"name '{name}' is not defined"  # str(e) of a caught one: Python's, no hint
+        raise err
 
     def binop(self, op, left, right, node):
         lt, rt = left.__class__, right.__class__

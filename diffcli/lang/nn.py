@@ -20,11 +20,13 @@ from ..engine.tensor import Tensor
 from .objects import (
     MISSING,
     BoundMethod,
+    ClassMethod,
     ClassValue,
     Instance,
     NativeMethod,
     ProvidedBase,
     ScriptObject,
+    StaticMethod,
     find_in_mro,
 )
 
@@ -154,6 +156,10 @@ def _call(interp, self, args, kwargs, node):
     fn = found[1]
     if isinstance(fn, NativeMethod):
         return interp.guard(node, lambda: fn.fn(interp, self, list(args), kwargs, node))
+    if isinstance(fn, StaticMethod):  # `@staticmethod def forward(a, b)`: no self
+        return interp.call_value(fn.func, list(args), kwargs, node)
+    if isinstance(fn, ClassMethod):
+        return interp.call_value(BoundMethod(self._cls, fn.func), list(args), kwargs, node)
     return interp.call_value(BoundMethod(self, fn), list(args), kwargs, node)
 
 
