@@ -88,6 +88,43 @@ d.backward()
 print(d, a.grad, b.grad)
 print(Scaled()(torch.tensor([1.0, 2.0])), Mul3(), Mul3.forward(1, 2, 3))
 """,
+    "functools_partial": """\
+import torch
+import functools
+from functools import partial
+
+def scaled(x, k, shift=0.0):
+    return x * k + shift
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+double = partial(scaled, k=2.0)
+p = functools.partial(scaled, x, 3.0)
+print(double(x), p(shift=1.0))
+print(double.func is scaled, double.args, double.keywords, p.args[1], p.keywords)
+double(x).sum().backward()
+print(x.grad)
+f2 = partial(double, shift=5.0)
+print(f2(torch.tensor(1.0)), f2.keywords, f2.func is scaled)
+print(partial(torch.mul, 2)(torch.tensor(4.0)))
+print(list(map(partial(scaled, k=10), [1, 2])))
+print(double, p)
+print(type(double).__name__, callable(double))
+for bad in [lambda: partial(), lambda: partial(3), lambda: double()]:
+    try:
+        bad()
+    except TypeError as e:
+        print("TypeError", e)
+""",
+    "default_device": """\
+import torch
+torch.set_default_device("cpu")
+print(torch.ones(2), torch.get_default_device())
+torch.set_default_device(torch.device("cpu"))
+t = torch.zeros(1, requires_grad=True)
+print(t.device, t.is_leaf)
+torch.set_default_device(None)
+print(torch.get_default_device())
+""",
 }
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
