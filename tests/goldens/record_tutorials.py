@@ -125,6 +125,141 @@ print(t.device, t.is_leaf)
 torch.set_default_device(None)
 print(torch.get_default_device())
 """,
+    "module_buffers": """\
+import torch
+import torch.nn as nn
+
+class Norm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.tensor([2.0]))
+        self.register_buffer("mean", torch.tensor([0.5, 1.5]))
+        self.register_buffer("count", torch.tensor(0))
+        self.register_buffer("tmp", torch.ones(1), persistent=False)
+        self.register_buffer("empty", None)
+
+    def forward(self, x):
+        self.count += 1
+        return self.scale * (x - self.mean)
+
+m = Norm()
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+out = m(x).sum()
+out.backward()
+print(out, m.scale.grad, x.grad, m.count, m.mean.requires_grad, m.empty)
+print(list(m.buffers()))
+for name, b in m.named_buffers():
+    print(name, b)
+print(m.state_dict())
+print(m)
+seq = nn.Sequential(Norm(), nn.Linear(2, 1))
+print([n for n, _ in seq.named_buffers()], list(seq.state_dict().keys()))
+print([n for n, _ in seq.named_buffers(prefix="net")], len(list(seq.buffers(recurse=False))))
+m.mean = torch.zeros(2)
+print(list(m.named_buffers()), [n for n, _ in m.named_parameters()])
+m2 = Norm()
+print(m2.load_state_dict(m.state_dict()), m2.mean, m2.count)
+for bad in ["a.b", "", "scale"]:
+    try:
+        m.register_buffer(bad, torch.ones(1))
+    except KeyError as e:
+        print("KeyError", e)
+try:
+    m.register_buffer("w", 3)
+except TypeError as e:
+    print("TypeError", e)
+try:
+    m.mean = 5
+except TypeError as e:
+    print("TypeError", e)
+print(m.mean)
+""",
+    "module_forward_hooks": """\
+import torch
+import torch.nn as nn
+
+class Twice(nn.Module):
+    def forward(self, a, b):
+        return (a * b) * 2
+
+m = Twice()
+calls = []
+def pre(mod, args):
+    calls.append(("pre", len(args)))
+    return (args[0] + 1, args[1])
+def post(mod, args, out):
+    calls.append(("post", out.shape))
+    return out * 10
+h1 = m.register_forward_pre_hook(pre)
+h2 = m.register_forward_hook(post)
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor([3.0, 4.0], requires_grad=True)
+y = m(a, b)
+print(y, calls, h1)
+y.sum().backward()
+print(a.grad, b.grad)
+h1.remove()
+h2.remove()
+h2.remove()
+print(m(a, b))
+seen = []
+relu = nn.ReLU()
+relu.register_forward_pre_hook(lambda mod, args: args[0] * 2)
+relu.register_forward_hook(lambda mod, args, out: seen.append((mod, args, out)))
+print(relu(torch.tensor([-1.0, 3.0])), seen)
+net = nn.Sequential(nn.Linear(2, 2), nn.Tanh())
+shapes = []
+for name, mod in net.named_children():
+    mod.register_forward_hook(lambda mod, args, out: shapes.append((type(mod).__name__, tuple(out.shape))))
+net(torch.ones(3, 2))
+print(shapes)
+""",
+    "module_backward_hook_legacy": """\
+import torch
+import torch.nn as nn
+
+def legacy(mod, grad_input, grad_output):
+    print("legacy", mod, grad_input, grad_output)
+
+lin = nn.Linear(2, 1)
+lin.weight.data = torch.tensor([[0.5, -1.0]])
+lin.bias.data.fill_(0.25)
+hb = lin.register_backward_hook(legacy)
+out = lin(torch.tensor([[1.0, 2.0]], requires_grad=True))
+print(out)
+out.sum().backward()
+hb.remove()
+lin(torch.tensor([[1.0, 2.0]])).sum().backward()
+print(lin.weight.grad, lin.bias.grad)
+
+relu = nn.ReLU()
+relu.register_backward_hook(lambda mod, gi, go: (gi[0] * 3,))
+x = torch.tensor([-1.0, 2.0, 3.0], requires_grad=True)
+relu(x).sum().backward()
+print(x.grad)
+
+class Prod(nn.Module):
+    def forward(self, a, b, c):
+        return (a * b) * c
+
+p = Prod()
+p.register_backward_hook(lambda mod, gi, go: print("prod", gi, go))
+a = torch.tensor(2.0, requires_grad=True)
+t = p(a, torch.tensor(3.0, requires_grad=True), torch.tensor(4.0, requires_grad=True))
+t.backward()
+print(a.grad)
+""",
+    # a Parameter as the right operand of an elementwise op (`x * self.w + self.b`)
+    "parameter_right_operand": """\
+import torch
+import torch.nn as nn
+w = nn.Parameter(torch.tensor([2.0, -1.0]))
+b = nn.Parameter(torch.tensor(0.5))
+x = torch.tensor([1.0, 3.0], requires_grad=True)
+y = (x * w + b).sum()
+y.backward()
+print(w.grad, b.grad, x.grad)
+""",
 }
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
