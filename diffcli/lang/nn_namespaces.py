@@ -8,7 +8,7 @@ each member is a whitelisted value (module and optimizer classes, `nn.Parameter`
 from __future__ import annotations
 
 from ..engine.parameter import make_parameter
-from . import nn_init, nn_layers, numpy_subset, optim, values
+from . import nn_activations, nn_init, nn_layers, numpy_subset, optim, values
 from .objects import Builtin
 from .values import MODULES, TORCH, Namespace
 
@@ -27,6 +27,7 @@ def _parameter(interp, args, kwargs, node):
 INIT = Namespace("torch.nn.init", dict(nn_init.FUNCTIONS))
 NN = values._NN
 NN.members.update(nn_layers.CLASSES)
+NN.members.update(nn_activations.CLASSES)
 NN.members.update({"Parameter": Builtin("Parameter", _parameter), "init": INIT})
 values._F.members["linear"] = nn_layers.linear
 OPTIM = Namespace("torch.optim", dict(optim.CLASSES))

@@ -260,6 +260,26 @@ y = (x * w + b).sum()
 y.backward()
 print(w.grad, b.grad, x.grad)
 """,
+    "softmax_and_activation_modules": """\
+import torch
+import torch.nn as nn
+x = torch.tensor([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]], requires_grad=True)
+sm = nn.Softmax(dim=1)
+lsm = nn.LogSoftmax(dim=-1)
+print(sm, lsm, nn.Softmax(), nn.Softmin(dim=0))
+p = sm(x)
+print(p)
+print(lsm(x))
+print(nn.Softmax()(x))
+print(nn.Softmax()(torch.tensor([1.0, 2.0])), nn.Softmin(dim=1)(x))
+(p[:, 0].sum() + lsm(x)[1, 2]).backward()
+print(x.grad)
+net = nn.Sequential(nn.Linear(3, 2), nn.LeakyReLU(0.2), nn.ELU(), nn.Softplus(), nn.GELU(), nn.Softmax(dim=1))
+print(net)
+print(net(torch.ones(1, 3)))
+print(nn.LeakyReLU()(torch.tensor([-2.0, 2.0])), nn.ELU(alpha=0.5)(torch.tensor([-1.0])))
+print(nn.Softplus(beta=2.0)(torch.tensor([0.5])), nn.GELU(approximate="tanh")(torch.tensor([1.0])))
+""",
 }
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
