@@ -886,6 +886,7 @@ loss_fn = nn.MSELoss()
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 adam = torch.optim.Adam(model.parameters())
 arr = np.zeros(3)
+sched = torch.optim.lr_scheduler.StepLR(opt, 2)
 """
 
 
@@ -953,6 +954,11 @@ arr = np.zeros(3)
         "model.register_backward_hook(print).remove.__self__",
         "list(model.named_buffers()).__class__",
         "model.register_forward_pre_hook.__self__",
+        "sched.__dict__",
+        "sched.step.__self__",
+        "sched._cls",
+        "torch.optim.lr_scheduler.StepLR.__subclasses__",
+        "torch.optim.lr_scheduler.__dict__",
     ],
 )
 def test_nn_optim_numpy_objects_expose_no_dunder_or_host_access(expr):

@@ -280,6 +280,39 @@ print(net(torch.ones(1, 3)))
 print(nn.LeakyReLU()(torch.tensor([-2.0, 2.0])), nn.ELU(alpha=0.5)(torch.tensor([-1.0])))
 print(nn.Softplus(beta=2.0)(torch.tensor([0.5])), nn.GELU(approximate="tanh")(torch.tensor([1.0])))
 """,
+    "step_lr": """\
+import torch
+from torch.optim.lr_scheduler import StepLR
+import torch.optim as optim
+w = torch.tensor([1.0, -2.0], requires_grad=True)
+opt = optim.SGD([w], lr=0.1)
+sched = StepLR(opt, step_size=2, gamma=0.5)
+print(sched.get_last_lr(), opt.param_groups[0]["lr"], sched.last_epoch)
+for epoch in range(5):
+    opt.zero_grad()
+    loss = (w ** 2).sum()
+    loss.backward()
+    opt.step()
+    sched.step()
+    print(epoch, loss.item(), sched.get_last_lr(), opt.param_groups[0]["lr"], w.tolist())
+print(sched.get_lr())
+s2 = optim.lr_scheduler.StepLR(optim.SGD([torch.ones(1, requires_grad=True)], lr=1.0), 1)
+print(s2.get_last_lr(), s2.step_size, s2.gamma, s2.base_lrs)
+print(sorted(opt.param_groups[0].keys()), opt.param_groups[0]["initial_lr"], sched.optimizer is opt)
+
+
+class Halve(optim.lr_scheduler.LRScheduler):
+    def get_lr(self):
+        return [base * 0.5**self.last_epoch for base in self.base_lrs]
+
+
+o3 = optim.SGD([torch.ones(1, requires_grad=True)], lr=0.8)
+h = Halve(o3)
+for _ in range(3):
+    o3.step()
+    h.step()
+    print(h.last_epoch, h.get_last_lr(), o3.param_groups[0]["lr"])
+""",
 }
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
