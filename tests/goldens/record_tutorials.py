@@ -313,6 +313,28 @@ for _ in range(3):
     h.step()
     print(h.last_epoch, h.get_last_lr(), o3.param_groups[0]["lr"])
 """,
+    # torch.randint: ATen's random_from_to on the same mt19937 stream as rand/randn
+    "randint": """\
+import torch
+import torch.nn.functional as F
+for args in [(5, (3,)), (0, 2, (2, 2)), (-3, 3, (4,)), (0, 2**33, (2,)), (3, (2,))]:
+    print(torch.randint(*args))
+print(torch.randint(0, 10, (3,), dtype=torch.float32), torch.randint(10, size=(2,)))
+print(torch.randint(low=1, high=4, size=(2,)), torch.rand(2), torch.randint(1000, (2, 3)))
+for bad in [lambda: torch.randint(5, 5, (2,)), lambda: torch.randint(5, (2,), requires_grad=True)]:
+    try:
+        bad()
+    except RuntimeError as e:
+        print("RuntimeError", e)
+x = torch.randint(0, 3, (2,), dtype=torch.float64, requires_grad=True)
+print(x, torch.randint(3, (2,), dtype=torch.int32), torch.randint(2, (0,)), torch.randint(4, ()))
+logits = torch.randn(4, 3, requires_grad=True)
+target = torch.randint(3, (4,))
+loss = F.cross_entropy(logits, target)
+loss.backward()
+print(target, loss, logits.grad)
+print(torch.randint(0, 2**40, (3,)), torch.randint(7, (20,)))
+""",
 }
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
