@@ -37,22 +37,7 @@ def test_goldens_were_recorded_from_torch_2_13():
     assert {"annotated_assignment", "module_static_and_class_forward"} <= set(CASES)
 
 
-# known divergences, each a bug outside this test's files (the case flips to XPASS, and so
-# fails, once it is fixed: then take it out of here)
-KNOWN = {
-    # engine/ops/elementwise.py `binary.ordinary`: `b.__class__ is not Tensor` takes a
-    # Parameter right operand for a Python number, so `x * w` gives w no gradient
-    "parameter_right_operand": "a Parameter as the right operand gets no edge",
-}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN[n], strict=True)) if n in KNOWN else n
-        for n in sorted(CASES)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(CASES))
 def test_script_prints_what_pytorch_printed(name):
     case = CASES[name]
     out, warned, error = run(case["script"])
