@@ -302,7 +302,8 @@ class Expressions:
         else:
             hint = freevars.missing_hint(name, self.script, self.builtins, self.sets)
         err = ScriptError("NameError", f"name '{name}' is not defined{hint}{suggestion}", e.line, e.column)
-        err.py_text = f"name '{name}' is not defined"  # str(e) of a caught one: Python's, no hint
+        if self.literal_variables is False:  # PyTorch flavour: str(e) of a caught one is Python's
+            err.py_text = f"name '{name}' is not defined"
         raise err
 
     def binop(self, op, left, right, node):
