@@ -18,6 +18,8 @@ from .errors import ScriptError
 from .lookups import DEVICE_ATTRS, attribute_hint, attribute_position
 from .nn import StateDict
 from .objects import Instance, ScriptObject
+from .pyfunctools import ATTRS as PARTIAL_ATTRS
+from .pyfunctools import Partial
 from .values import (
     CPU,
     DICT_METHODS,
@@ -63,6 +65,8 @@ class Attributes:
             found = autograd_ext.attribute(self, obj, e)
             if found is not autograd_ext.MISSING:
                 return found
+        elif isinstance(obj, Partial) and name in PARTIAL_ATTRS:  # functools.partial
+            return getattr(obj, name)
         elif isinstance(obj, (Instance, ScriptObject, classes.ClassValue, classes.ProvidedBase)):
             return classes.attribute(self, obj, e)
         elif (obj.__class__ is dict or obj.__class__ is StateDict) and name in DICT_METHODS:

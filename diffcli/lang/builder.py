@@ -126,6 +126,23 @@ class Builder:
         check_value(value)
         return _span(ast.AugAssign(target, op.value[:-1], value), target, value)
 
+    def ann_assign(self, c):
+        """`target: annotation [= value]`: the annotation is not evaluated (as for a def's
+        parameters); without a value nothing is bound, as in Python."""
+        target = c[0]
+        if isinstance(target, (ast.TupleLit, ast.ListLit)):
+            kind = "tuple" if isinstance(target, ast.TupleLit) else "list"
+            raise error_at(target, f"only single target (not {kind}) can be annotated")
+        if not isinstance(target, (ast.Name, ast.Attribute, ast.Subscript)):
+            raise error_at(target, "illegal target for annotation")
+        if "=" not in c:
+            return _span(ast.Pass(), target, c[2])
+        node = _new(ast.Assign)
+        node.targets = [target]
+        node.value = c[-1]
+        check_value(node.value)
+        return _span(node, target, c[-1])
+
     def pass_stmt(self, c):
         return _span(ast.Pass(), c[0], c[0])
 

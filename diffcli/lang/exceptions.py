@@ -160,9 +160,10 @@ def value_of(err: ScriptError) -> ExceptionValue:
     if value is None:
         args = getattr(err, "py_args", None)  # a Python error's own args (KeyError('b'))
         if args is None:
-            args = (err.message,) if err.message else ()
+            text = getattr(err, "py_text", err.message)  # (without diffcli's hint, if any)
+            args = (text,) if text else ()
         value = make_exception(exception_class(err.type_name), args)
-        value._text = err.message
+        value._text = getattr(err, "py_text", err.message)
         err.value = value
     return value
 

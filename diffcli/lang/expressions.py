@@ -301,7 +301,10 @@ class Expressions:
             hint = "" if suggestion else " (diffcli scripts have no such function)"
         else:
             hint = freevars.missing_hint(name, self.script, self.builtins, self.sets)
-        raise ScriptError("NameError", f"name '{name}' is not defined{hint}{suggestion}", e.line, e.column)
+        err = ScriptError("NameError", f"name '{name}' is not defined{hint}{suggestion}", e.line, e.column)
+        if self.literal_variables is False:  # PyTorch flavour: str(e) of a caught one is Python's
+            err.py_text = f"name '{name}' is not defined"
+        raise err
 
     def binop(self, op, left, right, node):
         lt, rt = left.__class__, right.__class__

@@ -15,16 +15,19 @@ is reachable: attributes go through `classes.attribute`, dunders through `dunder
 
 from __future__ import annotations
 
+from ..engine.hooks import _Store
 from ..engine.parameter import Parameter
 from ..engine.tensor import Tensor
 from .objects import (
     MISSING,
     BoundMethod,
+    ClassMethod,
     ClassValue,
     Instance,
     NativeMethod,
     ProvidedBase,
     ScriptObject,
+    StaticMethod,
     find_in_mro,
 )
 
@@ -38,6 +41,39 @@ class StateDict(dict):
         return "OrderedDict([" + ", ".join(f"({k!r}, {v!r})" for k, v in self.items()) + "])"
 
     __str__ = __repr__
+
+
+class ModuleState:
+    """What a module registers besides parameters and children (lang/nn_registry.py): its
+    buffers' names (their values are attributes), the non-persistent ones, its hooks."""
+
+    __slots__ = ("buffers", "non_persistent", "hooks")
+
+    def __init__(self):
+        self.buffers, self.non_persistent = {}, set()
+        self.hooks = {k: _Store() for k in ("forward_pre", "forward", "backward")}
+
+
+def state_of(inst) -> ModuleState:
+    state = getattr(inst, "_nn", None)
+    if state is None:
+        state = inst._nn = ModuleState()
+    return state
+
+
+def own_buffers(inst, persistent_only=False):
+    state = getattr(inst, "_nn", None)
+    if state is None:
+        return []
+    return [
+        (k, inst._attrs[k])
+        for k in state.buffers
+        if inst._attrs.get(k) is not None and not (persistent_only and k in state.non_persistent)
+    ]
+
+
+def add_methods(cls, methods) -> None:
+    cls.methods.update({k: NativeMethod(k, v) for k, v in methods.items()})
 
 
 def is_module(value) -> bool:
@@ -154,6 +190,10 @@ def _call(interp, self, args, kwargs, node):
     fn = found[1]
     if isinstance(fn, NativeMethod):
         return interp.guard(node, lambda: fn.fn(interp, self, list(args), kwargs, node))
+    if isinstance(fn, StaticMethod):  # `@staticmethod def forward(a, b)`: no self
+        return interp.call_value(fn.func, list(args), kwargs, node)
+    if isinstance(fn, ClassMethod):
+        return interp.call_value(BoundMethod(self._cls, fn.func), list(args), kwargs, node)
     return interp.call_value(BoundMethod(self, fn), list(args), kwargs, node)
 
 
@@ -261,7 +301,7 @@ def _state_dict(interp, self, args, kwargs, node):
     prefix, keep_vars = _args("Module.state_dict", args, kwargs, ["prefix", "keep_vars"], ["", False])
     out = StateDict()
     for mod_prefix, mod in named_modules(self, prefix.rstrip(".") if prefix else ""):
-        for name, p in own_parameters(mod):
+        for name, p in own_parameters(mod) + own_buffers(mod, persistent_only=True):
             key = f"{mod_prefix}.{name}" if mod_prefix else name
             out[key] = p if keep_vars else _detached(p)
     return out
@@ -277,7 +317,11 @@ def _load_state_dict(interp, self, args, kwargs, node):
     state, strict = _args("Module.load_state_dict", args, kwargs, ["state_dict", "strict"], [True])
     if not isinstance(state, dict):
         raise TypeError(f"Expected state_dict to be dict-like, got {type(state).__name__}.")
-    own = dict(named_parameters(self, remove_duplicate=False))
+    own = {  # each module's parameters, then its persistent buffers, as state_dict lists them
+        f"{pre}.{name}" if pre else name: p
+        for pre, mod in named_modules(self)
+        for name, p in own_parameters(mod) + own_buffers(mod, persistent_only=True)
+    }
     missing = [k for k in own if k not in state]
     unexpected = [k for k in state if k not in own]
     if strict and (missing or unexpected):
@@ -404,7 +448,8 @@ class ModuleClass(ProvidedBase):
         self.full_name = f"{module_path}.{name}"
         self.methods = {k: NativeMethod(k, v) for k, v in methods.items()}
         bases = (parent.host,) if parent is not None else (Instance,)
-        ns = {"__slots__": (), "_script_class": self, "__module__": module_path, "__qualname__": name}
+        slots = ("_nn",) if parent is None else ()  # (Module's: the instance's ModuleState)
+        ns = {"__slots__": slots, "_script_class": self, "__module__": module_path, "__qualname__": name}
         if parent is None:
             ns["__repr__"] = ns["__str__"] = _module_repr
         self.host = type(name, bases, ns)
@@ -419,6 +464,12 @@ class ModuleClass(ProvidedBase):
             if not _initialised(inst):
                 what = "parameters" if isinstance(value, Parameter) else "module"
                 raise AttributeError(f"cannot assign {what} before Module.__init__() call")
+        elif name in state_of(inst).buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(
+                    f"cannot assign '{_torch_type(value)}' as buffer '{name}' "
+                    "(torch.nn.Buffer, torch.Tensor or None expected)"
+                )
         elif name in inst._attrs:
             old = inst._attrs[name]
             if isinstance(old, Parameter) and value is not None:

@@ -18,7 +18,7 @@ from ..engine.ops import linalg, losses
 from ..engine.ops import shape as S
 from ..engine.ops.reductions import sum_to_shape
 from ..engine.tensor import Tensor
-from . import nn_init
+from . import nn_init, nn_registry  # noqa: F401  (nn_registry: Module's buffers and hooks)
 from .nn import MODULE, ModuleClass, _args, is_module, named_children
 from .objects import new_instance
 

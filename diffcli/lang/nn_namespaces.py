@@ -8,7 +8,7 @@ each member is a whitelisted value (module and optimizer classes, `nn.Parameter`
 from __future__ import annotations
 
 from ..engine.parameter import make_parameter
-from . import nn_init, nn_layers, numpy_subset, optim, values
+from . import lr_scheduler, nn_activations, nn_init, nn_layers, numpy_subset, optim, values
 from .objects import Builtin
 from .values import MODULES, TORCH, Namespace
 
@@ -27,14 +27,22 @@ def _parameter(interp, args, kwargs, node):
 INIT = Namespace("torch.nn.init", dict(nn_init.FUNCTIONS))
 NN = values._NN
 NN.members.update(nn_layers.CLASSES)
+NN.members.update(nn_activations.CLASSES)
 NN.members.update({"Parameter": Builtin("Parameter", _parameter), "init": INIT})
 values._F.members["linear"] = nn_layers.linear
-OPTIM = Namespace("torch.optim", dict(optim.CLASSES))
+LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", dict(lr_scheduler.CLASSES))
+OPTIM = Namespace("torch.optim", {**optim.CLASSES, "lr_scheduler": LR_SCHEDULER})
 NUMPY = numpy_subset.NUMPY
 
 TORCH.members.update({"optim": OPTIM, "from_numpy": numpy_subset.from_numpy})
 TORCH.members.setdefault("addmm", nn_layers.addmm)
 TORCH.members.setdefault("empty", TORCH.members["zeros"])  # (its values are unspecified: zeros here)
 MODULES.update(
-    {"torch.nn.init": INIT, "torch.optim": OPTIM, "numpy": NUMPY, "numpy.random": NUMPY.members["random"]}
+    {
+        "torch.nn.init": INIT,
+        "torch.optim": OPTIM,
+        "torch.optim.lr_scheduler": LR_SCHEDULER,
+        "numpy": NUMPY,
+        "numpy.random": NUMPY.members["random"],
+    }
 )

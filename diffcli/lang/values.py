@@ -21,6 +21,7 @@ from ..engine.parameter import Parameter
 from ..engine.tensor import Size, Tensor
 from .exceptions import ExceptionValue  # noqa: F401  (re-exported)
 from .objects import Builtin, ClassValue, Instance, NativeMethod, ProvidedBase, ScriptObject
+from .pyfunctools import PARTIAL
 from .torchfunc import FUNC, FUNCTIONAL
 from .whitelists import (  # noqa: F401  (re-exported: what a script may read of each kind)
     _DICT_VIEWS,
@@ -204,6 +205,15 @@ def require_cpu(where, callee="to") -> None:
 CPU = Device("cpu")
 
 
+def set_default_device(device):  # the CPU is the only device (CUDA fails as on a CPU-only build)
+    if device is not None:
+        require_cpu(device, "set_default_device")
+
+
+def get_default_device():
+    return CPU
+
+
 class AnomalyMode:
     """`torch.autograd.set_detect_anomaly(b)` / `detect_anomaly()`: accepted and a no-op (a
     script that runs gives the same output as with PyTorch)."""
@@ -310,6 +320,8 @@ TORCH = Namespace(
         "backends": _BACKENDS,
         "device": device,
         "set_default_dtype": dtypes.set_default_dtype,
+        "set_default_device": set_default_device,
+        "get_default_device": get_default_device,
         "get_default_dtype": dtypes.get_default_dtype,
         "float64": dtypes.float64,
         "double": dtypes.float64,
@@ -405,7 +417,9 @@ def _reduce(interp, args, kwargs, node):
     return functools.reduce(host_callable(interp, args[0], node), *args[1:])
 
 
-_FUNCTOOLS = Namespace("functools", {"wraps": _wraps, "reduce": Builtin("reduce", _reduce)})
+_FUNCTOOLS = Namespace(
+    "functools", {"wraps": _wraps, "reduce": Builtin("reduce", _reduce), "partial": PARTIAL}
+)
 # the names of `typing` (annotations are not evaluated: these only need to import)
 _TYPING = Namespace(
     "typing",

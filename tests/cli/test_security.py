@@ -20,7 +20,7 @@ from diffcli.engine.node import Node
 from diffcli.engine.ops import reductions
 from diffcli.engine.tensor import Size, Tensor
 from diffcli.lang import ast as A
-from diffcli.lang import numpy_subset, objects, values
+from diffcli.lang import numpy_subset, objects, pyfunctools, values
 from diffcli.lang.errors import ScriptError
 from diffcli.lang.exceptions import ExceptionClass
 from diffcli.lang.interpreter import Interpreter
@@ -75,6 +75,12 @@ DUNDER = "is not allowed in diffcli scripts"
         ("print(type(x).__subclasses__())", "AttributeError", f"access to '__subclasses__' {DUNDER}"),
         ("print(torch.__dict__)", "AttributeError", f"access to '__dict__' {DUNDER}"),
         ("print(math.__loader__)", "AttributeError", f"access to '__loader__' {DUNDER}"),
+        (
+            "from functools import partial\nprint(partial(print).func.__self__)",
+            "AttributeError",
+            f"access to '__self__' {DUNDER}",
+        ),
+        ("from functools import partial\nprint(partial(print).fn)", "AttributeError", "no attribute 'fn'"),
         ("print(torch.autograd.grad.__globals__)", "AttributeError", f"access to '__globals__' {DUNDER}"),
         ("print(torch.sin.__code__)", "AttributeError", f"access to '__code__' {DUNDER}"),
         ("print(x.shape.__class__.__bases__)", "AttributeError", f"access to '__class__' {DUNDER}"),
@@ -667,6 +673,9 @@ tgrad = torch.func.grad(lambda q: q.sum())
 tpull = torch.func.vjp(lambda q: q * 2, torch.tensor([1.0]))[1]
 tvmap = torch.vmap(f)
 tjac = torch.autograd.functional.jacobian
+from functools import partial
+prt = partial(f, 1)
+prt2 = partial(prt, a=2)
 """
 _OBJECT_DEFAULTS = {"__init__", "__repr__", "__str__"}
 # issue 12 (tests/cli/test_security_autograd.py audits these objects in full)
@@ -699,6 +708,8 @@ def _allowed_attributes(v):
         return {"__name__", "__qualname__"} | _class_names(v)
     if isinstance(v, objects.SuperProxy):
         return _class_names(v.start) - set(v.start.ns) | set(v.start.bases[0].ns)
+    if isinstance(v, pyfunctools.Partial):  # functools.partial: its function and arguments
+        return {"__name__", "__qualname__", *pyfunctools.ATTRS}
     if isinstance(v, (values.UserFunction, objects.BoundMethod, objects.GradModeFunction, objects.Builtin)):
         return {"__name__", "__qualname__"}
     if isinstance(v, objects.Property):
@@ -875,6 +886,7 @@ loss_fn = nn.MSELoss()
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 adam = torch.optim.Adam(model.parameters())
 arr = np.zeros(3)
+sched = torch.optim.lr_scheduler.StepLR(opt, 2)
 """
 
 
@@ -936,6 +948,17 @@ arr = np.zeros(3)
         "np.sum.__globals__",
         "np.float32.__mro__",
         "arr.sum.__self__",
+        "model._nn",  # (a module's buffers and hooks: lang/nn_registry.py)
+        "model.register_forward_hook(print).handle",
+        "model.register_forward_hook(print).__dict__",
+        "model.register_backward_hook(print).remove.__self__",
+        "list(model.named_buffers()).__class__",
+        "model.register_forward_pre_hook.__self__",
+        "sched.__dict__",
+        "sched.step.__self__",
+        "sched._cls",
+        "torch.optim.lr_scheduler.StepLR.__subclasses__",
+        "torch.optim.lr_scheduler.__dict__",
     ],
 )
 def test_nn_optim_numpy_objects_expose_no_dunder_or_host_access(expr):

@@ -790,6 +790,7 @@ NOT_DIFFERENTIABLE = {
     "linspace",
     "rand",
     "randn",
+    "randint",
     "zeros_like",
     "ones_like",
     "full_like",

@@ -85,6 +85,7 @@ CONSTRUCTORS = {
     "linspace",
     "rand",
     "randn",
+    "randint",
     "ones_like",
     "zeros_like",
     "full_like",
@@ -1054,6 +1055,9 @@ class _Gen:
             k = make(fn, [x, Num(c)] if fn == "full_like" else [x])
         elif fn in ("ones", "zeros", "rand", "randn"):
             k = make(fn, shape_args)
+        elif fn == "randint":  # x * randint(1, 2, shape): x (each draw is 1, whatever the stream)
+            k = make(fn, [Lit("1"), Lit("2"), Lit(repr(tuple(s)))])
+            return Bin("*", x, k).set(s, x.lo, x.hi, deps, rg)
         elif fn == "full":
             k = make(fn, [Lit(repr(tuple(s))), Num(c)])
         elif fn == "eye":

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..context import MAX_ELEMENTS  # the --max-elements cap (a run setting: context.py)
-from ..tensor import Tensor
+from ..tensor import Size, Tensor
 from . import random as _random
 
 
@@ -301,6 +301,31 @@ def randn(*size, dtype=None, requires_grad=False):
     draw, out = _random_dtypes(dtype)
     arr = np.empty(_size(size), dtype=out)
     return _leaf(_random_fill(arr, draw, "normal", "normal_kernel_cpu"), requires_grad)
+
+
+def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=False, generator=None):
+    """torch.randint(high, size) / randint(low, high, size): ATen's random_from_to kernel,
+    serial in memory order: low + (a 32-bit draw % range), a 64-bit draw if range >= 2**32."""
+    if size is None and args and isinstance(args[-1], (tuple, list, Size)):
+        size, args = args[-1], args[:-1]
+    bounds = [*args, *(v for v in (low, high) if v is not None)]
+    if size is None or not 1 <= len(bounds) <= 2:
+        raise errors.TorchTypeError(
+            "randint() received an invalid combination of arguments - expected (int high, tuple of ints "
+            "size) or (int low, int high, tuple of ints size)"
+        )
+    lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
+    if lo >= hi:
+        raise errors.TorchRuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={lo} >= to={hi}"
+        )
+    out = dtypes.to_np(dtype) or np.int64
+    arr = np.empty(_size((tuple(size),)), dtype=out)
+    span = hi - lo
+    n = arr.size
+    draws = _random.default_generator.random64(n) if span >= 1 << 32 else _random.default_generator.random(n)
+    arr.reshape(-1)[...] = (draws % np.uint64(span)).astype(np.int64) + lo
+    return _leaf(arr, requires_grad)
 
 
 def _dense_order(x: np.ndarray):

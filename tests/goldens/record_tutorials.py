@@ -1,0 +1,377 @@
+"""Record what PyTorch prints for the tutorial-feature tests (issue 11, "Done when" 4: the
+features that stopped real tutorial code in the sweep of public snippets) into
+tutorials.json; tests/lang/test_tutorial_features.py runs the same scripts through diffcli.
+
+Run by hand, with PyTorch installed, from the repository root:
+
+    python tests/goldens/record_tutorials.py      # rewrites tests/goldens/tutorials.json
+
+Each case is a PyTorch-flavour script written for these tests (not a copied snippet) that is
+also a Python + torch program. It runs in this process with a fresh namespace after
+`torch.manual_seed(0)` (a diffcli run starts from seed 0). Recorded: stdout with memory
+addresses taken out (`<function f at 0x7f..>` -> `<function f>`, as diffcli prints them),
+the warnings' messages, and the error (type, message) if the program failed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import pathlib
+import re
+import warnings
+
+HERE = pathlib.Path(__file__).resolve().parent
+OUT = HERE / "tutorials.json"
+
+CASES = {
+    # `name: annotation = value` (and a bare `name: annotation`, which binds nothing)
+    "annotated_assignment": """\
+import torch
+x: torch.Tensor = torch.tensor([1.0, 2.0], requires_grad=True)
+scale: float = 3.0
+steps: int
+total: float = 0.0
+for i in range(3):
+    total += scale * i
+y: torch.Tensor = (x * scale).sum()
+y.backward()
+print(x.grad, total)
+
+class P:
+    k: int = 4
+    name: str
+    def __init__(self):
+        self.w: torch.Tensor = torch.ones(2)
+    def f(self) -> int:
+        n: int = self.k
+        return n
+
+p = P()
+print(p.f(), P.k, p.w)
+d = {}
+d["a"]: int = 5
+print(d)
+
+def g(v: torch.Tensor) -> torch.Tensor:
+    out: torch.Tensor
+    out = v * 2
+    return out
+
+print(g(torch.tensor(1.5)))
+try:
+    print(steps)
+except NameError as e:
+    print("NameError", e)
+""",
+    # a module whose forward is a staticmethod (or a classmethod) is called without self
+    "module_static_and_class_forward": """\
+import torch
+import torch.nn as nn
+
+class Mul3(nn.Module):
+    @staticmethod
+    def forward(a, b, c):
+        return a * b * c
+
+class Scaled(nn.Module):
+    factor = 2.0
+    @classmethod
+    def forward(cls, x):
+        return x * cls.factor
+
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(3.0, requires_grad=True)
+d = Mul3()(a, b, torch.tensor(4.0))
+d.backward()
+print(d, a.grad, b.grad)
+print(Scaled()(torch.tensor([1.0, 2.0])), Mul3(), Mul3.forward(1, 2, 3))
+""",
+    "functools_partial": """\
+import torch
+import functools
+from functools import partial
+
+def scaled(x, k, shift=0.0):
+    return x * k + shift
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+double = partial(scaled, k=2.0)
+p = functools.partial(scaled, x, 3.0)
+print(double(x), p(shift=1.0))
+print(double.func is scaled, double.args, double.keywords, p.args[1], p.keywords)
+double(x).sum().backward()
+print(x.grad)
+f2 = partial(double, shift=5.0)
+print(f2(torch.tensor(1.0)), f2.keywords, f2.func is scaled)
+print(partial(torch.mul, 2)(torch.tensor(4.0)))
+print(list(map(partial(scaled, k=10), [1, 2])))
+print(double, p)
+print(type(double).__name__, callable(double))
+for bad in [lambda: partial(), lambda: partial(3), lambda: double()]:
+    try:
+        bad()
+    except TypeError as e:
+        print("TypeError", e)
+""",
+    "default_device": """\
+import torch
+torch.set_default_device("cpu")
+print(torch.ones(2), torch.get_default_device())
+torch.set_default_device(torch.device("cpu"))
+t = torch.zeros(1, requires_grad=True)
+print(t.device, t.is_leaf)
+torch.set_default_device(None)
+print(torch.get_default_device())
+""",
+    "module_buffers": """\
+import torch
+import torch.nn as nn
+
+class Norm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.tensor([2.0]))
+        self.register_buffer("mean", torch.tensor([0.5, 1.5]))
+        self.register_buffer("count", torch.tensor(0))
+        self.register_buffer("tmp", torch.ones(1), persistent=False)
+        self.register_buffer("empty", None)
+
+    def forward(self, x):
+        self.count += 1
+        return self.scale * (x - self.mean)
+
+m = Norm()
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+out = m(x).sum()
+out.backward()
+print(out, m.scale.grad, x.grad, m.count, m.mean.requires_grad, m.empty)
+print(list(m.buffers()))
+for name, b in m.named_buffers():
+    print(name, b)
+print(m.state_dict())
+print(m)
+seq = nn.Sequential(Norm(), nn.Linear(2, 1))
+print([n for n, _ in seq.named_buffers()], list(seq.state_dict().keys()))
+print([n for n, _ in seq.named_buffers(prefix="net")], len(list(seq.buffers(recurse=False))))
+m.mean = torch.zeros(2)
+print(list(m.named_buffers()), [n for n, _ in m.named_parameters()])
+m2 = Norm()
+print(m2.load_state_dict(m.state_dict()), m2.mean, m2.count)
+for bad in ["a.b", "", "scale"]:
+    try:
+        m.register_buffer(bad, torch.ones(1))
+    except KeyError as e:
+        print("KeyError", e)
+try:
+    m.register_buffer("w", 3)
+except TypeError as e:
+    print("TypeError", e)
+try:
+    m.mean = 5
+except TypeError as e:
+    print("TypeError", e)
+print(m.mean)
+""",
+    "module_forward_hooks": """\
+import torch
+import torch.nn as nn
+
+class Twice(nn.Module):
+    def forward(self, a, b):
+        return (a * b) * 2
+
+m = Twice()
+calls = []
+def pre(mod, args):
+    calls.append(("pre", len(args)))
+    return (args[0] + 1, args[1])
+def post(mod, args, out):
+    calls.append(("post", out.shape))
+    return out * 10
+h1 = m.register_forward_pre_hook(pre)
+h2 = m.register_forward_hook(post)
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor([3.0, 4.0], requires_grad=True)
+y = m(a, b)
+print(y, calls, h1)
+y.sum().backward()
+print(a.grad, b.grad)
+h1.remove()
+h2.remove()
+h2.remove()
+print(m(a, b))
+seen = []
+relu = nn.ReLU()
+relu.register_forward_pre_hook(lambda mod, args: args[0] * 2)
+relu.register_forward_hook(lambda mod, args, out: seen.append((mod, args, out)))
+print(relu(torch.tensor([-1.0, 3.0])), seen)
+net = nn.Sequential(nn.Linear(2, 2), nn.Tanh())
+shapes = []
+for name, mod in net.named_children():
+    mod.register_forward_hook(lambda mod, args, out: shapes.append((type(mod).__name__, tuple(out.shape))))
+net(torch.ones(3, 2))
+print(shapes)
+""",
+    "module_backward_hook_legacy": """\
+import torch
+import torch.nn as nn
+
+def legacy(mod, grad_input, grad_output):
+    print("legacy", mod, grad_input, grad_output)
+
+lin = nn.Linear(2, 1)
+lin.weight.data = torch.tensor([[0.5, -1.0]])
+lin.bias.data.fill_(0.25)
+hb = lin.register_backward_hook(legacy)
+out = lin(torch.tensor([[1.0, 2.0]], requires_grad=True))
+print(out)
+out.sum().backward()
+hb.remove()
+lin(torch.tensor([[1.0, 2.0]])).sum().backward()
+print(lin.weight.grad, lin.bias.grad)
+
+relu = nn.ReLU()
+relu.register_backward_hook(lambda mod, gi, go: (gi[0] * 3,))
+x = torch.tensor([-1.0, 2.0, 3.0], requires_grad=True)
+relu(x).sum().backward()
+print(x.grad)
+
+class Prod(nn.Module):
+    def forward(self, a, b, c):
+        return (a * b) * c
+
+p = Prod()
+p.register_backward_hook(lambda mod, gi, go: print("prod", gi, go))
+a = torch.tensor(2.0, requires_grad=True)
+t = p(a, torch.tensor(3.0, requires_grad=True), torch.tensor(4.0, requires_grad=True))
+t.backward()
+print(a.grad)
+""",
+    # a Parameter as the right operand of an elementwise op (`x * self.w + self.b`)
+    "parameter_right_operand": """\
+import torch
+import torch.nn as nn
+w = nn.Parameter(torch.tensor([2.0, -1.0]))
+b = nn.Parameter(torch.tensor(0.5))
+x = torch.tensor([1.0, 3.0], requires_grad=True)
+y = (x * w + b).sum()
+y.backward()
+print(w.grad, b.grad, x.grad)
+""",
+    "softmax_and_activation_modules": """\
+import torch
+import torch.nn as nn
+x = torch.tensor([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]], requires_grad=True)
+sm = nn.Softmax(dim=1)
+lsm = nn.LogSoftmax(dim=-1)
+print(sm, lsm, nn.Softmax(), nn.Softmin(dim=0))
+p = sm(x)
+print(p)
+print(lsm(x))
+print(nn.Softmax()(x))
+print(nn.Softmax()(torch.tensor([1.0, 2.0])), nn.Softmin(dim=1)(x))
+(p[:, 0].sum() + lsm(x)[1, 2]).backward()
+print(x.grad)
+net = nn.Sequential(nn.Linear(3, 2), nn.LeakyReLU(0.2), nn.ELU(), nn.Softplus(), nn.GELU(), nn.Softmax(dim=1))
+print(net)
+print(net(torch.ones(1, 3)))
+print(nn.LeakyReLU()(torch.tensor([-2.0, 2.0])), nn.ELU(alpha=0.5)(torch.tensor([-1.0])))
+print(nn.Softplus(beta=2.0)(torch.tensor([0.5])), nn.GELU(approximate="tanh")(torch.tensor([1.0])))
+""",
+    "step_lr": """\
+import torch
+from torch.optim.lr_scheduler import StepLR
+import torch.optim as optim
+w = torch.tensor([1.0, -2.0], requires_grad=True)
+opt = optim.SGD([w], lr=0.1)
+sched = StepLR(opt, step_size=2, gamma=0.5)
+print(sched.get_last_lr(), opt.param_groups[0]["lr"], sched.last_epoch)
+for epoch in range(5):
+    opt.zero_grad()
+    loss = (w ** 2).sum()
+    loss.backward()
+    opt.step()
+    sched.step()
+    print(epoch, loss.item(), sched.get_last_lr(), opt.param_groups[0]["lr"], w.tolist())
+print(sched.get_lr())
+s2 = optim.lr_scheduler.StepLR(optim.SGD([torch.ones(1, requires_grad=True)], lr=1.0), 1)
+print(s2.get_last_lr(), s2.step_size, s2.gamma, s2.base_lrs)
+print(sorted(opt.param_groups[0].keys()), opt.param_groups[0]["initial_lr"], sched.optimizer is opt)
+
+
+class Halve(optim.lr_scheduler.LRScheduler):
+    def get_lr(self):
+        return [base * 0.5**self.last_epoch for base in self.base_lrs]
+
+
+o3 = optim.SGD([torch.ones(1, requires_grad=True)], lr=0.8)
+h = Halve(o3)
+for _ in range(3):
+    o3.step()
+    h.step()
+    print(h.last_epoch, h.get_last_lr(), o3.param_groups[0]["lr"])
+""",
+    # torch.randint: ATen's random_from_to on the same mt19937 stream as rand/randn
+    "randint": """\
+import torch
+import torch.nn.functional as F
+for args in [(5, (3,)), (0, 2, (2, 2)), (-3, 3, (4,)), (0, 2**33, (2,)), (3, (2,))]:
+    print(torch.randint(*args))
+print(torch.randint(0, 10, (3,), dtype=torch.float32), torch.randint(10, size=(2,)))
+print(torch.randint(low=1, high=4, size=(2,)), torch.rand(2), torch.randint(1000, (2, 3)))
+for bad in [lambda: torch.randint(5, 5, (2,)), lambda: torch.randint(5, (2,), requires_grad=True)]:
+    try:
+        bad()
+    except RuntimeError as e:
+        print("RuntimeError", e)
+x = torch.randint(0, 3, (2,), dtype=torch.float64, requires_grad=True)
+print(x, torch.randint(3, (2,), dtype=torch.int32), torch.randint(2, (0,)), torch.randint(4, ()))
+logits = torch.randn(4, 3, requires_grad=True)
+target = torch.randint(3, (4,))
+loss = F.cross_entropy(logits, target)
+loss.backward()
+print(target, loss, logits.grad)
+print(torch.randint(0, 2**40, (3,)), torch.randint(7, (20,)))
+""",
+}
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def run(script):
+    import torch
+
+    torch.manual_seed(0)
+    prev = torch.get_default_dtype()
+    out = io.StringIO()
+    error = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(compile(script, "<script>", "exec"), {"__name__": "__main__"})
+        except Exception as e:  # the script's own failure is part of the golden
+            error = [type(e).__name__, str(e)]
+        finally:
+            torch.set_default_dtype(prev)
+            torch.set_default_device(None)
+    return {
+        "script": script,
+        "stdout": _ADDRESS.sub("", out.getvalue()),
+        "error": error,
+        "warnings": [str(w.message) for w in caught if w.category is not DeprecationWarning],
+    }
+
+
+def main():
+    import torch
+
+    cases = {name: run(script) for name, script in CASES.items()}
+    OUT.write_text(json.dumps({"torch": torch.__version__, "cases": cases}, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {len(cases)} cases to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
