@@ -20,7 +20,7 @@ import re
 import numpy as np
 import pytest
 
-from diffcli.engine import FUNCTIONS, INPLACE, METHODS, Tensor, grad
+from diffcli.engine import FUNCTIONS, INPLACE, METHODS, Tensor, grad, tensor
 from diffcli.engine.ops import assignment, indexing, inplace, rows
 from diffcli.lang.interpreter import Interpreter
 from diffcli.lang.parse import parse
@@ -221,6 +221,8 @@ CHECKED_ELSEWHERE = {
     "fill_.Scalar": "test_views.py::test_fill_with_a_number_cuts_the_gradient",
     "add.Scalar": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
     "sub.Scalar": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
+    "scatter.src": "test_rows.py::test_max_dim_gradients_scatter_and_gather_as_pytorch",
+    "gather": "test_rows.py::test_max_dim_gradients_scatter_and_gather_as_pytorch",
 }
 
 
@@ -296,3 +298,36 @@ def test_formulas_bind_to_tensors_and_floats(row):
         if row.lane is not None:
             lane_args = (row.args[0][0],) if n == 1 and row.args else ()
             assert rows.variant(row, needs, lane=True, lane_args=lane_args).fast is not None
+
+
+# --- the rows of nodes only a backward formula records ---------------------------------------
+
+
+def _names(t):
+    """t's grad_fn and the names of the nodes below it."""
+    out, todo = [], [t.grad_fn]
+    while todo:
+        fn = todo.pop()
+        if fn is not None and fn.name() not in out:
+            out.append(fn.name())
+            todo += [f for f, _ in fn.next_functions]
+    return out
+
+
+def test_max_dim_gradients_scatter_and_gather_as_pytorch():
+    """max(dim)'s gradient is a scatter (scatter.src, ScatterBackward0), whose gradient is a
+    gather (GatherBackward0), whose gradient is the scatter again; values as torch 2.13's.
+    (PyTorch's ScatterBackward0 has a None edge for the zeros and its gather's gradient is
+    a scatter_add: ScatterAddBackward0; diffcli's nodes keep their one edge and scatter.)"""
+    x = tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]], requires_grad=True)
+    w = tensor([1.5, -2.0], requires_grad=True)
+    v = tensor([[0.25, 0.5, 0.75], [1.0, 1.25, 1.5]], requires_grad=True)
+    (gx,) = grad((x.max(1).values * w).sum(), x, create_graph=True)
+    assert gx.grad_fn.name() == "ScatterBackward0"
+    assert gx.tolist() == [[0.0, 0.0, 1.5], [0.0, -2.0, 0.0]]
+    (gw,) = grad((gx * v).sum(), w, create_graph=True)
+    assert "GatherBackward0" in _names(gw)
+    assert gw.tolist() == [0.75, 1.25]
+    (gv,) = grad((gw * w).sum(), v, create_graph=True)
+    assert "ScatterBackward0" in _names(gv)
+    assert gv.tolist() == [[0.0, 0.0, 1.5], [0.0, -2.0, 0.0]]
