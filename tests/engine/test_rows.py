@@ -331,3 +331,22 @@ def test_max_dim_gradients_scatter_and_gather_as_pytorch():
     (gv,) = grad((gw * w).sum(), v, create_graph=True)
     assert "ScatterBackward0" in _names(gv)
     assert gv.tolist() == [[0.0, 0.0, 1.5], [0.0, -2.0, 0.0]]
+
+
+def test_cross_entropy_mean_over_probabilities_divides_as_a_scalar_under_create_graph():
+    """cross_entropy's 'mean' over class probabilities divides by the batch size as a Scalar
+    (div.Scalar, DivBackward1), and so does its gradient under create_graph, as PyTorch's
+    `grad / other` in C++ is (torch 2.13: the incoming gradient requiring grad shows it)."""
+    a = tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]], requires_grad=True)
+    t = tensor([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3]])
+    loss = FUNCTIONS["cross_entropy"](a, t)
+    assert loss.grad_fn.name() == "DivBackward1"
+    go = tensor(2.0, requires_grad=True)
+    (g,) = grad(loss, a, grad_outputs=go, create_graph=True)
+    names = _names(g)
+    assert names[0] == "LogSoftmaxBackwardDataBackward0" and "DivBackward1" in names
+    assert "DivBackward0" not in names
+    assert g.tolist() == [
+        [-0.08150034546499044, -0.2941002495980972, 0.37560059506308763],
+        [-0.07080359079233584, 0.3668522864827245, -0.2960486956903887],
+    ]
