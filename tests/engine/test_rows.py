@@ -225,6 +225,13 @@ CHECKED_ELSEWHERE = {
     "gather": "test_rows.py::test_max_dim_gradients_scatter_and_gather_as_pytorch",
     "_softmax_backward_data": "test_create_graph.py::test_softmax_gradients_record_their_backward_data_ops",
     "_log_softmax_backward_data": "test_create_graph.py::test_softmax_gradients_record_their_backward_data_ops",
+    "gelu_backward": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
+    "threshold_backward": "test_create_graph.py::test_masked_gradients_require_grad_under_create_graph",
+    "leaky_relu_backward": "test_create_graph.py::test_masked_gradients_require_grad_under_create_graph",
+    "softplus_backward": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
+    "elu_backward": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
+    "tanh_backward": "test_create_graph.py::test_tanh_and_sigmoid_gradients_record_their_backward_ops",
+    "sigmoid_backward": "test_create_graph.py::test_tanh_and_sigmoid_gradients_record_their_backward_ops",
 }
 
 
