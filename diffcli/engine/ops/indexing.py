@@ -34,8 +34,7 @@ def index_put_zeros(g: Tensor, shape, key) -> Tensor:
     double-backward trick)."""
     out = np.zeros(shape, dtype=g.array.dtype)
     np.add.at(out, key, g.array)
-    # (one edge, the gradient's: not the row's two inputs, so the backward is by hand)
-    return _INDEX_PUT.record(out, (g,), lambda gg: (index_read(gg, key),))
+    return _INDEX_PUT_ZEROS.record(out, (g,), fargs=(key,))
 
 
 def index_read(gg: Tensor, key) -> Tensor:
@@ -315,10 +314,20 @@ _INDEX_PUT = rows.text_row(
     args=(("indices", None), ("region", None), ("fill", False)),
     saves=("region",),
     # x[indices] = values (assignment.py); the node inside a read's backward (one edge,
-    # the gradient's) passes its backward by hand (index_put_zeros)
+    # the gradient's) is index_put_.accumulate's (index_put_zeros)
     joint=lambda grad, self, values, result, indices, region, fill, needs: region_backward(
         grad, indices, region, fill
     ),
+)
+# index_put_zeros: zeros(shape).index_put_(indices, values, accumulate=True), one edge
+# (the values'; the zeros are no input): the node of IndexBackward0's formula
+_INDEX_PUT_ZEROS = rows.text_row(
+    "index_put_.accumulate",
+    "IndexPutBackward0",
+    ("grad[indices]",),
+    inputs=("values",),
+    args=(("indices", None),),
+    formulas=(lambda grad, values, result, indices: index_read(grad, indices),),
 )
 
 expose(select, _SELECT, names=("select",))
@@ -331,6 +340,7 @@ rows.helpers(
             select_backward,
             slice_backward,
             index_put_zeros,
+            index_read,
             scatter_to,
             gather,
             region_backward,
