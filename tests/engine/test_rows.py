@@ -10,12 +10,17 @@ input that diffcli's own language evaluates, and the texts say what the engine c
 - every formula binds in both namespaces (Tensor ops and, for the scalar lane, floats);
 - every row has its formulas (or a joint one), those of ops written by hand too, but the
   few listed in HAND_WRITTEN with the reason; each is checked at recorded inputs, by a
-  golden whose graph shows its node, or by the test CHECKED_ELSEWHERE names.
+  golden whose graph shows its node, or by the test CHECKED_ELSEWHERE names;
+- the nodes only backward formulas record (_softmax_backward_data, tanh_backward, the
+  scatter/gather of max.dim's gradient...) have rows too: no call in ops/ passes record()
+  a backward by hand, but those OWN_BACKWARD lists with the reason.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -253,6 +258,55 @@ def test_every_differentiable_row_has_its_formulas():
     without = {row.name for row in rows.ROWS.values() if not _has_formulas(row)}
     assert sorted(without - set(HAND_WRITTEN)) == [], "rows without formulas"
     assert sorted(set(HAND_WRITTEN) - without) == [], "listed as hand-written, yet have formulas"
+
+
+# the calls in diffcli/engine/ops/ that give a node a backward not made from a row's
+# formulas by Row.record: function.record(name, out, inputs, backward, ...), or
+# ROW.record(out, inputs, backward, ...); (module, function) -> why
+OWN_BACKWARD = {
+    ("rows.py", "record"): "Row.record itself: the backward bound from the row's formulas",
+    ("elementwise.py", "ordinary_path"): (
+        "an elementwise row's op (one input): the backward is the row's variant (rows.variant)"
+    ),
+    ("elementwise.py", "ordinary"): (
+        "an elementwise row's op (two inputs): the backward is the row's variant (rows.variant)"
+    ),
+    ("arithmetic.py", "_not_implemented_node"): (
+        "PyTorch's NotImplemented node (floor_divide/remainder): no derivative, its backward raises"
+    ),
+    ("selection.py", "clamp"): "clamp.Tensor, listed in HAND_WRITTEN",
+}
+
+
+def _own_backward_calls():
+    """(module, enclosing function) of each call in ops/ that passes a backward by hand."""
+    found = set()
+    for path in sorted(Path(rows.__file__).parent.glob("*.py")):
+
+        def walk(node, fn, path=path):
+            for ch in ast.iter_child_nodes(node):
+                f = ch.name if isinstance(ch, (ast.FunctionDef, ast.AsyncFunctionDef)) else fn
+                if isinstance(ch, ast.Call):
+                    func = ch.func
+                    by_hand = (isinstance(func, ast.Name) and func.id == "record") or (
+                        isinstance(func, ast.Attribute)
+                        and func.attr == "record"
+                        and (len(ch.args) >= 3 or any(k.arg == "backward" for k in ch.keywords))
+                    )
+                    if by_hand:
+                        found.add((path.name, fn))
+                walk(ch, f)
+
+        walk(ast.parse(path.read_text()), None)
+    return found
+
+
+def test_no_op_passes_its_backward_by_hand_but_the_listed_ones():
+    """Every node an op (or a backward formula) records has its row: no call in ops/ gives
+    record() a closure, but those OWN_BACKWARD lists with the reason."""
+    found = _own_backward_calls()
+    assert sorted(found - set(OWN_BACKWARD)) == [], "backwards passed by hand: give the node a row"
+    assert sorted(set(OWN_BACKWARD) - found) == [], "listed, yet no longer passing a backward"
 
 
 @pytest.mark.parametrize("row, record", CASES)
