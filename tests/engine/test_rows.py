@@ -231,8 +231,8 @@ CHECKED_ELSEWHERE = {
     "_softmax_backward_data": "test_create_graph.py::test_softmax_gradients_record_their_backward_data_ops",
     "_log_softmax_backward_data": "test_create_graph.py::test_softmax_gradients_record_their_backward_data_ops",
     "gelu_backward": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
-    "threshold_backward": "test_create_graph.py::test_masked_gradients_require_grad_under_create_graph",
-    "leaky_relu_backward": "test_create_graph.py::test_masked_gradients_require_grad_under_create_graph",
+    "threshold_backward": "test_create_graph.py::test_relu_second_derivative_is_zero",
+    "leaky_relu_backward": "test_rows.py::test_leaky_relu_gradient_of_its_gradient_as_pytorch",
     "softplus_backward": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
     "elu_backward": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
     "tanh_backward": "test_create_graph.py::test_tanh_and_sigmoid_gradients_record_their_backward_ops",
@@ -413,3 +413,17 @@ def test_cross_entropy_mean_over_probabilities_divides_as_a_scalar_under_create_
         [-0.08150034546499044, -0.2941002495980972, 0.37560059506308763],
         [-0.07080359079233584, 0.3668522864827245, -0.2960486956903887],
     ]
+
+
+def test_leaky_relu_gradient_of_its_gradient_as_pytorch():
+    """leaky_relu's gradient is leaky_relu_backward (LeakyReluBackwardBackward0); its own
+    gradient is the same op in the incoming gradient and zeros in the input (torch 2.13)."""
+    x = tensor([0.5, -1.0, 2.0], requires_grad=True)
+    go = tensor([1.5, -2.0, 0.25], requires_grad=True)
+    (g,) = grad(FUNCTIONS["leaky_relu"](x, 0.1), x, grad_outputs=go, create_graph=True)
+    assert g.grad_fn.name() == "LeakyReluBackwardBackward0"
+    assert g.tolist() == [1.5, -0.2, 0.25]
+    v = tensor([1.0, 3.0, -0.5])
+    gg, gx = grad((g * v).sum(), (go, x))
+    assert gg.tolist() == [1.0, 0.30000000000000004, -0.5]
+    assert gx.tolist() == [0.0, 0.0, 0.0]
