@@ -10,17 +10,22 @@ input that diffcli's own language evaluates, and the texts say what the engine c
 - every formula binds in both namespaces (Tensor ops and, for the scalar lane, floats);
 - every row has its formulas (or a joint one), those of ops written by hand too, but the
   few listed in HAND_WRITTEN with the reason; each is checked at recorded inputs, by a
-  golden whose graph shows its node, or by the test CHECKED_ELSEWHERE names.
+  golden whose graph shows its node, or by the test CHECKED_ELSEWHERE names;
+- the nodes only backward formulas record (_softmax_backward_data, tanh_backward, the
+  scatter/gather of max.dim's gradient...) have rows too: no call in ops/ passes record()
+  a backward by hand, but those OWN_BACKWARD lists with the reason.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from diffcli.engine import FUNCTIONS, INPLACE, METHODS, Tensor, grad
+from diffcli.engine import FUNCTIONS, INPLACE, METHODS, Tensor, grad, tensor
 from diffcli.engine.ops import assignment, indexing, inplace, rows
 from diffcli.lang.interpreter import Interpreter
 from diffcli.lang.parse import parse
@@ -222,6 +227,17 @@ CHECKED_ELSEWHERE = {
     "fill_.Scalar": "test_views.py::test_fill_with_a_number_cuts_the_gradient",
     "add.Scalar": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
     "sub.Scalar": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
+    "scatter.src": "test_rows.py::test_max_dim_gradients_scatter_and_gather_as_pytorch",
+    "gather": "test_rows.py::test_max_dim_gradients_scatter_and_gather_as_pytorch",
+    "_softmax_backward_data": "test_create_graph.py::test_softmax_gradients_record_their_backward_data_ops",
+    "_log_softmax_backward_data": "test_create_graph.py::test_softmax_gradients_record_their_backward_data_ops",
+    "gelu_backward": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
+    "threshold_backward": "test_create_graph.py::test_relu_second_derivative_is_zero",
+    "leaky_relu_backward": "test_rows.py::test_leaky_relu_gradient_of_its_gradient_as_pytorch",
+    "softplus_backward": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
+    "elu_backward": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
+    "tanh_backward": "test_create_graph.py::test_tanh_and_sigmoid_gradients_record_their_backward_ops",
+    "sigmoid_backward": "test_create_graph.py::test_tanh_and_sigmoid_gradients_record_their_backward_ops",
 }
 
 
@@ -243,6 +259,55 @@ def test_every_differentiable_row_has_its_formulas():
     without = {row.name for row in rows.ROWS.values() if not _has_formulas(row)}
     assert sorted(without - set(HAND_WRITTEN)) == [], "rows without formulas"
     assert sorted(set(HAND_WRITTEN) - without) == [], "listed as hand-written, yet have formulas"
+
+
+# the calls in diffcli/engine/ops/ that give a node a backward not made from a row's
+# formulas by Row.record: function.record(name, out, inputs, backward, ...), or
+# ROW.record(out, inputs, backward, ...); (module, function) -> why
+OWN_BACKWARD = {
+    ("rows.py", "record"): "Row.record itself: the backward bound from the row's formulas",
+    ("elementwise.py", "ordinary_path"): (
+        "an elementwise row's op (one input): the backward is the row's variant (rows.variant)"
+    ),
+    ("elementwise.py", "ordinary"): (
+        "an elementwise row's op (two inputs): the backward is the row's variant (rows.variant)"
+    ),
+    ("arithmetic.py", "_not_implemented_node"): (
+        "PyTorch's NotImplemented node (floor_divide/remainder): no derivative, its backward raises"
+    ),
+    ("selection.py", "clamp"): "clamp.Tensor, listed in HAND_WRITTEN",
+}
+
+
+def _own_backward_calls():
+    """(module, enclosing function) of each call in ops/ that passes a backward by hand."""
+    found = set()
+    for path in sorted(Path(rows.__file__).parent.glob("*.py")):
+
+        def walk(node, fn, path=path):
+            for ch in ast.iter_child_nodes(node):
+                f = ch.name if isinstance(ch, (ast.FunctionDef, ast.AsyncFunctionDef)) else fn
+                if isinstance(ch, ast.Call):
+                    func = ch.func
+                    by_hand = (isinstance(func, ast.Name) and func.id == "record") or (
+                        isinstance(func, ast.Attribute)
+                        and func.attr == "record"
+                        and (len(ch.args) >= 3 or any(k.arg == "backward" for k in ch.keywords))
+                    )
+                    if by_hand:
+                        found.add((path.name, fn))
+                walk(ch, f)
+
+        walk(ast.parse(path.read_text()), None)
+    return found
+
+
+def test_no_op_passes_its_backward_by_hand_but_the_listed_ones():
+    """Every node an op (or a backward formula) records has its row: no call in ops/ gives
+    record() a closure, but those OWN_BACKWARD lists with the reason."""
+    found = _own_backward_calls()
+    assert sorted(found - set(OWN_BACKWARD)) == [], "backwards passed by hand: give the node a row"
+    assert sorted(set(OWN_BACKWARD) - found) == [], "listed, yet no longer passing a backward"
 
 
 @pytest.mark.parametrize("row, record", CASES)
@@ -297,3 +362,69 @@ def test_formulas_bind_to_tensors_and_floats(row):
         if row.lane is not None:
             lane_args = (row.args[0][0],) if n == 1 and row.args else ()
             assert rows.variant(row, needs, lane=True, lane_args=lane_args).fast is not None
+
+
+# --- the rows of nodes only a backward formula records ---------------------------------------
+
+
+def _names(t):
+    """t's grad_fn and the names of the nodes below it."""
+    out, todo = [], [t.grad_fn]
+    while todo:
+        fn = todo.pop()
+        if fn is not None and fn.name() not in out:
+            out.append(fn.name())
+            todo += [f for f, _ in fn.next_functions]
+    return out
+
+
+def test_max_dim_gradients_scatter_and_gather_as_pytorch():
+    """max(dim)'s gradient is a scatter (scatter.src, ScatterBackward0), whose gradient is a
+    gather (GatherBackward0), whose gradient is the scatter again; values as torch 2.13's.
+    (PyTorch's ScatterBackward0 has a None edge for the zeros and its gather's gradient is
+    a scatter_add: ScatterAddBackward0; diffcli's nodes keep their one edge and scatter.)"""
+    x = tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]], requires_grad=True)
+    w = tensor([1.5, -2.0], requires_grad=True)
+    v = tensor([[0.25, 0.5, 0.75], [1.0, 1.25, 1.5]], requires_grad=True)
+    (gx,) = grad((x.max(1).values * w).sum(), x, create_graph=True)
+    assert gx.grad_fn.name() == "ScatterBackward0"
+    assert gx.tolist() == [[0.0, 0.0, 1.5], [0.0, -2.0, 0.0]]
+    (gw,) = grad((gx * v).sum(), w, create_graph=True)
+    assert "GatherBackward0" in _names(gw)
+    assert gw.tolist() == [0.75, 1.25]
+    (gv,) = grad((gw * w).sum(), v, create_graph=True)
+    assert "ScatterBackward0" in _names(gv)
+    assert gv.tolist() == [[0.0, 0.0, 1.5], [0.0, -2.0, 0.0]]
+
+
+def test_cross_entropy_mean_over_probabilities_divides_as_a_scalar_under_create_graph():
+    """cross_entropy's 'mean' over class probabilities divides by the batch size as a Scalar
+    (div.Scalar, DivBackward1), and so does its gradient under create_graph, as PyTorch's
+    `grad / other` in C++ is (torch 2.13: the incoming gradient requiring grad shows it)."""
+    a = tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]], requires_grad=True)
+    t = tensor([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3]])
+    loss = FUNCTIONS["cross_entropy"](a, t)
+    assert loss.grad_fn.name() == "DivBackward1"
+    go = tensor(2.0, requires_grad=True)
+    (g,) = grad(loss, a, grad_outputs=go, create_graph=True)
+    names = _names(g)
+    assert names[0] == "LogSoftmaxBackwardDataBackward0" and "DivBackward1" in names
+    assert "DivBackward0" not in names
+    assert g.tolist() == [
+        [-0.08150034546499044, -0.2941002495980972, 0.37560059506308763],
+        [-0.07080359079233584, 0.3668522864827245, -0.2960486956903887],
+    ]
+
+
+def test_leaky_relu_gradient_of_its_gradient_as_pytorch():
+    """leaky_relu's gradient is leaky_relu_backward (LeakyReluBackwardBackward0); its own
+    gradient is the same op in the incoming gradient and zeros in the input (torch 2.13)."""
+    x = tensor([0.5, -1.0, 2.0], requires_grad=True)
+    go = tensor([1.5, -2.0, 0.25], requires_grad=True)
+    (g,) = grad(FUNCTIONS["leaky_relu"](x, 0.1), x, grad_outputs=go, create_graph=True)
+    assert g.grad_fn.name() == "LeakyReluBackwardBackward0"
+    assert g.tolist() == [1.5, -0.2, 0.25]
+    v = tensor([1.0, 3.0, -0.5])
+    gg, gx = grad((g * v).sum(), (go, x))
+    assert gg.tolist() == [1.0, 0.30000000000000004, -0.5]
+    assert gx.tolist() == [0.0, 0.0, 0.0]

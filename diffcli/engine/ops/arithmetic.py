@@ -103,6 +103,17 @@ div_ = _arith(
     keeps_dtype=False,
     names=(),
 )
+# Scalar / Tensor inside a formula (formulas.rdiv_scalar): div.Tensor's formulas, its
+# self a constant whose value travels in fargs, so the node saves `other` alone
+rows.register(
+    Row(
+        "div.Tensor(Scalar, Tensor)",
+        "DivBackward0",
+        inputs=("self", "other"),
+        grads=div_.row.grads,
+        saves=("other",),
+    )
+)
 _div_mode = _arith(
     "div.Tensor_mode",
     "DivBackward2",

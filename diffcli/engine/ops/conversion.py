@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..function import as_tensor, record
+from ..function import as_tensor
 from ..tensor import Tensor
 from . import rows
 from .rows import expose
@@ -58,7 +58,17 @@ def detach(a):
 
 def copy_backwards(g: Tensor) -> Tensor:
     """What AccumulateGrad stores on first create_graph backward: CopyBackwards(None, g)."""
-    return record("CopyBackwards", np.array(g.array, copy=True), (None, g), lambda gg: (None, gg))
+    return _COPY_GRAD.record(np.array(g.array, copy=True), (None, g), fargs=(None,))  # (self: no value)
+
+
+# copy_backwards' node: copy_ (assignment.py's row) onto a fresh tensor, not an input
+_COPY_GRAD = rows.text_row(
+    "copy_.grad",
+    "CopyBackwards",
+    ("0", "grad"),
+    inputs=("self", "src"),
+    formulas=(None, lambda grad, self, src, result: grad),
+)
 
 
 def type_as(a, other):

@@ -10,7 +10,6 @@ import operator
 
 import numpy as np
 
-from ..function import record
 from ..tensor import Tensor
 from . import rows
 
@@ -29,9 +28,9 @@ def sub_scalar(t: Tensor, c) -> Tensor:
 
 def rsub_scalar(c, t: Tensor) -> Tensor:
     """Scalar - Tensor (ATen fills a tensor with the scalar and subtracts in place):
-    SubBackward0, its first input a constant."""
+    SubBackward0, its first input a constant: the sub row (arithmetic.py) with alpha 1."""
     out = (c - t.array).astype(t.array.dtype, copy=False)
-    return record("SubBackward0", out, (None, t), _rsub_backward)
+    return rows.ROWS["sub"].record(out, (None, t), fargs=(c, 1))
 
 
 def mul_scalar(t: Tensor, c) -> Tensor:
@@ -47,23 +46,15 @@ def div_scalar(t: Tensor, n) -> Tensor:
 
 
 def rdiv_scalar(c, t: Tensor) -> Tensor:
-    """Scalar / Tensor: DivBackward0, its first input a constant."""
+    """Scalar / Tensor: DivBackward0, its first input a constant (the row: arithmetic.py)."""
     out = (c / t.array).astype(t.array.dtype, copy=False)
-    return record("DivBackward0", out, (None, t), _rdiv_backward, (t,), (c,))
+    return rows.ROWS["div.Tensor(Scalar, Tensor)"].record(out, (None, t), fargs=(c,))
 
 
 def zeros_like(t: Tensor) -> Tensor:
     """zeros_like(grad) in a formula: a constant, so it never requires grad (floor, sign...:
     +0. everywhere and no grad_fn even under create_graph, as in PyTorch)."""
     return Tensor(np.zeros_like(t.array))
-
-
-def _rsub_backward(g):
-    return None, -g
-
-
-def _rdiv_backward(g, q, c):
-    return None, -g * c / (q * q)
 
 
 rows.helpers(

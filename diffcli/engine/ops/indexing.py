@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
-from ..function import as_tensor, record
+from ..function import as_tensor
 from ..tensor import Tensor, _wrap_dim
 from . import rows
 from . import shape as S
@@ -15,26 +15,16 @@ from .rows import expose
 
 
 def scatter_to(g: Tensor, shape, dim, idx) -> Tensor:
-    """A zero tensor of `shape` with `g` placed at `idx` along `dim` (max/min backward)."""
+    """A zero tensor of `shape` with `g` placed at `idx` along `dim` (max/min backward):
+    ScatterBackward0, whose gradient is a gather (GatherBackward0), whose gradient is this."""
+    out = np.zeros(shape, dtype=g.array.dtype)
+    np.put_along_axis(out, idx, g.array, axis=dim)
+    return _SCATTER.record(out, (g,), fargs=(dim, idx, g.array.shape))
 
-    def fwd(gd):
-        out = np.zeros(shape, dtype=gd.dtype)
-        np.put_along_axis(out, idx, gd, axis=dim)
-        return out
 
-    return record(
-        "ScatterBackward0",
-        fwd(g.array),
-        (g,),
-        lambda gg: (
-            record(
-                "GatherBackward0",
-                np.take_along_axis(gg.array, idx, axis=dim),
-                (gg,),
-                lambda g3: (scatter_to(g3, shape, dim, idx),),
-            ),
-        ),
-    )
+def gather(g: Tensor, dim, idx) -> Tensor:
+    """g.gather(dim, idx) (scatter_to's backward): GatherBackward0."""
+    return _GATHER.record(np.take_along_axis(g.array, idx, axis=dim), (g,), fargs=(dim, idx, g.array.shape))
 
 
 def index_put_zeros(g: Tensor, shape, key) -> Tensor:
@@ -44,11 +34,11 @@ def index_put_zeros(g: Tensor, shape, key) -> Tensor:
     double-backward trick)."""
     out = np.zeros(shape, dtype=g.array.dtype)
     np.add.at(out, key, g.array)
-    # (one edge, the gradient's: not the row's two inputs, so the backward is by hand)
-    return _INDEX_PUT.record(out, (g,), lambda gg: (_read(gg, key),))
+    return _INDEX_PUT_ZEROS.record(out, (g,), fargs=(key,))
 
 
-def _read(gg: Tensor, key) -> Tensor:
+def index_read(gg: Tensor, key) -> Tensor:
+    """gg[key] (IndexBackward0): index_put_zeros's gradient, and inplace.py's read of a view."""
     return _INDEX.record(np.array(gg.array[key], copy=True), (gg,), fargs=(key, gg.array.shape))
 
 
@@ -297,6 +287,25 @@ _UNBIND = rows.text_row(
         ),
     ),
 )
+# scatter_to / gather: zeros(shape).scatter(dim, index, src) (the zeros no input) and
+# its gradient, which is the other's (a formula's nodes: max.dim's backward)
+_SCATTER = rows.text_row(
+    "scatter.src",
+    "ScatterBackward0",
+    ("grad.gather(dim, index)",),
+    inputs=("src",),
+    args=(("dim", None), ("index", None), ("src_sym_sizes", None)),
+    formulas=(lambda grad, src, result, dim, index, src_sym_sizes: gather(grad, dim, index),),
+)
+_GATHER = rows.text_row(
+    "gather",
+    "GatherBackward0",
+    ("zeros_like(self).scatter(dim, index, grad)",),
+    args=(("dim", None), ("index", None), _SIZES),
+    formulas=(
+        lambda grad, self, result, dim, index, self_sym_sizes: scatter_to(grad, self_sym_sizes, dim, index),
+    ),
+)
 _INDEX_PUT = rows.text_row(
     "index_put",
     "IndexPutBackward0",
@@ -305,10 +314,20 @@ _INDEX_PUT = rows.text_row(
     args=(("indices", None), ("region", None), ("fill", False)),
     saves=("region",),
     # x[indices] = values (assignment.py); the node inside a read's backward (one edge,
-    # the gradient's) passes its backward by hand (index_put_zeros)
+    # the gradient's) is index_put_.accumulate's (index_put_zeros)
     joint=lambda grad, self, values, result, indices, region, fill, needs: region_backward(
         grad, indices, region, fill
     ),
+)
+# index_put_zeros: zeros(shape).index_put_(indices, values, accumulate=True), one edge
+# (the values'; the zeros are no input): the node of IndexBackward0's formula
+_INDEX_PUT_ZEROS = rows.text_row(
+    "index_put_.accumulate",
+    "IndexPutBackward0",
+    ("grad[indices]",),
+    inputs=("values",),
+    args=(("indices", None),),
+    formulas=(lambda grad, values, result, indices: index_read(grad, indices),),
 )
 
 expose(select, _SELECT, names=("select",))
@@ -321,7 +340,9 @@ rows.helpers(
             select_backward,
             slice_backward,
             index_put_zeros,
+            index_read,
             scatter_to,
+            gather,
             region_backward,
         )
     }

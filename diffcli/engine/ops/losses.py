@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors, promotion
-from ..function import as_tensor, record
+from ..function import as_tensor
 from ..tensor import Tensor
 from . import aten_nll, rows
 from . import shape as S
 from . import shape as _shape_rows  # noqa: F401 (the rows of the views nll_loss records)
 from .cascade_sum import aten_mean, aten_sum
-from .formulas import mul_scalar
+from .formulas import div_scalar, mul_scalar
 from .loss_formulas import (
     binary_cross_entropy_backward,
     binary_cross_entropy_with_logits_backward,
@@ -242,8 +242,9 @@ def cross_entropy(
 
 
 def _div1(x, n):
-    """`Tensor / int` inside an ATen composite: DivBackward1, one input."""
-    return record("DivBackward1", np.asarray(x.array / n), (x,), lambda g: (g / n,))
+    """`Tensor / int` inside an ATen composite: DivBackward1, one input (div.Scalar's row,
+    whose gradient is grad / n as a Scalar again: DivBackward1 under create_graph)."""
+    return div_scalar(x, n)
 
 
 # --- binary_cross_entropy_with_logits ---------------------------------------------------

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..function import record
 from ..tensor import Tensor
 from . import rows
 from .arithmetic import _arith
@@ -16,11 +15,21 @@ from .rows import Kink
 # ruff: noqa: F821
 
 
-def _masked_fill_zero(t, mask):
-    """t.masked_fill(mask, 0) (MaskedFillBackward0, whose gradient is the same op on the
+def masked_fill_zero(t, mask):
+    """t.masked_fill_(mask, 0) (MaskedFillBackward0, whose gradient is the same op on the
     incoming gradient), for atan2's backward formula."""
     out = np.where(mask, np.zeros((), dtype=t.array.dtype), t.array)
-    return record("MaskedFillBackward0", out, (t,), lambda g: (_masked_fill_zero(g, mask),))
+    return _MASKED_FILL_.record(out, (t,), fargs=(mask,))
+
+
+# (losses.py's masked_fill.Scalar row has a where() for its gradient: a node of its own)
+_MASKED_FILL_ = rows.text_row(
+    "masked_fill_.Scalar",
+    "MaskedFillBackward0",
+    ("grad.masked_fill(mask, 0.0)",),
+    args=(("mask", None),),
+    formulas=(lambda grad, self, result, mask: masked_fill_zero(grad, mask),),
+)
 
 
 def atan2_backward(g, p, q, needs):
@@ -28,7 +37,7 @@ def atan2_backward(g, p, q, needs):
     infinities (the origin) set to 0 in place (MaskedFillBackward0). Under create_graph the
     reciprocal's derivative there is -0 * inf = nan, as in PyTorch."""
     recip = rows.TENSOR_NS["reciprocal"](p * p + q * q)
-    recip = _masked_fill_zero(recip, np.isinf(recip.array))
+    recip = masked_fill_zero(recip, np.isinf(recip.array))
     return (g * q * recip if needs[0] else None), (g * -p * recip if needs[1] else None)
 
 
@@ -46,6 +55,7 @@ def tie_split_backward(g, p, q, better):
 rows.helpers(
     tensor={
         "atan2_backward": atan2_backward,
+        "masked_fill_zero": masked_fill_zero,
         "tie_split_backward": tie_split_backward,
         "np_maximum": np.maximum,
         "np_minimum": np.minimum,

@@ -54,9 +54,11 @@ their node's backward from them: the op passes the values of the row's args (the
 `self_sym_sizes`, as PyTorch's node saves `self_sym_sizes`), after those of any
 Python-number inputs (None in `inputs`), which is an elementwise node's `fargs` layout;
 an arg whose value is a tensor and that `saves` names (max.dim's `indices`) is saved.
-A formula of several ops calls a helper named after PyTorch's (`sum_backward`). A row
-without formulas (a backward still passed by hand) is listed, with why, in
-tests/engine/test_rows.py.
+A formula of several ops calls a helper named after PyTorch's (`sum_backward`). The nodes
+only a backward formula records (PyTorch's backward ops: `_softmax_backward_data`,
+`tanh_backward`...) are rows recorded the same way. A row without formulas (a backward
+still passed by hand) is listed, with why, in tests/engine/test_rows.py, which also fails
+on any `record` call in ops/ given a closure but the ones it lists.
 
 Texts, for explanations (`explain`): diffcli script syntax in the same names, that a
 script could evaluate. For an elementwise row, the local derivative d result / d input

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
-from ..function import as_tensor, record
+from ..function import as_tensor
 from ..tensor import Tensor, _wrap_dim
 from . import aten_softmax, rows
 from .conversion import to_dtype
@@ -47,15 +47,17 @@ def _softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
     if out is None:
         with np.errstate(all="ignore"):
             out = yd * (gd - (np.sum(gd * yd, axis=d, keepdims=True) if yd.ndim else gd * yd))
+    return _SOFTMAX_DATA.record(out.astype(gd.dtype, copy=False), (g, y), fargs=(d,))
 
-    def backward(gg, go, o):
-        # softmax_double_backward(grad, grad_output, dim, output)
-        return (
-            _softmax_backward_data(gg, o, d),
-            go * gg - _sum_keep(o * go, d) * gg - go * _sum_keep(o * gg, d),
-        )
 
-    return record("SoftmaxBackwardDataBackward0", out.astype(gd.dtype, copy=False), (g, y), backward, (g, y))
+def softmax_data_backward(gg: Tensor, go: Tensor, o: Tensor, d: int):
+    """_softmax_backward_data's derivatives, both (as diffcli has computed them): this op
+    again for the gradient, softmax_double_backward(grad, grad_output, dim, output) for
+    the output."""
+    return (
+        _softmax_backward_data(gg, o, d),
+        go * gg - _sum_keep(o * go, d) * gg - go * _sum_keep(o * gg, d),
+    )
 
 
 def log_softmax(a, dim=None, dtype=None):
@@ -86,13 +88,12 @@ def _log_softmax_backward_data(g: Tensor, y: Tensor, d: int) -> Tensor:
     if out is None:
         with np.errstate(all="ignore"):
             out = gd - np.exp(yd) * (np.sum(gd, axis=d, keepdims=True) if yd.ndim else gd)
+    return _LOG_SOFTMAX_DATA.record(out.astype(gd.dtype, copy=False), (g, y), fargs=(d,))
 
-    def backward(gg, go, o):
-        return gg - _sum_keep(gg * exp(o), d), -_sum_keep(go, d) * exp(o) * gg
 
-    return record(
-        "LogSoftmaxBackwardDataBackward0", out.astype(gd.dtype, copy=False), (g, y), backward, (g, y)
-    )
+def log_softmax_data_backward(gg: Tensor, go: Tensor, o: Tensor, d: int):
+    """_log_softmax_backward_data's derivatives, both (as diffcli has computed them)."""
+    return gg - _sum_keep(gg * exp(o), d), -_sum_keep(go, d) * exp(o) * gg
 
 
 def _softmax_input(a: Tensor, d: int, name: str) -> np.ndarray:
@@ -127,7 +128,12 @@ def log_softmax_backward(g: Tensor, y: Tensor, d: int) -> Tensor:
     return g * 1 if y.array.size == 0 else _log_softmax_backward_data(g, y, d)
 
 
-rows.helpers(tensor={f.__name__: f for f in (softmax_backward, log_softmax_backward)})
+rows.helpers(
+    tensor={
+        f.__name__: f
+        for f in (softmax_backward, log_softmax_backward, softmax_data_backward, log_softmax_data_backward)
+    }
+)
 
 # --- the rows: per op PyTorch's node and, per input, the gradient formula and the
 # vector-Jacobian product an explanation shows -----------------------------------------
@@ -148,6 +154,38 @@ _LOG_SOFTMAX = rows.text_row(
     saves=("result",),
     args=(_DIM,),
     formulas=(lambda grad, self, result, dim: log_softmax_backward(grad, result, dim),),
+)
+# the backward ops (nodes only the rows above record, under create_graph): both inputs'
+# gradients in one formula, computed and saved whichever requires grad
+_DATA_INPUTS = ("grad_output", "output")
+_SOFTMAX_DATA = rows.text_row(
+    "_softmax_backward_data",
+    "SoftmaxBackwardDataBackward0",
+    (
+        "output * (grad - (grad * output).sum(dim, keepdim=True))",
+        "grad_output * grad - (output * grad_output).sum(dim, keepdim=True) * grad"
+        " - grad_output * (output * grad).sum(dim, keepdim=True)",
+    ),
+    inputs=_DATA_INPUTS,
+    saves=_DATA_INPUTS,
+    args=(_DIM,),
+    joint=lambda grad, grad_output, output, result, dim, needs: softmax_data_backward(
+        grad, grad_output, output, dim
+    ),
+)
+_LOG_SOFTMAX_DATA = rows.text_row(
+    "_log_softmax_backward_data",
+    "LogSoftmaxBackwardDataBackward0",
+    (
+        "grad - (grad * exp(output)).sum(dim, keepdim=True)",
+        "-grad_output.sum(dim, keepdim=True) * exp(output) * grad",
+    ),
+    inputs=_DATA_INPUTS,
+    saves=_DATA_INPUTS,
+    args=(_DIM,),
+    joint=lambda grad, grad_output, output, result, dim, needs: log_softmax_data_backward(
+        grad, grad_output, output, dim
+    ),
 )
 
 expose(softmax, _SOFTMAX, names=("softmax",))

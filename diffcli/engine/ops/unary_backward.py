@@ -12,7 +12,6 @@ import math
 
 import numpy as np
 
-from ..function import record
 from ..tensor import Tensor
 from . import rows
 from .formulas import add_scalar, mul_scalar, rdiv_scalar, rsub_scalar, zeros_like
@@ -61,16 +60,10 @@ def gelu_backward(g: Tensor, x: Tensor, approximate: str = "none") -> Tensor:
         cdf = 0.5 * (1.0 + erf(xd * SQRT1_2))
         pdf = GELU_BETA * np.exp(xd * xd * -0.5)
         out = gd * (cdf + xd * pdf)
-
-    def backward(gg, go, s):
-        return gelu_backward(gg, s, approximate), _gelu_double_backward(gg, go, s, approximate)
-
-    return record(
-        "GeluBackwardBackward0", np.asarray(out).astype(gd.dtype, copy=False), (g, x), backward, (g, x)
-    )
+    return _GELU_BW.record(np.asarray(out).astype(gd.dtype, copy=False), (g, x), fargs=(approximate,))
 
 
-def _gelu_double_backward(ggi: Tensor, go: Tensor, x: Tensor, approximate: str) -> Tensor:
+def gelu_double_backward(ggi: Tensor, go: Tensor, x: Tensor, approximate: str) -> Tensor:
     """PyTorch's gelu_double_backward: ggI * gO * gelu''(x), in its operations."""
     if approximate == "tanh":
         inner = mul_scalar(x + mul_scalar(_ops["pow"](x, 3), GELU_KAPPA), SQRT_2_PI)
@@ -95,13 +88,7 @@ def threshold_backward(g: Tensor, y: Tensor, threshold: float = 0.0) -> Tensor:
     Recorded (ThresholdBackwardBackward0, saving y) so that relu's gradient requires grad
     under create_graph as PyTorch's does: d/dg is this op again, d/dy is zero."""
     out = np.where(y.array > threshold, g.array, 0).astype(g.array.dtype)
-    return record(
-        "ThresholdBackwardBackward0",
-        out,
-        (g, y),
-        lambda gg, s: (threshold_backward(gg, s, threshold), zeros_like(gg)),
-        (y,),
-    )
+    return _THRESHOLD_BW.record(out, (g, y), fargs=(threshold,))
 
 
 def _threshold_float(g, y, threshold=0.0):
@@ -115,18 +102,15 @@ def softplus_backward(g: Tensor, x: Tensor, beta: float, threshold: float) -> Te
     bx = x.array * beta
     z = np.exp(bx)
     out = np.where(bx > threshold, g.array, g.array * z / (z + 1)).astype(g.array.dtype)
+    return _SOFTPLUS_BW.record(out, (g, x), fargs=(beta, threshold))
 
-    def backward(gg, go, s):
-        # PyTorch's softplus_double_backward(gg * go, x): sigmoid_backward(gg * go,
-        # sigmoid(beta x)) * (beta x < threshold) * beta
-        bx = mul_scalar(s, beta)
-        below = Tensor((bx.array < threshold).astype(gg.array.dtype))
-        return (
-            softplus_backward(gg, s, beta, threshold),
-            mul_scalar(sigmoid_backward(gg * go, _ops["sigmoid"](bx)) * below, beta),
-        )
 
-    return record("SoftplusBackwardBackward0", out, (g, x), backward, (g, x))
+def softplus_double_backward(gg: Tensor, go: Tensor, s: Tensor, beta: float, threshold: float) -> Tensor:
+    """PyTorch's softplus_double_backward(gg * go, x): sigmoid_backward(gg * go,
+    sigmoid(beta x)) * (beta x < threshold) * beta."""
+    bx = mul_scalar(s, beta)
+    below = Tensor((bx.array < threshold).astype(gg.array.dtype))
+    return mul_scalar(sigmoid_backward(gg * go, _ops["sigmoid"](bx)) * below, beta)
 
 
 def elu_backward(g: Tensor, x: Tensor, alpha: float) -> Tensor:
@@ -135,13 +119,13 @@ def elu_backward(g: Tensor, x: Tensor, alpha: float) -> Tensor:
     which is zero from x = 0 on (0 included)."""
     gd = g.array
     out = np.where(x.array > 0, gd, gd * alpha * np.exp(x.array)).astype(gd.dtype)
+    return _ELU_BW.record(out, (g, x), fargs=(alpha,))
 
-    def backward(gg, go, s):
-        # PyTorch's elu_double_backward: elu_backward(gg * go * input_scale, x) * (x < 0)
-        negative = Tensor((s.array < 0).astype(gg.array.dtype))
-        return elu_backward(gg, s, alpha), elu_backward(mul_scalar(gg * go, 1.0), s, alpha) * negative
 
-    return record("EluBackwardBackward0", out, (g, x), backward, (g, x))
+def elu_double_backward(gg: Tensor, go: Tensor, s: Tensor, alpha: float) -> Tensor:
+    """PyTorch's elu_double_backward: elu_backward(gg * go * input_scale, x) * (x < 0)."""
+    negative = Tensor((s.array < 0).astype(gg.array.dtype))
+    return elu_backward(mul_scalar(gg * go, 1.0), s, alpha) * negative
 
 
 def leaky_relu_backward(g: Tensor, x: Tensor, negative_slope: float) -> Tensor:
@@ -149,13 +133,7 @@ def leaky_relu_backward(g: Tensor, x: Tensor, negative_slope: float) -> Tensor:
     x > 0, else g * negative_slope; d/dg is this op again, d/dx is zero."""
     gd = g.array
     out = np.where(x.array > 0, gd, gd * negative_slope).astype(gd.dtype)
-    return record(
-        "LeakyReluBackwardBackward0",
-        out,
-        (g, x),
-        lambda gg, s: (leaky_relu_backward(gg, s, negative_slope), zeros_like(gg)),
-        (x,),
-    )
+    return _LEAKY_RELU_BW.record(out, (g, x), fargs=(negative_slope,))
 
 
 def silu_backward(g: Tensor, x: Tensor) -> Tensor:
@@ -172,12 +150,7 @@ def _tanh_backward_value(g, y):
 def tanh_backward(g: Tensor, y: Tensor) -> Tensor:
     """PyTorch's tanh_backward(grad, output) (TanhBackwardBackward0, saving both):
     g * (1 - y^2). Its derivatives: d/dg is this op again, d/dy is -2 y g."""
-    out = _tanh_backward_value(g.array, y.array)
-
-    def backward(gg, go, s):
-        return tanh_backward(gg, s), gg * (mul_scalar(s, -2.0) * go)
-
-    return record("TanhBackwardBackward0", out, (g, y), backward, (g, y))
+    return _TANH_BW.record(_tanh_backward_value(g.array, y.array), (g, y))
 
 
 def _sigmoid_backward_value(g, y):
@@ -187,12 +160,7 @@ def _sigmoid_backward_value(g, y):
 def sigmoid_backward(g: Tensor, y: Tensor) -> Tensor:
     """PyTorch's sigmoid_backward(grad, output) (SigmoidBackwardBackward0, saving both):
     g (1 - y) y, in that order. Its derivatives: d/dg is this op again, d/dy is g (1 - 2 y)."""
-    out = _sigmoid_backward_value(g.array, y.array)
-
-    def backward(gg, go, s):
-        return sigmoid_backward(gg, s), gg * go * add_scalar(mul_scalar(s, -2.0), 1.0)
-
-    return record("SigmoidBackwardBackward0", out, (g, y), backward, (g, y))
+    return _SIGMOID_BW.record(_sigmoid_backward_value(g.array, y.array), (g, y))
 
 
 def sinc_backward(g: Tensor, x: Tensor) -> Tensor:
@@ -215,6 +183,9 @@ rows.helpers(
         "tanh_backward": tanh_backward,
         "sigmoid_backward": sigmoid_backward,
         "sinc_backward": sinc_backward,
+        "gelu_double_backward": gelu_double_backward,
+        "softplus_double_backward": softplus_double_backward,
+        "elu_double_backward": elu_double_backward,
         "LN2": LN2,
         "LN10": LN10,
         "TWO_OVER_SQRT_PI": TWO_OVER_SQRT_PI,
@@ -227,4 +198,105 @@ rows.helpers(
         "LN10": LN10,
         "TWO_OVER_SQRT_PI": TWO_OVER_SQRT_PI,
     },
+)
+
+
+# --- the rows of the backward ops (nodes only the unary rows' formulas record, under
+# create_graph): PyTorch's derivatives.yaml entries, both inputs' gradients in one joint
+# formula, computed whichever requires grad (as diffcli has computed them); the
+# texts are the vector-Jacobian products (gelu's: approximate='none')
+
+
+def _backward_row(name, grad_fn, texts, joint, inputs, args=(), saves=None):
+    return rows.text_row(
+        name, grad_fn, texts, inputs=inputs, saves=inputs if saves is None else saves, args=args, joint=joint
+    )
+
+
+_GELU_BW = _backward_row(
+    "gelu_backward",
+    "GeluBackwardBackward0",
+    (
+        "grad * (0.5 * (1 + erf(self / sqrt(2.0))) + self * exp(-self**2 / 2) / sqrt(2 * pi))",
+        "grad * grad_output * exp(-self**2 / 2) / sqrt(2 * pi) * (2 - self**2)",
+    ),
+    lambda grad, grad_output, self, result, approximate, needs: (
+        gelu_backward(grad, self, approximate),
+        gelu_double_backward(grad, grad_output, self, approximate),
+    ),
+    ("grad_output", "self"),
+    args=(("approximate", "none"),),
+)
+_THRESHOLD_BW = _backward_row(
+    "threshold_backward",
+    "ThresholdBackwardBackward0",
+    ("where(self > threshold, grad, 0.0)", "0"),
+    lambda grad, grad_output, self, result, threshold, needs: (
+        threshold_backward(grad, self, threshold),
+        zeros_like(grad),
+    ),
+    ("grad_output", "self"),
+    args=(("threshold", 0.0),),
+    saves=("self",),
+)
+_SOFTPLUS_BW = _backward_row(
+    "softplus_backward",
+    "SoftplusBackwardBackward0",
+    (
+        "where(beta * self > threshold, grad, grad * sigmoid(beta * self))",
+        "where(beta * self < threshold,"
+        " grad * grad_output * beta * sigmoid(beta * self) * (1 - sigmoid(beta * self)), 0.0)",
+    ),
+    lambda grad, grad_output, self, result, beta, threshold, needs: (
+        softplus_backward(grad, self, beta, threshold),
+        softplus_double_backward(grad, grad_output, self, beta, threshold),
+    ),
+    ("grad_output", "self"),
+    args=(("beta", 1.0), ("threshold", 20.0)),
+)
+_ELU_BW = _backward_row(
+    "elu_backward",
+    "EluBackwardBackward0",
+    (
+        "where(self_or_result > 0, grad, grad * alpha * exp(self_or_result))",
+        "where(self_or_result < 0, grad * grad_output * alpha * exp(self_or_result), 0.0)",
+    ),
+    lambda grad, grad_output, self_or_result, result, alpha, needs: (
+        elu_backward(grad, self_or_result, alpha),
+        elu_double_backward(grad, grad_output, self_or_result, alpha),
+    ),
+    ("grad_output", "self_or_result"),
+    args=(("alpha", 1.0),),
+)
+_LEAKY_RELU_BW = _backward_row(
+    "leaky_relu_backward",
+    "LeakyReluBackwardBackward0",
+    ("where(self > 0, grad, grad * negative_slope)", "0"),
+    lambda grad, grad_output, self, result, negative_slope, needs: (
+        leaky_relu_backward(grad, self, negative_slope),
+        zeros_like(grad),
+    ),
+    ("grad_output", "self"),
+    args=(("negative_slope", 0.01),),
+    saves=("self",),
+)
+_TANH_BW = _backward_row(
+    "tanh_backward",
+    "TanhBackwardBackward0",
+    ("grad * (1 - output**2)", "-2 * output * grad_output * grad"),
+    lambda grad, grad_output, output, result, needs: (
+        tanh_backward(grad, output),
+        grad * (mul_scalar(output, -2.0) * grad_output),
+    ),
+    ("grad_output", "output"),
+)
+_SIGMOID_BW = _backward_row(
+    "sigmoid_backward",
+    "SigmoidBackwardBackward0",
+    ("grad * (1 - output) * output", "grad * grad_output * (1 - 2 * output)"),
+    lambda grad, grad_output, output, result, needs: (
+        sigmoid_backward(grad, output),
+        grad * grad_output * add_scalar(mul_scalar(output, -2.0), 1.0),
+    ),
+    ("grad_output", "output"),
 )
