@@ -175,3 +175,20 @@ def replay(setup, expr, group, default_float=None) -> dict:
 def load_ops_goldens() -> list[dict]:
     with open(GOLDENS / "ops.json") as f:
         return json.load(f)["records"]
+
+
+def run_script(script):
+    """Run a PyTorch-flavour script in process, as the golden tests compare it with what
+    torch printed: (stdout, the warnings' messages, [error type, message] or None)."""
+    from diffcli.lang.errors import ScriptError
+    from diffcli.lang.interpreter import Interpreter
+    from diffcli.lang.parse import parse
+
+    out, warned = [], []
+    interp = Interpreter(write=out.append, warn=lambda category, message, line: warned.append(message))
+    error = None
+    try:
+        interp.run(parse(script))
+    except ScriptError as e:
+        error = [e.type_name, e.message]
+    return "".join(out), warned, error

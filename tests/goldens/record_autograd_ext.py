@@ -758,6 +758,7 @@ def run(script):
             error = [type(e).__name__, str(e)]
         finally:
             torch.set_default_dtype(prev)
+            torch.set_default_device(None)
     return {
         "script": script,
         "stdout": _ADDRESS.sub("", out.getvalue()),

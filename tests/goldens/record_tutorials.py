@@ -15,12 +15,8 @@ the warnings' messages, and the error (type, message) if the program failed.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import pathlib
-import re
-import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE / "tutorials.json"
@@ -337,32 +333,7 @@ print(torch.randint(0, 2**40, (3,)), torch.randint(7, (20,)))
 """,
 }
 
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
-
-
-def run(script):
-    import torch
-
-    torch.manual_seed(0)
-    prev = torch.get_default_dtype()
-    out = io.StringIO()
-    error = None
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            with contextlib.redirect_stdout(out):
-                exec(compile(script, "<script>", "exec"), {"__name__": "__main__"})
-        except Exception as e:  # the script's own failure is part of the golden
-            error = [type(e).__name__, str(e)]
-        finally:
-            torch.set_default_dtype(prev)
-            torch.set_default_device(None)
-    return {
-        "script": script,
-        "stdout": _ADDRESS.sub("", out.getvalue()),
-        "error": error,
-        "warnings": [str(w.message) for w in caught if w.category is not DeprecationWarning],
-    }
+from record_autograd_ext import run  # noqa: E402 (the same way of running a case)
 
 
 def main():

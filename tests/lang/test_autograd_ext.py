@@ -12,23 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from diffcli.lang.errors import ScriptError
-from diffcli.lang.interpreter import Interpreter
-from diffcli.lang.parse import parse
+from tests.helpers import run_script
 
 GOLDENS = json.loads((Path(__file__).resolve().parents[1] / "goldens" / "autograd_ext.json").read_text())
 CASES = GOLDENS["cases"]
 
 
-def run(script):
-    out, warned = [], []
-    interp = Interpreter(write=out.append, warn=lambda category, message, line: warned.append(message))
-    error = None
-    try:
-        interp.run(parse(script))
-    except ScriptError as e:
-        error = [e.type_name, e.message]
-    return "".join(out), warned, error
+run = run_script
 
 
 def test_goldens_were_recorded_from_torch_2_13_and_cover_each_part():
