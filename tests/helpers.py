@@ -192,3 +192,43 @@ def run_script(script):
     except ScriptError as e:
         error = [e.type_name, e.message]
     return "".join(out), warned, error
+
+
+# the ops of the table with nothing to differentiate: creation (leaves), bool/int results,
+# the graph cut (tests/engine/test_ops.py and test_rows.py)
+NOT_DIFFERENTIABLE = {
+    "tensor",
+    "Tensor",
+    "zeros",
+    "ones",
+    "full",
+    "eye",
+    "arange",
+    "linspace",
+    "rand",
+    "randn",
+    "randint",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "rand_like",
+    "randn_like",
+    "manual_seed",  # leaves
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "eq",
+    "ne",
+    "logical_and",
+    "logical_or",
+    "logical_not",  # bool out
+    "detach",  # cuts the graph (goldens check grad_fn None)
+    "floor_divide",  # no derivative (NotImplemented: test_regressions)
+    "any",
+    "all",
+    "argmax",
+    "argmin",
+    "equal",
+    "allclose",  # bool/int64/Python bool out
+}

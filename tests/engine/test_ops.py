@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 
 from diffcli.engine import FUNCTIONS as F
 from diffcli.engine import Tensor, grad, no_grad
+from tests.helpers import NOT_DIFFERENTIABLE
 
 # ---------------------------------------------------------------------------------------
 # input domains: callables (rng, shape) -> float64 array
@@ -779,42 +780,6 @@ row(
 # ---------------------------------------------------------------------------------------
 # ops of the table with nothing to differentiate, or checked elsewhere
 
-NOT_DIFFERENTIABLE = {
-    "tensor",
-    "Tensor",
-    "zeros",
-    "ones",
-    "full",
-    "eye",
-    "arange",
-    "linspace",
-    "rand",
-    "randn",
-    "randint",
-    "zeros_like",
-    "ones_like",
-    "full_like",
-    "rand_like",
-    "randn_like",
-    "manual_seed",  # leaves
-    "lt",
-    "le",
-    "gt",
-    "ge",
-    "eq",
-    "ne",
-    "logical_and",
-    "logical_or",
-    "logical_not",  # bool out
-    "detach",  # cuts the graph (goldens check grad_fn None)
-    "floor_divide",  # no derivative (NotImplemented: test_regressions)
-    "any",
-    "all",
-    "argmax",
-    "argmin",
-    "equal",
-    "allclose",  # bool/int64/Python bool out
-}
 
 # remainder where it is smooth (0 < x < y: x itself; y's gradient -grad * floor(x / y) = -0.)
 row("remainder", F["remainder"], np.remainder, BINARY_SHAPES, domain=(POSITIVE, uniform(3.0, 4.0)))

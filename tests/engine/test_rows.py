@@ -29,47 +29,10 @@ from diffcli.engine import FUNCTIONS, INPLACE, METHODS, Tensor, grad, tensor
 from diffcli.engine.ops import assignment, indexing, inplace, rows
 from diffcli.lang.interpreter import Interpreter
 from diffcli.lang.parse import parse
-from tests.helpers import as_array, load_ops_goldens, snippet_namespace, upstream_gradient
+from tests.helpers import NOT_DIFFERENTIABLE, as_array, load_ops_goldens, snippet_namespace, upstream_gradient
 
 RECORDS = [r for r in load_ops_goldens() if "error" not in r]
 
-# what has no gradient: creation (leaves), bool/int results, the graph cut
-NOT_DIFFERENTIABLE = {
-    "tensor",
-    "Tensor",
-    "zeros",
-    "ones",
-    "full",
-    "eye",
-    "arange",
-    "linspace",
-    "rand",
-    "randn",
-    "randint",
-    "zeros_like",
-    "ones_like",
-    "full_like",
-    "rand_like",
-    "randn_like",
-    "manual_seed",
-    "lt",
-    "le",
-    "gt",
-    "ge",
-    "eq",
-    "ne",
-    "logical_and",
-    "logical_or",
-    "logical_not",
-    "any",
-    "all",
-    "argmax",
-    "argmin",
-    "equal",
-    "allclose",
-    "detach",
-    "floor_divide",
-}
 # nodes the engine makes that are not ops of their own (a leaf's sink, a missing derivative)
 NOT_OPS = {"AccumulateGrad", "NotImplemented"}
 
