@@ -28,7 +28,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from hypothesis.extra import numpy as hnp  # noqa: E402
 
@@ -350,8 +350,26 @@ def test_random_programs_match_pytorch(prog):
     check(prog)
 
 
+# (found by this test: an in-place op through a view of a 0-d leaf, its CopySlices read)
+_ZERO_D_VIEWS = [
+    {
+        "leaves": [np.array(0.0)],
+        "req": [True],
+        "steps": [(step, (0,))],
+        "retain": set(),
+        "gradient": gradient,
+        "mode": "once",
+        "inputs": [0],
+        "weights": [np.array(0.0)],
+    }
+    for step, gradient in (("stale_view", np.array([0.0])), ("view_inplace", None))
+]
+
+
 @pytest.mark.slow
 @settings(max_examples=3000, **SETTINGS)
 @given(programs())
+@example(_ZERO_D_VIEWS[0])
+@example(_ZERO_D_VIEWS[1])
 def test_random_programs_match_pytorch_many(prog):
     check(prog)

@@ -239,6 +239,10 @@ OWN_BACKWARD = {
         "PyTorch's NotImplemented node (floor_divide/remainder): no derivative, its backward raises"
     ),
     ("selection.py", "clamp"): "clamp.Tensor, listed in HAND_WRITTEN",
+    ("inplace.py", "_gather"): (
+        "CopySlices' read of a view's elements by flat offsets: a 0-d base has no index key for them"
+    ),
+    ("inplace.py", "_scatter"): "the write that _gather's read is the gradient of (and the other way)",
 }
 
 

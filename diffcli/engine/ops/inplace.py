@@ -7,11 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors, inference
-from ..function import edge
+from ..function import edge, record
 from ..grad_mode import is_grad_enabled
 from ..node import Node
 from ..tensor import Tensor, hang_retained
-from . import indexing as I
 from . import rows
 from .formulas import zeros_like
 
@@ -108,15 +107,18 @@ def _region(view: np.ndarray, base: np.ndarray) -> np.ndarray:
 
 
 def _gather(g: Tensor, idx: np.ndarray) -> Tensor:
-    """g (base-shaped) at the view's elements (differentiable): g[key], IndexBackward0,
-    with `idx`'s flat offsets as a key (the index.Tensor row, indexing.py)."""
-    return I.index_read(g, np.unravel_index(idx, g.array.shape))
+    """g (base-shaped) at the view's elements (differentiable): IndexBackward0. By flat
+    offsets, not through the index rows: a 0-d base has no key for them."""
+    shape = g.array.shape
+    return record("IndexBackward0", g.array.reshape(-1)[idx], (g,), lambda gg: (_scatter(gg, idx, shape),))
 
 
 def _scatter(gv: Tensor, idx: np.ndarray, shape) -> Tensor:
     """Zeros of the base's shape with gv at the view's elements (differentiable):
     IndexPutBackward0, whose gradient is _gather's read."""
-    return I.index_put_zeros(gv, shape, np.unravel_index(idx, shape))
+    out = np.zeros(int(np.prod(shape)), dtype=gv.array.dtype)
+    np.add.at(out, idx.reshape(-1), gv.array.reshape(-1))
+    return record("IndexPutBackward0", out.reshape(shape), (gv,), lambda gg: (_gather(gg, idx),))
 
 
 class CopySlices(Node):
