@@ -36,25 +36,37 @@ def _seq(acc: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.cumsum(np.concatenate([acc[None], rows]), axis=0, dtype=acc.dtype)[-1]
 
 
+def _group_sums(rows: np.ndarray, step: int) -> np.ndarray:
+    """The sum of each run of `step` rows (the last, shorter run left out), each from zero
+    in sequence: `step` additions over all runs at once."""
+    runs = len(rows) // step
+    grouped = rows[: runs * step].reshape(runs, step, *rows.shape[1:])
+    total = np.zeros((runs, *rows.shape[1:]), rows.dtype)
+    for k in range(step):
+        total = total + grouped[:, k]
+    return total
+
+
 def multi_row_sum(rows: np.ndarray) -> np.ndarray:
+    """Level 0 adds each run of `2^p` rows from zero; a full run carries into level 1, which
+    adds `2^p` of them from zero and carries into level 2, and so on; level 3 keeps adding.
+    So each level's sum is its runs' sums, and what stays in a level at the end is the
+    sequence of its last, unfinished run. The loop is over the levels, not the rows."""
     size = rows.shape[0]
     power = max(4, ((size - 1).bit_length() if size > 1 else 0) // 4)
-    step, mask = 1 << power, (1 << power) - 1
+    step = 1 << power
     zero = np.zeros(rows.shape[1:], rows.dtype)
-    acc = [zero.copy() for _ in range(4)]
-    i = 0
-    while i + step <= size:
-        acc[0] = _seq(acc[0], rows[i : i + step])
-        i += step
-        for j in range(1, 4):
-            acc[j] = acc[j] + acc[j - 1]
-            acc[j - 1] = zero.copy()
-            if i & (mask << (j * power)):
-                break
-    acc[0] = _seq(acc[0], rows[i:])
+    left = []
+    level = rows
+    for _ in range(3):
+        sums = _group_sums(level, step)
+        left.append(_seq(zero, level[len(sums) * step :]))
+        level = sums
+    left.append(_seq(zero, level))
+    total = left[0]
     for j in range(1, 4):
-        acc[0] = acc[0] + acc[j]
-    return acc[0]
+        total = total + left[j]
+    return total
 
 
 def row_sum(rows: np.ndarray) -> np.ndarray:
