@@ -361,22 +361,27 @@ def build_graph(run: Run, target_name=None):
             return x._accumulator() if x._accumulator is not None and x._accumulator() else x
         return x
 
+    # the named constants: the only tensors besides nodes a row can have as inputs
+    constants = {
+        id(v)
+        for n in run.result.order
+        for v in [run.result.env.get(n)]
+        if isinstance(v, Tensor) and not v.needs_grad
+    }
+
     def children(k):
-        if isinstance(k, AccumulateGrad) or isinstance(k, Tensor):
+        if isinstance(k, (AccumulateGrad, Tensor)):
             return []
         kids = [n for n in k.next_nodes if n is not None]
+        if not constants:
+            return kids
         info = made.get(k)
         if info is not None:  # named constant inputs, for the picture
             for t in info[1]:
-                if isinstance(t, Tensor) and not t.needs_grad and id(t) in names:
+                if isinstance(t, Tensor) and id(t) in constants:
                     kids.append(t)
         for t in getattr(k, "saved", ()):  # a named mask where() saved, not an input
-            if (
-                isinstance(t, Tensor)
-                and not t.needs_grad
-                and id(t) in names
-                and not any(t is c for c in kids)
-            ):
+            if isinstance(t, Tensor) and id(t) in constants and not any(t is c for c in kids):
                 kids.append(t)
         return kids
 

@@ -113,6 +113,22 @@ class _Formatter:
         return text.rjust(self.max_width)
 
 
+def _scalar_float(value: float) -> str:
+    """What the formatter makes of one float alone (a 0-d tensor's body): the same rules,
+    without arrays, since the value is its own widest, smallest and largest."""
+    if value != value or value in (math.inf, -math.inf):
+        return f"{value:.0f}"  # nan, inf, -inf: int mode, no dot
+    if value == 0:
+        return f"{value:.0f}."
+    magnitude = abs(value)
+    sci = magnitude > 1.0e8 or magnitude < 1.0e-4 if SCI_MODE is None else SCI_MODE
+    if sci:
+        return f"{value:.{PRECISION}e}"
+    if value == math.ceil(value):
+        return f"{value:.0f}."
+    return f"{value:.{PRECISION}f}"
+
+
 def _edge_indices(length: int, summarize: bool) -> list[int | None]:
     """Indices to show along one dimension; ``None`` marks the ``...``."""
     if summarize and length > 2 * EDGEITEMS:
@@ -182,9 +198,12 @@ def format_tensor(data: np.ndarray, *, suffixes: Sequence[str] = ()) -> str:
     else:
         if data.dtype != dtypes.default_float() and data.dtype not in _ALWAYS_DEFAULT:
             own_suffixes.append("dtype=" + dtype_name(data.dtype))
-        summarize = data.size > THRESHOLD
-        fmt = _Formatter(_summarized_values(data) if summarize else data)
-        body = _tensor_str(data, indent, summarize, fmt)
+        if not data.ndim and data.dtype.kind == "f":
+            body = _scalar_float(data.item())
+        else:
+            summarize = data.size > THRESHOLD
+            fmt = _Formatter(_summarized_values(data) if summarize else data)
+            body = _tensor_str(data, indent, summarize, fmt)
     return _add_suffixes(_PREFIX + body, [*own_suffixes, *suffixes], indent)
 
 

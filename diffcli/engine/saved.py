@@ -193,10 +193,20 @@ def _strides(shape):
     return tuple(reversed(out))
 
 
+def _farg(node, i):
+    """The node's farg `i` as the ordinary path lays them out, (*numbers, *args). A scalar
+    lane node (one with `fast`) keeps (*inputs, result, *lane args) (rows.lane_fargs): its
+    numbers are the inputs without an edge's meta."""
+    if node.fast is None:
+        return node.fargs[i]
+    numbers = [k for k, meta in enumerate(node.input_meta) if meta is None]
+    return node.fargs[numbers[i] if i < len(numbers) else len(node.input_meta) + 1 + i - len(numbers)]
+
+
 def _closure(node, var, farg):
     fn = node.backward_fn
     if farg is not None and node.fargs:
-        return node.fargs[farg]
+        return _farg(node, farg)
     code = getattr(fn, "__code__", None)
     if code is None or var not in code.co_freevars:
         return MISSING
@@ -254,7 +264,7 @@ def _binary_saved(node, kind, index):
         return None
     t = _saved_tensor(node, 0)
     if saved_is_other and node.input_meta[1] is None:  # `a * 2`: a wrapped number
-        value = node.fargs[0] if node.fargs else t.array.item()  # (the row keeps it in fargs)
+        value = _farg(node, 0) if node.fargs else t.array.item()  # (the row keeps it in fargs)
         return Tensor(
             np.array(
                 int(value) if float(value).is_integer() else value,

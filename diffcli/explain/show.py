@@ -13,6 +13,9 @@ FULL = 6  # a tensor of at most this many elements is written out in full
 
 def number(x) -> str:
     """One number: `1`, `0.9993`, `-0.0375`, `1.2346e+07`, `nan`, `True`."""
+    if x.__class__ is float and 1e-4 <= abs(x) < 1e6:
+        s = f"{x:.4f}".rstrip("0").rstrip(".")
+        return "0" if s in ("-0", "") else s
     if isinstance(x, (bool, np.bool_)):
         return str(bool(x))
     if isinstance(x, (int, np.integer)):
@@ -37,6 +40,8 @@ def shape(shape_) -> str:
 def value(v, rows=False) -> str:
     """A value: a number, a small tensor as nested lists, a big one by its shape and
     summary, None as None. `rows`: a small matrix one row per line (for a table)."""
+    if v.__class__ is np.ndarray and not v.ndim:  # (most values of a graph: one number)
+        return number(v.item())
     if v is None:
         return "None"
     if isinstance(v, str):

@@ -100,12 +100,13 @@ def picture(nodes, show_grad=False, depth=None) -> Picture:
             out_key[n.id] = key
         else:
             key = f"n{n.id}"
-            lines = [t.grad_fn.name(), f"#{n.id}"]
+            op = t.grad_fn.name()
+            lines = [op, f"#{n.id}"]
             if not n.name:
                 lines.append(f"= {show.value(t.array)}")
                 if show_grad and t.retains_grad:
                     lines.append(f"grad {_grad(t)}")
-            pnodes.append(PNode(key, "op", lines, n.id, True, f"#{n.id} {t.grad_fn.name()}"))
+            pnodes.append(PNode(key, "op", lines, n.id, True, f"#{n.id} {op}"))
             out_key[n.id] = key
             if n.name:
                 vkey = f"v{n.id}"

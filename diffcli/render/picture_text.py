@@ -4,7 +4,7 @@ pictures; `show_grad` (graph --backward) adds each variable's grad."""
 
 from __future__ import annotations
 
-import json
+from json.encoder import encode_basestring_ascii as _quoted  # what json.dumps(str) does
 
 from .picture import picture
 
@@ -17,7 +17,7 @@ _DOT_STYLE = {
 
 
 def _dot_label(lines):
-    return json.dumps("\n".join(lines)).replace("\\n", "\\n")
+    return _quoted("\n".join(lines))
 
 
 def graph_dot(nodes, show_grad=False, depth=None) -> str:

@@ -18,7 +18,10 @@ import pathlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from diffcli.engine import printing
 from diffcli.engine.printing import format_scalar_item, format_size, format_tensor
 
 REFERENCE_JSON = pathlib.Path(__file__).resolve().parents[1] / "goldens" / "torchref" / "reference.json"
@@ -380,3 +383,27 @@ def test_format_size():
 def test_complex_is_rejected():
     with pytest.raises(TypeError):
         format_tensor(np.array([1 + 2j]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    value=st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.sampled_from([0.0, -0.0, 1e-4, -1e-4, 9.99999e-5, 1e8, 1e8 + 1, 100.0, -3.0, 0.5, 2.0**52 + 0.5]),
+    ),
+    dtype=st.sampled_from([np.float64, np.float32]),
+    sci=st.sampled_from([None, True, False]),
+    precision=st.sampled_from([4, 2, 8]),
+)
+def test_a_0d_float_prints_as_the_formatter_prints_its_one_value(value, dtype, sci, precision):
+    """format_tensor writes a 0-d float by _scalar_float, without the array formatter;
+    it must give the body the formatter gives the same value in a 1-element tensor."""
+    saved = printing.SCI_MODE, printing.PRECISION
+    printing.SCI_MODE, printing.PRECISION = sci, precision
+    try:
+        with np.errstate(over="ignore"):
+            data = np.array(value, dtype=dtype)
+        one = format_tensor(data.reshape(1))
+        assert format_tensor(data) == one.replace("[", "", 1).replace("]", "", 1)
+    finally:
+        printing.SCI_MODE, printing.PRECISION = saved

@@ -675,6 +675,7 @@ print(torch.tensor([65504.0, 1e-8]).half(), (h > 2).sum(), h[1:].mean())
 """
 
 # `_saved_*` attributes: (label, setup, expression)
+_S = "s = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)"
 SAVED_EXPRS = [
     ("add", "", "a + b"),
     ("sub", "", "a - b"),
@@ -706,6 +707,19 @@ SAVED_EXPRS = [
     ("prod", "", "a.prod()"),
     ("max", "", "a.max()"),
     ("square", "", "a.square()"),
+    # 0-d float64 tensors: diffcli's scalar lane, which keeps a Python number's value apart
+    ("lane_mul_int", _S, "s * 2"),
+    ("lane_mul_float", _S, "s * 2.5"),
+    ("lane_rmul", _S, "3 * s"),
+    ("lane_div_int", _S, "s / 4"),
+    ("lane_add", _S, "s + 0.5"),
+    ("lane_sub", _S, "s - 0.5"),
+    ("lane_mul", _S + "; t = torch.tensor(-2.0, dtype=torch.float64, requires_grad=True)", "s * t"),
+    ("lane_pow_int", _S, "s ** 2"),
+    ("lane_pow_float", _S, "s ** 2.5"),
+    ("lane_pow_base", _S, "2 ** s"),
+    ("lane_sin", _S, "s.sin()"),
+    ("lane_exp", _S, "s.exp()"),
 ]
 SAVED_SETUP = """\
 import torch

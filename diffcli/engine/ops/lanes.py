@@ -76,6 +76,10 @@ def _binary_lane(row, numbers):
         layout = _layout(row, v.saved, "CONST")
         saved_n = None if "a" in layout else SAVERS[layout](None, None)  # (no operand in it)
         save_n = SAVERS[layout]
+        # the node's fargs are (self, number, result) as floats; what its formulas do not
+        # read is None, so a long chain of `y * 0.5` keeps one float per node, not three
+        read = rows.formula_reads(row, (True, False))
+        keep = ("self" in read) + 2 * (RESULT in read)
 
     def lane(a, b):
         if a.__class__ is not Tensor:
@@ -93,7 +97,19 @@ def _binary_lane(row, numbers):
             except (ArithmeticError, ValueError):
                 return None
             return record_scalar(
-                name, r, (a, None), bn, save_n(a, CONST) if saved_n is None else saved_n, fn, (x, b, r)
+                name,
+                r,
+                (a, None),
+                bn,
+                save_n(a, CONST) if saved_n is None else saved_n,
+                fn,
+                (None, b, None)
+                if not keep
+                else (x, b, r)
+                if keep == 3
+                else (x, b, None)
+                if keep == 1
+                else (None, b, r),
             )
         if tb is not Tensor:
             return None
@@ -139,6 +155,7 @@ def _arg_lane(row):
     layout = _layout(row, v.saved)
     assert layout in ((), ("a",)), f"{row.name}: an arg lane saves its input or nothing"
     self_saved = layout == ("a",)
+    keep_result = RESULT in rows.formula_reads(row, (True,))  # (else None in fargs)
 
     def lane(a, b):
         if a.__class__ is not Tensor:
@@ -153,7 +170,9 @@ def _arg_lane(row):
                 r = fwd(x, b)
             except (ArithmeticError, ValueError):
                 return None
-            return record_scalar(name, r, (a,), bn, (a,) if self_saved else (), fn, (x, r, b))
+            return record_scalar(
+                name, r, (a,), bn, (a,) if self_saved else (), fn, (x, r if keep_result else None, b)
+            )
         return None
 
     return lane

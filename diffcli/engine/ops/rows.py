@@ -316,7 +316,7 @@ def helpers(tensor: dict, floats: dict = None) -> None:
 @functools.cache
 def _reads(code) -> frozenset:
     """The parameters a formula reads, and the global names it uses."""
-    out = set()
+    out = set(code.co_cellvars)  # (a parameter an inner function reads)
     for ins in dis.get_instructions(code):
         if ins.opname.startswith("LOAD_FAST") or ins.opname == "LOAD_GLOBAL":
             v = ins.argval
@@ -326,6 +326,18 @@ def _reads(code) -> frozenset:
 
 def reads(f) -> frozenset:
     return _reads(f.__code__)
+
+
+def formula_reads(row: Row, needs) -> frozenset:
+    """The parameters the formulas of the inputs flagged in `needs` read (all of them for a
+    joint formula)."""
+    if row.joint is not None:
+        return reads(row.joint)
+    out = frozenset()
+    for d, need in zip(row.grads, needs):
+        if need and d.formula is not None:
+            out |= reads(d.formula)
+    return out
 
 
 def globals_of(f) -> set:
