@@ -153,6 +153,8 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 # --- Conv1d / Conv2d ------------------------------------------------------------------------
 
+# (PyTorch names them as a Python set prints: the order of the messages is torch's under
+# PYTHONHASHSEED=0, as record_conv.py records them)
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 _CONV_ARGS = [
     "in_channels",
@@ -191,12 +193,12 @@ def _conv_class(nd):
             raise ValueError("out_channels must be divisible by groups")
         if isinstance(padding, str):
             if padding not in ("valid", "same"):
-                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}")
             if padding == "same" and any(s != 1 for s in stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if mode not in _PADDING_MODES:
             raise ValueError(
-                "padding_mode must be one of {'circular', 'zeros', 'reflect', 'replicate'}, but got "
+                "padding_mode must be one of {'replicate', 'reflect', 'zeros', 'circular'}, but got "
                 f"padding_mode='{mode}'"
             )
         MODULE.methods["__init__"].fn(interp, self, [], {}, node)
@@ -264,7 +266,11 @@ def _pair(value, what, fn):
 def _pool_args(fn, x, kernel_size, stride, padding, dilation):
     x = as_tensor(x)
     k = _pair(kernel_size, "kernel_size", fn)
-    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else _pair(stride, "stride", fn)
+    s = (
+        k
+        if stride is None or (isinstance(stride, (list, tuple)) and not stride)
+        else _pair(stride, "stride", fn)
+    )
     what = "stride" if fn == "max_pool2d" else "stride"
     p = _pair(padding, "padding", fn)
     d = _pair(dilation, "dilation", fn)
@@ -300,9 +306,7 @@ def _pool_checks(x, k, s, p, d, ceil_mode, max_pool):
     return out
 
 
-def max_pool2d(
-    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
-):
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     x, k, s, p, d = _pool_args("max_pool2d", input, kernel_size, stride, padding, dilation)
     out = _pool_checks(x, k, s, p, d, ceil_mode, True)
     values, indices = pool.max_pool2d_with_indices(x, k, s, p, d, out)
@@ -356,7 +360,13 @@ AVG_POOL2D = _pool_class(
     ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"],
     [None, 0, False, True, None],
     lambda x, a: avg_pool2d(
-        x, a["kernel_size"], a["stride"], a["padding"], a["ceil_mode"], a["count_include_pad"], a["divisor_override"]
+        x,
+        a["kernel_size"],
+        a["stride"],
+        a["padding"],
+        a["ceil_mode"],
+        a["count_include_pad"],
+        a["divisor_override"],
     ),
     ["kernel_size", "stride", "padding"],
 )

@@ -26,6 +26,7 @@ from .. import errors
 from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor
 from . import rows
+from .cascade_sum import aten_sum
 from .random import _fma
 
 BLOCK = 16  # oneDNN's input-channel block (float32, AVX-512)
@@ -90,7 +91,8 @@ def convolution_values(x, w, b, stride, padding, dilation, groups) -> np.ndarray
         out_size(x.shape[2 + d], w.shape[2 + d], stride[d], padding[d], dilation[d]) for d in range(2)
     )
     xp = _pad(x, padding)
-    mkldnn = x.dtype == np.float32 and uses_mkldnn(x, w, stride, dilation, groups)
+    # (oneDNN's grouped kernel sums as slow_conv2d does: channels, then the taps)
+    mkldnn = x.dtype == np.float32 and groups == 1 and uses_mkldnn(x, w, stride, dilation, groups)
     cg, og = x.shape[1] // groups, w.shape[0] // groups
     parts = [
         _group_forward(xp[:, g * cg : (g + 1) * cg], w[g * og : (g + 1) * og], stride, dilation, out, mkldnn)
@@ -129,7 +131,7 @@ def _grad_values(g, x, w, stride, padding, dilation, groups, needs):
                     xs = at(i, j)[:, grp * cg : (grp + 1) * cg]
                     gw[grp * og : (grp + 1) * og, :, i, j] = np.einsum("nohw,nchw->oc", gs, xs)
     if len(needs) > 2 and needs[2]:
-        gb = g.sum(axis=(0, 2, 3), dtype=g.dtype)
+        gb = aten_sum(g, (0, 2, 3))  # ATen's sum, in its order
     return gi, gw, gb
 
 
@@ -165,7 +167,13 @@ _CONV = rows.text_row(
     ),
     inputs=("input", "weight", "bias"),
     saves=("input", "weight"),
-    args=(("bias_sym_sizes", None), ("stride", (1, 1)), ("padding", (0, 0)), ("dilation", (1, 1)), ("groups", 1)),
+    args=(
+        ("bias_sym_sizes", None),
+        ("stride", (1, 1)),
+        ("padding", (0, 0)),
+        ("dilation", (1, 1)),
+        ("groups", 1),
+    ),
     joint=lambda grad, input, weight, bias, result, bias_sym_sizes, stride, padding, dilation, groups, needs: (
         convolution_backward(grad, input, weight, stride, padding, dilation, groups, needs)
     ),

@@ -40,7 +40,10 @@ def _tap(x, i, j, stride, dilation, out):
 
 def _extra(size, k, pad, stride, dilation, out):
     """How far the last window reaches past the padded input (ceil_mode)."""
-    return [max(0, (o - 1) * s + d * (kk - 1) + 1 - (n + 2 * p)) for n, kk, p, s, d, o in zip(size, k, pad, stride, dilation, out)]
+    return [
+        max(0, (o - 1) * s + d * (kk - 1) + 1 - (n + 2 * p))
+        for n, kk, p, s, d, o in zip(size, k, pad, stride, dilation, out)
+    ]
 
 
 def _no_double_backward(name):
@@ -136,7 +139,9 @@ def avg_pool2d_values(x, k, stride, pad, out, ceil_mode, count_include_pad, divi
     return (acc // div).astype(x.dtype)
 
 
-def avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+def avg_pool2d_backward(
+    grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
+):
     _no_double_backward("avg_pool2d")
     g, x = grad.array, self.array
     size, out = x.shape[-2:], g.shape[-2:]
@@ -156,7 +161,9 @@ def avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, cou
 _AVG_POOL = rows.text_row(
     "avg_pool2d",
     "AvgPool2DBackward0",
-    ("avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)",),
+    (
+        "avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)",
+    ),
     saves=("self",),
     args=(
         ("kernel_size", None),
