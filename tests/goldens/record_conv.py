@@ -343,6 +343,76 @@ print(torch.rand(3))
     ),
     ("dropout_err_p", "import torch.nn.functional as F\nimport torch\nF.dropout(torch.ones(3), 1.5)\n"),
     ("dropout_module_err_p", "import torch.nn as nn\nnn.Dropout(-0.1)\n"),
+    (
+        "norm_modules_print",
+        """\
+import torch.nn as nn
+print(nn.LayerNorm(10), nn.LayerNorm([3, 4], eps=1e-3, elementwise_affine=False), nn.LayerNorm(4, bias=False))
+print(nn.BatchNorm1d(3), nn.BatchNorm2d(6, eps=1e-3, momentum=None, affine=False, track_running_stats=False))
+b = nn.BatchNorm2d(2)
+print(list(b.state_dict().keys()), b.num_batches_tracked, b.running_var)
+print([n for n, _ in b.named_buffers()], [n for n, _ in b.named_parameters()])
+""",
+    ),
+    (
+        "layer_norm_values",
+        """\
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+ln = nn.LayerNorm(4)
+x = torch.randn(2, 3, 4, requires_grad=True)
+y = ln(x)
+print(y.grad_fn.name(), [f if f is None else f.name() for f, _ in y.grad_fn.next_functions])
+print(y.tolist())
+(y * torch.randn(2, 3, 4)).sum().backward()
+print(x.grad.tolist())
+print(ln.weight.grad.tolist(), ln.bias.grad.tolist())
+z = F.layer_norm(x, (3, 4), eps=1e-3)
+print(z.grad_fn.name(), [f if f is None else f.name() for f, _ in z.grad_fn.next_functions])
+print(z.tolist())
+""",
+    ),
+    (
+        "batch_norm_values",
+        """\
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+bn = nn.BatchNorm2d(3)
+x = torch.randn(4, 3, 2, 2, requires_grad=True)
+y = bn(x)
+print(y.grad_fn.name(), [f if f is None else f.name() for f, _ in y.grad_fn.next_functions])
+print(y.tolist())
+(y * torch.randn(4, 3, 2, 2)).sum().backward()
+print(x.grad.tolist())
+print(bn.weight.grad.tolist(), bn.bias.grad.tolist())
+print(bn.running_mean.tolist(), bn.running_var.tolist(), bn.num_batches_tracked)
+bn(x * 2)
+print(bn.running_mean.tolist(), bn.running_var.tolist(), bn.num_batches_tracked)
+bn.eval()
+e = bn(x)
+print(e.grad_fn.name(), e.tolist())
+x.grad = None
+e.sum().backward()
+print(x.grad.tolist())
+b1 = nn.BatchNorm1d(3, momentum=None, affine=False)
+v = torch.randn(5, 3, requires_grad=True)
+o = b1(v)
+print(o.grad_fn.name(), [f if f is None else f.name() for f, _ in o.grad_fn.next_functions])
+b1(v + 1)
+print(b1.running_mean.tolist(), b1.running_var.tolist(), b1.num_batches_tracked)
+(o * torch.randn(5, 3)).sum().backward()
+print(v.grad.tolist())
+print(nn.BatchNorm1d(2)(torch.randn(3, 2, 4)).shape)
+""",
+    ),
+    ("bn_err_one_value", "import torch\nimport torch.nn as nn\nnn.BatchNorm1d(3)(torch.randn(1, 3))\n"),
+    ("bn_err_channels", "import torch\nimport torch.nn as nn\nnn.BatchNorm1d(3)(torch.randn(2, 4))\n"),
+    ("bn_err_dims", "import torch\nimport torch.nn as nn\nnn.BatchNorm1d(3)(torch.randn(2, 3, 4, 5))\n"),
+    ("bn2d_err_dims", "import torch\nimport torch.nn as nn\nnn.BatchNorm2d(3)(torch.randn(2, 3, 4))\n"),
+    ("ln_err_shape", "import torch\nimport torch.nn as nn\nnn.LayerNorm(4)(torch.randn(2, 3))\n"),
     ("lenet", _LENET),
     ("lenet_batch_training", _LENET_BATCH),
     *[(f"grid_{i}", grid_script(i, case)) for i, case in enumerate(GRID)],
