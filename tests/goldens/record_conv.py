@@ -413,6 +413,54 @@ print(nn.BatchNorm1d(2)(torch.randn(3, 2, 4)).shape)
     ("bn_err_dims", "import torch\nimport torch.nn as nn\nnn.BatchNorm1d(3)(torch.randn(2, 3, 4, 5))\n"),
     ("bn2d_err_dims", "import torch\nimport torch.nn as nn\nnn.BatchNorm2d(3)(torch.randn(2, 3, 4))\n"),
     ("ln_err_shape", "import torch\nimport torch.nn as nn\nnn.LayerNorm(4)(torch.randn(2, 3))\n"),
+    (
+        "module_full_backward_hooks",
+        """\
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+lin = nn.Linear(3, 2)
+def hook(module, grad_input, grad_output):
+    print("hook", type(module).__name__, grad_input, grad_output)
+def pre(module, grad_output):
+    print("pre", grad_output)
+    return (grad_output[0] * 2,)
+h1 = lin.register_full_backward_hook(hook)
+h2 = lin.register_full_backward_pre_hook(pre)
+x = torch.randn(4, 3, requires_grad=True)
+y = lin(x)
+print(y.grad_fn.name(), y.grad_fn.next_functions[0][0].name())
+y.sum().backward()
+print(x.grad)
+h2.remove()
+x.grad = None
+lin(x).sum().backward()
+print(x.grad)
+y = lin(torch.randn(2, 3))
+y.sum().backward()
+def double(module, grad_input, grad_output):
+    return (grad_input[0] * 10,)
+h1.remove()
+lin.register_full_backward_hook(double)
+x.grad = None
+lin(x).sum().backward()
+print(x.grad)
+conv = nn.Conv2d(1, 1, 2)
+conv.register_full_backward_hook(lambda m, gi, go: print("conv", [g.shape for g in gi], [g.shape for g in go]))
+conv(torch.randn(1, 1, 3, 3, requires_grad=True)).sum().backward()
+""",
+    ),
+    (
+        "module_hooks_err_mixed",
+        """\
+import torch
+import torch.nn as nn
+lin = nn.Linear(3, 2)
+lin.register_backward_hook(lambda m, gi, go: None)
+lin.register_full_backward_hook(lambda m, gi, go: None)
+lin(torch.randn(1, 3, requires_grad=True))
+""",
+    ),
     ("lenet", _LENET),
     ("lenet_batch_training", _LENET_BATCH),
     *[(f"grid_{i}", grid_script(i, case)) for i, case in enumerate(GRID)],
