@@ -120,3 +120,19 @@ def test_conv_grid_forward_is_bit_exact_and_gradients_close():
     # numpy's sums, mostly torch's bits
     assert np.mean(figures["output"]) > 0.9
     assert np.mean(figures["grad_bias"]) > 0.5
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "nn.Conv2d(1, 1, 1).forward.__globals__",
+        "nn.MaxPool2d(2).__class__.__class__",
+        "F.conv2d.__code__",
+        "nn.BatchNorm1d(2).running_mean.__class__",
+        "nn.Dropout().__dict__",
+    ],
+)
+def test_new_layers_reach_no_python_internals(expr):
+    script = f"import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nprint({expr})\n"
+    code, out, err = invoke(["run", "-e", script])
+    assert code != 0 and out == "" and "Traceback" not in err, (code, out, err)
