@@ -51,7 +51,9 @@ class ModuleState:
 
     def __init__(self):
         self.buffers, self.non_persistent = {}, set()
-        self.hooks = {k: _Store() for k in ("forward_pre", "forward", "backward")}
+        self.hooks = {
+            k: _Store() for k in ("forward_pre", "forward", "backward", "full_backward", "full_backward_pre")
+        }
 
 
 def state_of(inst) -> ModuleState:

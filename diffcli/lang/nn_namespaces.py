@@ -8,7 +8,7 @@ each member is a whitelisted value (module and optimizer classes, `nn.Parameter`
 from __future__ import annotations
 
 from ..engine.parameter import make_parameter
-from . import lr_scheduler, nn_activations, nn_init, nn_layers, numpy_subset, optim, values
+from . import lr_scheduler, nn_activations, nn_conv, nn_init, nn_layers, nn_norm, numpy_subset, optim, values
 from .objects import Builtin
 from .values import MODULES, TORCH, Namespace
 
@@ -28,14 +28,20 @@ INIT = Namespace("torch.nn.init", dict(nn_init.FUNCTIONS))
 NN = values._NN
 NN.members.update(nn_layers.CLASSES)
 NN.members.update(nn_activations.CLASSES)
+NN.members.update(nn_conv.CLASSES)
+NN.members.update(nn_norm.CLASSES)
 NN.members.update({"Parameter": Builtin("Parameter", _parameter), "init": INIT})
 values._F.members["linear"] = nn_layers.linear
+values._F.members.update(nn_conv.FUNCTIONS)
+values._F.members.update(nn_norm.FUNCTIONS)
 LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", dict(lr_scheduler.CLASSES))
 OPTIM = Namespace("torch.optim", {**optim.CLASSES, "lr_scheduler": LR_SCHEDULER})
 NUMPY = numpy_subset.NUMPY
 
 TORCH.members.update({"optim": OPTIM, "from_numpy": numpy_subset.from_numpy})
 TORCH.members.setdefault("addmm", nn_layers.addmm)
+for _name in ("conv1d", "conv2d", "max_pool2d"):
+    TORCH.members.setdefault(_name, nn_conv.FUNCTIONS[_name])
 TORCH.members.setdefault("empty", TORCH.members["zeros"])  # (its values are unspecified: zeros here)
 MODULES.update(
     {

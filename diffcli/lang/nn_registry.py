@@ -1,9 +1,9 @@
 """What a `torch.nn.Module` registers besides its parameters and children: buffers
 (`register_buffer`, `buffers()`, `named_buffers()`; the persistent ones are in
 `state_dict()`) and hooks (`register_forward_pre_hook`, `register_forward_hook`,
-`register_backward_hook`), as PyTorch's Module keeps them. (`register_full_backward_hook`,
-whose identity nodes `BackwardHookFunctionBackward` change the outputs' grad_fn, is not
-provided yet.)
+`register_backward_hook`, and the full backward hooks of lang/nn_hooks.py, whose identity
+nodes `BackwardHookFunctionBackward` change the inputs' and outputs' grad_fn), as PyTorch's
+Module keeps them.
 
 A module's buffers and hooks live in its `ModuleState` (`nn.state_of`); a buffer's value is
 one of the instance's attributes, so `self.mean` reads it. `__call__` runs the hooks around
@@ -24,6 +24,7 @@ from ..engine.grad_mode import is_grad_enabled
 from ..engine.tensor import Tensor
 from .autograd_ext import Handle
 from .nn import MODULE, _args, _call, add_methods, named_modules, own_buffers, state_of
+from .nn_hooks import BackwardHook
 from .objects import MISSING, find_in_mro
 from .pybuiltins import host_callable
 from .values import type_name
@@ -103,7 +104,14 @@ def _registrar(kind, keywords=()):
                 if not args
                 else f"Module.register_{kind}_hook() takes 2 positional arguments but {len(args) + 1} were given"
             )
-        if kind.endswith("backward"):
+        hooks_of = state_of(self).hooks
+        other = {"backward": "full_backward", "full_backward": "backward"}.get(kind)
+        if other is not None and hooks_of[other]:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a single Module. "
+                "Please use only one of them."
+            )
+        if "backward" in kind:
             interp.engine_callbacks = True
         return Handle(hooks._handle(state_of(self).hooks[kind], args[0]))
 
@@ -158,6 +166,16 @@ def _call_with_hooks(interp, self, args, kwargs, node):
         out = interp.call_value(fn, [self, tuple(args)], {}, node)
         if out is not None:
             args = list(out) if isinstance(out, tuple) else [out]
+    full = None
+    if (state.hooks["full_backward"] or state.hooks["full_backward_pre"]) and is_grad_enabled():
+        full = BackwardHook(
+            interp,
+            self,
+            list(state.hooks["full_backward"].values()),
+            list(state.hooks["full_backward_pre"].values()),
+            node,
+        )
+        args = full.setup_inputs(args)
     result = _call(interp, self, args, kwargs, node)
     for fn in list(state.hooks["forward"].values()):
         out = interp.call_value(fn, [self, tuple(args), result], {}, node)
@@ -165,6 +183,8 @@ def _call_with_hooks(interp, self, args, kwargs, node):
             result = out
     if state.hooks["backward"] and is_grad_enabled():
         _attach_legacy(interp, self, state.hooks["backward"], args, result, node)
+    if full is not None:
+        result = full.setup_output(result)
     return result
 
 
@@ -177,6 +197,8 @@ add_methods(
         "register_forward_pre_hook": _registrar("forward_pre", ("prepend", "with_kwargs")),
         "register_forward_hook": _registrar("forward", ("prepend", "with_kwargs", "always_call")),
         "register_backward_hook": _registrar("backward"),
+        "register_full_backward_hook": _registrar("full_backward", ("prepend",)),
+        "register_full_backward_pre_hook": _registrar("full_backward_pre", ("prepend",)),
         "__call__": _call_with_hooks,
     },
 )

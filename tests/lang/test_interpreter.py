@@ -325,8 +325,8 @@ def test_type_prints_pytorchs_and_pythons_class_names():
         ),  # (numpy() is supported now)
         ("torch.fft", "module 'torch' has no attribute 'fft' (or diffcli does not support it)"),
         (
-            "torch.nn.functional.conv2d",
-            "module 'torch.nn.functional' has no attribute 'conv2d' (or diffcli does not support it)",
+            "torch.nn.functional.conv3d",
+            "module 'torch.nn.functional' has no attribute 'conv3d' (or diffcli does not support it)",
         ),
         ("math.gamma", "module 'math' has no attribute 'gamma' (or diffcli does not support it)"),
         ("'s'.upper", "'str' object has no attribute 'upper' (or diffcli does not support it)"),
