@@ -12,13 +12,14 @@ import math
 from types import FunctionType, MethodType
 
 from .. import engine
-from ..engine import dtypes, errors, printoptions
+from ..engine import dtypes, printoptions
 from ..engine import functional as _functional
 from ..engine.custom_function import FUNCTION_NODES
 from ..engine.node import Node
 from ..engine.ops import losses, reductions
 from ..engine.parameter import Parameter
 from ..engine.tensor import Size, Tensor
+from .anomaly import AnomalyMode, detect_anomaly, set_detect_anomaly  # noqa: F401  (re-exported)
 from .exceptions import ExceptionValue  # noqa: F401  (re-exported)
 from .objects import Builtin, ClassValue, Instance, NativeMethod, ProvidedBase, ScriptObject
 from .pyfunctools import PARTIAL
@@ -212,35 +213,6 @@ def set_default_device(device):  # the CPU is the only device (CUDA fails as on 
 
 def get_default_device():
     return CPU
-
-
-class AnomalyMode:
-    """`torch.autograd.set_detect_anomaly(b)` / `detect_anomaly()`: accepted and a no-op (a
-    script that runs gives the same output as with PyTorch)."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
-
-    def __repr__(self):
-        return f"<torch.autograd.anomaly_mode.{self.name} object>"
-
-
-def set_detect_anomaly(mode, check_nan=True):
-    return AnomalyMode("set_detect_anomaly")
-
-
-def detect_anomaly(check_nan=True):
-    errors.warn(
-        "Anomaly Detection has been enabled. This mode will increase the runtime and should "
-        "only be enabled for debugging."
-    )
-    return AnomalyMode("detect_anomaly")
 
 
 def _set_printoptions(
