@@ -12,8 +12,9 @@ import numpy as np
 from .. import engine
 from ..engine import custom_function
 from ..engine.ops import reductions
+from ..engine.ops.random import Generator
 from ..engine.tensor import Size, Tensor
-from . import autograd_ext, classes, dunders, numpy_subset, pydict, pymethods
+from . import autograd_ext, classes, dunders, generators, numpy_subset, pydict, pymethods
 from .errors import ScriptError
 from .lookups import DEVICE_ATTRS, attribute_hint, attribute_position
 from .nn import StateDict
@@ -89,6 +90,8 @@ class Attributes:
             return obj.is_floating_point
         elif isinstance(obj, Device) and name in ("type", "index"):
             return getattr(obj, name)
+        elif isinstance(obj, Generator) and name in ("device", *generators.METHODS):
+            return generators.attribute(obj, name)
         elif obj.__class__ is list and name in LIST_METHODS:
             return pymethods.list_method(self, obj, name, e)
         elif obj.__class__ is str and name == "format":

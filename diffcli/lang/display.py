@@ -12,6 +12,7 @@ from ..engine import dtypes, errors
 from ..engine.inference import inference_mode
 from ..engine.node import Node
 from ..engine.ops import reductions
+from ..engine.ops.random import Generator
 from ..engine.tensor import Size, Tensor
 from .exceptions import ExceptionValue
 from .nn import StateDict
@@ -216,4 +217,6 @@ def _other(value, builtin_names):
         return f"<torch.autograd.grad_mode.{type(value).__name__} object>"
     if isinstance(value, (enumerate, zip)):
         return f"<{type(value).__name__} object>"
+    if isinstance(value, Generator):
+        return repr(value)  # <torch._C.Generator object>
     return f"<{type_name(value)} object>"

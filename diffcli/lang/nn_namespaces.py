@@ -8,7 +8,19 @@ each member is a whitelisted value (module and optimizer classes, `nn.Parameter`
 from __future__ import annotations
 
 from ..engine.parameter import make_parameter
-from . import lr_scheduler, nn_activations, nn_conv, nn_init, nn_layers, nn_norm, numpy_subset, optim, values
+from . import (
+    data,
+    generators,
+    lr_scheduler,
+    nn_activations,
+    nn_conv,
+    nn_init,
+    nn_layers,
+    nn_norm,
+    numpy_subset,
+    optim,
+    values,
+)
 from .objects import Builtin
 from .values import MODULES, TORCH, Namespace
 
@@ -38,13 +50,31 @@ LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", dict(lr_scheduler.CLASSES))
 OPTIM = Namespace("torch.optim", {**optim.CLASSES, "lr_scheduler": LR_SCHEDULER})
 NUMPY = numpy_subset.NUMPY
 
-TORCH.members.update({"optim": OPTIM, "from_numpy": numpy_subset.from_numpy})
+TORCH.members.update(
+    {
+        "optim": OPTIM,
+        "from_numpy": numpy_subset.from_numpy,
+        "Generator": Builtin("Generator", generators.new_generator),
+    }
+)
 TORCH.members.setdefault("addmm", nn_layers.addmm)
 for _name in ("conv1d", "conv2d", "max_pool2d"):
     TORCH.members.setdefault(_name, nn_conv.FUNCTIONS[_name])
 TORCH.members.setdefault("empty", TORCH.members["zeros"])  # (its values are unspecified: zeros here)
+DATA = Namespace(
+    "torch.utils.data",
+    {
+        **data.CLASSES,
+        "random_split": Builtin("random_split", data.random_split),
+        "default_collate": data.default_collate,
+    },
+)
+UTILS = Namespace("torch.utils", {"data": DATA})
+TORCH.members["utils"] = UTILS
 MODULES.update(
     {
+        "torch.utils": UTILS,
+        "torch.utils.data": DATA,
         "torch.nn.init": INIT,
         "torch.optim": OPTIM,
         "torch.optim.lr_scheduler": LR_SCHEDULER,

@@ -118,7 +118,16 @@ DUNDER = "is not allowed in diffcli scripts"
         ("import sys", "ModuleNotFoundError", "No module named 'sys'"),
         ("import importlib", "ModuleNotFoundError", "No module named 'importlib'"),
         ("from os import path", "ModuleNotFoundError", "No module named 'os'"),
-        ("import torch.utils", "ModuleNotFoundError", "No module named 'torch.utils'"),
+        (
+            "import torch.utils.cpp_extension",
+            "ModuleNotFoundError",
+            "No module named 'torch.utils.cpp_extension'",
+        ),
+        (
+            "from torch.utils import checkpoint",
+            "ImportError",
+            "cannot import name 'checkpoint' from 'torch.utils'",
+        ),
         ("from torch import _C", "ImportError", "cannot import name '_C' from 'torch'"),
         ("from math import __loader__", "ImportError", "cannot import name '__loader__' from 'math'"),
         (

@@ -273,7 +273,7 @@ def _random_dtypes(dtype, like=None):
     return draw, out
 
 
-def _random_fill(arr: np.ndarray, draw, kind: str, kernel: str) -> np.ndarray:
+def _random_fill(arr: np.ndarray, draw, kind: str, kernel: str, gen=None) -> np.ndarray:
     """Fill `arr` in memory order (as ATen's serial kernels walk a fresh tensor)."""
     if arr.dtype.kind != "f":
         raise errors.not_implemented(kernel, arr.dtype)
@@ -283,24 +283,39 @@ def _random_fill(arr: np.ndarray, draw, kind: str, kernel: str) -> np.ndarray:
         perm = sorted(range(arr.ndim), key=lambda i: -arr.strides[i])
         view = arr.transpose(perm)
     n = arr.size
+    gen = gen or _random.default_generator
     if kind == "normal":
-        vals = _random.default_generator.normal(n, draw, contiguous=arr.flags.c_contiguous)
+        vals = gen.normal(n, draw, contiguous=arr.flags.c_contiguous)
     else:
-        vals = _random.default_generator.uniform(n, draw)
+        vals = gen.uniform(n, draw)
     view[...] = vals.reshape(view.shape)
     return arr
 
 
-def rand(*size, dtype=None, requires_grad=False):
+def rand(*size, dtype=None, requires_grad=False, generator=None):
+    gen = _random.generator_or_default(generator, "rand")
     draw, out = _random_dtypes(dtype)
     arr = np.empty(_size(size), dtype=out)
-    return _leaf(_random_fill(arr, draw, "uniform", "check_uniform_bounds"), requires_grad)
+    return _leaf(_random_fill(arr, draw, "uniform", "check_uniform_bounds", gen), requires_grad)
 
 
-def randn(*size, dtype=None, requires_grad=False):
+def randn(*size, dtype=None, requires_grad=False, generator=None):
+    gen = _random.generator_or_default(generator, "randn")
     draw, out = _random_dtypes(dtype)
     arr = np.empty(_size(size), dtype=out)
-    return _leaf(_random_fill(arr, draw, "normal", "normal_kernel_cpu"), requires_grad)
+    return _leaf(_random_fill(arr, draw, "normal", "normal_kernel_cpu", gen), requires_grad)
+
+
+def randperm(n, dtype=None, requires_grad=False, generator=None):
+    """torch.randperm(n): 0..n-1 in a random order (int64 unless `dtype`)."""
+    gen = _random.generator_or_default(generator, "randperm")
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise errors.TorchTypeError(f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}")
+    if n < 0:
+        raise errors.TorchRuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    _check_size(n)
+    out = dtypes.to_np(dtype) or np.int64
+    return _leaf(_random.randperm_values(n, gen).astype(out), requires_grad)
 
 
 def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=False, generator=None):
@@ -323,7 +338,8 @@ def randint(*args, size=None, low=None, high=None, dtype=None, requires_grad=Fal
     arr = np.empty(_size((tuple(size),)), dtype=out)
     span = hi - lo
     n = arr.size
-    draws = _random.default_generator.random64(n) if span >= 1 << 32 else _random.default_generator.random(n)
+    gen = _random.generator_or_default(generator, "randint")
+    draws = gen.random64(n) if span >= 1 << 32 else gen.random(n)
     arr.reshape(-1)[...] = (draws % np.uint64(span)).astype(np.int64) + lo
     return _leaf(arr, requires_grad)
 

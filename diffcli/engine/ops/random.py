@@ -57,6 +57,9 @@ class Generator:
     def initial_seed(self) -> int:
         return self._seed
 
+    def __repr__(self):
+        return "<torch._C.Generator object>"  # (PyTorch's, without the address)
+
     # --- raw draws ----------------------------------------------------------------
     def random(self, n: int) -> np.ndarray:
         """n 32-bit draws (uint64 array)."""
@@ -250,6 +253,28 @@ def _fill16_avx2_f32(d: np.ndarray) -> np.ndarray:
 
 
 default_generator = Generator()
+
+
+def generator_or_default(generator, fn: str) -> Generator:
+    """The `generator=` argument of a random function: a Generator, or the default one."""
+    if generator is None:
+        return default_generator
+    if not isinstance(generator, Generator):
+        raise errors.TorchTypeError(
+            f"{fn}(): argument 'generator' must be torch.Generator, not {type(generator).__name__}"
+        )
+    return generator
+
+
+def randperm_values(n: int, gen: Generator) -> np.ndarray:
+    """ATen's randperm_cpu: 0..n-1 shuffled in place by Fisher-Yates, position i swapped
+    with i + (a 32-bit draw % (n - i))."""
+    r = list(range(n))
+    draws = gen.random(max(n - 1, 0)).tolist()
+    for i in range(n - 1):
+        z = draws[i] % (n - i) + i
+        r[i], r[z] = r[z], r[i]
+    return np.array(r, dtype=np.int64)
 
 
 def manual_seed(seed) -> Generator:
