@@ -48,6 +48,7 @@ TORCH_NS = _Namespace(
         "float": dtypes.float32,
         "int64": dtypes.int64,
         "long": dtypes.int64,
+        "int32": dtypes.int32,
         "bool": dtypes.bool_,
         "nn": _Namespace({"functional": F_NS}),
         "autograd": _Namespace({"grad": _autograd.grad, "backward": _autograd.backward}),

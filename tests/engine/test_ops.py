@@ -662,6 +662,42 @@ for _name, _key, _shapes in [
     )
     row(_name, lambda a, k=_k: a[k], lambda a, k=_key: a[k], _shapes, covers=["select"])
 
+# gather / scatter / scatter_add (an index with a repeat: scatter_add sums it, gather's
+# gradient does)
+_IDX = np.array([[0, 2], [1, 1]])
+
+
+def _np_scatter(a, idx, src, add=False):
+    out = a.copy()
+    key = (np.arange(idx.shape[0])[:, None], idx)
+    if add:
+        np.add.at(out, key, src[: idx.shape[0], : idx.shape[1]])
+    else:
+        out[key] = src[: idx.shape[0], : idx.shape[1]]
+    return out
+
+
+row("gather", lambda a: F["gather"](a, 1, Tensor(_IDX)), lambda a: np.take_along_axis(a, _IDX, 1), MAT)
+row(
+    "scatter",
+    lambda a, s: F["scatter"](a, 1, Tensor(np.array([[2, 0], [1, 2]])), s),
+    lambda a, s: _np_scatter(a, np.array([[2, 0], [1, 2]]), s),
+    [((2, 3), (2, 2))],
+)
+row(
+    "scatter(value)",
+    lambda a: F["scatter"](a, 1, Tensor(_IDX), -1.5),
+    lambda a: _np_scatter(a, _IDX, np.full((2, 2), -1.5)),
+    MAT,
+    covers=["scatter"],
+)
+row(
+    "scatter_add",
+    lambda a, s: F["scatter_add"](a, 1, Tensor(_IDX), s),
+    lambda a, s: _np_scatter(a, _IDX, s, add=True),
+    [((2, 3), (2, 2))],
+)
+
 # ---------------------------------------------------------------------------------------
 # losses
 

@@ -190,8 +190,6 @@ CHECKED_ELSEWHERE = {
     "fill_.Scalar": "test_views.py::test_fill_with_a_number_cuts_the_gradient",
     "add.Scalar": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
     "sub.Scalar": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
-    "scatter.src": "test_rows.py::test_max_dim_gradients_scatter_and_gather_as_pytorch",
-    "gather": "test_rows.py::test_max_dim_gradients_scatter_and_gather_as_pytorch",
     "_softmax_backward_data": "test_create_graph.py::test_softmax_gradients_record_their_backward_data_ops",
     "_log_softmax_backward_data": "test_create_graph.py::test_softmax_gradients_record_their_backward_data_ops",
     "gelu_backward": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
@@ -346,21 +344,21 @@ def _names(t):
 
 
 def test_max_dim_gradients_scatter_and_gather_as_pytorch():
-    """max(dim)'s gradient is a scatter (scatter.src, ScatterBackward0), whose gradient is a
-    gather (GatherBackward0), whose gradient is the scatter again; values as torch 2.13's.
-    (PyTorch's ScatterBackward0 has a None edge for the zeros and its gather's gradient is
-    a scatter_add: ScatterAddBackward0; diffcli's nodes keep their one edge and scatter.)"""
+    """max(dim)'s gradient is a scatter into zeros (scatter.src, ScatterBackward0, its first
+    edge the zeros': None), whose gradient is a gather (GatherBackward0), whose gradient is
+    a scatter_add (ScatterAddBackward0); names and values as torch 2.13's."""
     x = tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]], requires_grad=True)
     w = tensor([1.5, -2.0], requires_grad=True)
     v = tensor([[0.25, 0.5, 0.75], [1.0, 1.25, 1.5]], requires_grad=True)
     (gx,) = grad((x.max(1).values * w).sum(), x, create_graph=True)
     assert gx.grad_fn.name() == "ScatterBackward0"
+    assert gx.grad_fn.next_functions[0] == (None, 0)
     assert gx.tolist() == [[0.0, 0.0, 1.5], [0.0, -2.0, 0.0]]
     (gw,) = grad((gx * v).sum(), w, create_graph=True)
     assert "GatherBackward0" in _names(gw)
     assert gw.tolist() == [0.75, 1.25]
     (gv,) = grad((gw * w).sum(), v, create_graph=True)
-    assert "ScatterBackward0" in _names(gv)
+    assert "ScatterAddBackward0" in _names(gv)
     assert gv.tolist() == [[0.0, 0.0, 1.5], [0.0, -2.0, 0.0]]
 
 

@@ -1966,6 +1966,12 @@ SECOND_ORDER = {
 }
 
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import method_cases  # noqa: E402
+
+SNIPPETS += method_cases.SNIPPETS
+SECOND_ORDER |= method_cases.SECOND_ORDER
+
 from diffcli.render.jsonout import json_number as _fnum  # noqa: E402
 
 

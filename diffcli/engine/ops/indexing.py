@@ -14,19 +14,6 @@ from . import shape as S
 from .rows import expose
 
 
-def scatter_to(g: Tensor, shape, dim, idx) -> Tensor:
-    """A zero tensor of `shape` with `g` placed at `idx` along `dim` (max/min backward):
-    ScatterBackward0, whose gradient is a gather (GatherBackward0), whose gradient is this."""
-    out = np.zeros(shape, dtype=g.array.dtype)
-    np.put_along_axis(out, idx, g.array, axis=dim)
-    return _SCATTER.record(out, (g,), fargs=(dim, idx, g.array.shape))
-
-
-def gather(g: Tensor, dim, idx) -> Tensor:
-    """g.gather(dim, idx) (scatter_to's backward): GatherBackward0."""
-    return _GATHER.record(np.take_along_axis(g.array, idx, axis=dim), (g,), fargs=(dim, idx, g.array.shape))
-
-
 def index_put_zeros(g: Tensor, shape, key) -> Tensor:
     """Backward of a read at `key`: g scatter-added into zeros of `shape` (IndexPutBackward0,
     whose own backward is a read at `key` again: so the gradient of a gradient of an
@@ -287,25 +274,6 @@ _UNBIND = rows.text_row(
         ),
     ),
 )
-# scatter_to / gather: zeros(shape).scatter(dim, index, src) (the zeros no input) and
-# its gradient, which is the other's (a formula's nodes: max.dim's backward)
-_SCATTER = rows.text_row(
-    "scatter.src",
-    "ScatterBackward0",
-    ("grad.gather(dim, index)",),
-    inputs=("src",),
-    args=(("dim", None), ("index", None), ("src_sym_sizes", None)),
-    formulas=(lambda grad, src, result, dim, index, src_sym_sizes: gather(grad, dim, index),),
-)
-_GATHER = rows.text_row(
-    "gather",
-    "GatherBackward0",
-    ("zeros_like(self).scatter(dim, index, grad)",),
-    args=(("dim", None), ("index", None), _SIZES),
-    formulas=(
-        lambda grad, self, result, dim, index, self_sym_sizes: scatter_to(grad, self_sym_sizes, dim, index),
-    ),
-)
 _INDEX_PUT = rows.text_row(
     "index_put",
     "IndexPutBackward0",
@@ -341,8 +309,6 @@ rows.helpers(
             slice_backward,
             index_put_zeros,
             index_read,
-            scatter_to,
-            gather,
             region_backward,
         )
     }
