@@ -698,6 +698,84 @@ row(
     [((2, 3), (2, 2))],
 )
 
+# masked_* and index_* (a mask that broadcasts; an index with a repeat)
+_MASK = np.array([True, False, True])
+_I = np.array([2, 0, 2])
+row(
+    "masked_fill",
+    lambda a: F["masked_fill"](a, Tensor(_MASK), 0.5),
+    lambda a: np.where(_MASK, 0.5, a),
+    [((3,),), ((2, 3),)],
+)
+row(
+    "masked_fill(tensor value)",
+    lambda a, v: F["masked_fill"](a, Tensor(_MASK), v),
+    lambda a, v: np.where(_MASK, v, a),
+    [((2, 3), ())],
+    covers=["masked_fill"],
+)
+
+
+def _np_masked_select(a):
+    x, m = np.broadcast_arrays(a, _MASK)
+    return x[m]
+
+
+def _np_masked_scatter(a, s):
+    out = a.copy()
+    out[_MASK] = s[:2]
+    return out
+
+
+row(
+    "masked_select",
+    lambda a: F["masked_select"](a, Tensor(_MASK)),
+    _np_masked_select,
+    [((3,),), ((2, 3),), ((2, 1),)],
+)
+row(
+    "masked_scatter",
+    lambda a, s: F["masked_scatter"](a, Tensor(_MASK), s),
+    _np_masked_scatter,
+    [((3,), (3,))],
+)
+row(
+    "index_select", lambda a: F["index_select"](a, -1, Tensor(_I)), lambda a: a[..., _I], [((3,),), ((2, 3),)]
+)
+
+
+def _np_index_add(a, s, alpha=1.0):
+    out = a.copy()
+    np.add.at(out, (slice(None), _I), s * alpha)
+    return out
+
+
+row(
+    "index_add",
+    lambda a, s: F["index_add"](a, 1, Tensor(_I), s, alpha=2.0),
+    lambda a, s: _np_index_add(a, s, 2.0),
+    [((2, 3), (2, 3))],
+)
+row(
+    "index_copy",
+    lambda a, s: F["index_copy"](a, 1, Tensor(np.array([2, 0])), s),
+    lambda a, s: np.stack([a[:, 1] * 0 + s[:, 1], a[:, 1], s[:, 0]], 1),
+    [((2, 3), (2, 2))],
+)
+row(
+    "index_fill",
+    lambda a: F["index_fill"](a, 1, Tensor(_I), -2.0),
+    lambda a: np.where(np.isin(np.arange(3), _I), -2.0, a),
+    [((2, 3),)],
+)
+row(
+    "index_fill(tensor value)",
+    lambda a, v: F["index_fill"](a, 1, Tensor(_I), v),
+    lambda a, v: np.where(np.isin(np.arange(3), _I), v, a),
+    [((2, 3), ())],
+    covers=["index_fill"],
+)
+
 # ---------------------------------------------------------------------------------------
 # losses
 

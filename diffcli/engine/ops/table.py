@@ -12,7 +12,20 @@ from __future__ import annotations
 from ..tensor import Tensor
 from . import arithmetic as A
 from . import assignment as AS
-from . import conversion, extremes, losses, reductions, rows, scatter, shape, softmax, statistics, unary_args  # noqa: F401 (their ops' rows)
+from . import (  # noqa: F401 (their ops' rows)
+    conversion,
+    extremes,
+    index_ops,
+    losses,
+    masked,
+    reductions,
+    rows,
+    scatter,
+    shape,
+    softmax,
+    statistics,
+    unary_args,
+)
 from . import creation as K
 from . import discrete as D
 from . import indexing as I
