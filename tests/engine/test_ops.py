@@ -776,6 +776,24 @@ row(
     covers=["index_fill"],
 )
 
+# sort / topk (distinct values: finite differences keep the order), triangles, pieces
+row("sort", lambda a: F["sort"](a, -1).values, lambda a: np.sort(a, -1), [((4,),), ((2, 3),)])
+row(
+    "sort(descending)",
+    lambda a: F["sort"](a, 0, descending=True)[0],
+    lambda a: -np.sort(-a, 0),
+    [((3, 2),)],
+    covers=["sort"],
+)
+row("topk", lambda a: F["topk"](a, 2).values, lambda a: -np.sort(-a, -1)[..., :2], [((4,),), ((2, 3),)])
+row("tril", lambda a: F["tril"](a), np.tril, [((3, 3),), ((2, 3),)])
+row("triu", lambda a: F["triu"](a, 1), lambda a: np.triu(a, 1), [((3, 3),), ((2, 2, 3),)])
+row("split", lambda a: F["split"](a, 2, 1)[1] * 2 + 1, lambda a: a[:, 2:] * 2 + 1, MAT)
+row("split(sizes)", lambda a: F["split"](a, [1, 2], 1)[1], lambda a: a[:, 1:], MAT, covers=["split"])
+row("chunk", lambda a: F["chunk"](a, 2)[0], lambda a: a[:2], [((3,),), ((3, 2),)])
+row("unbind", lambda a: F["unbind"](a, 1)[2], lambda a: a[:, 2], MAT)
+row("narrow", lambda a: F["narrow"](a, -1, 1, 2), lambda a: a[..., 1:3], [((3,),), ((2, 3),)])
+
 # ---------------------------------------------------------------------------------------
 # losses
 

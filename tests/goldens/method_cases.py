@@ -5,6 +5,7 @@ written for these tests. `SECOND_ORDER` names those whose second-order gradients
 recorded too."""
 
 M = "a = T([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])"  # the 2x3 leaf most snippets use
+TIES = 'b = T([[2.0, 1.0, 2.0, float("nan")], [0.5, -1.0, 0.5, 3.0]])'  # ties and a NaN
 IDX = "idx = C([[0, 2], [1, 1]])"  # an index with a repeat (1, 1) for gather/scatter_add
 
 SNIPPETS = [
@@ -245,9 +246,75 @@ SNIPPETS = [
     ),
     ("index_ops", "index_fill too negative", f"{M}; i = C([-3])", "a.index_fill(0, i, 1.0)"),
     ("masked", "masked_scatter short source", f"{M}; s = T([1.0, 2.0])", "a.masked_scatter(a > -5, s)"),
+    # --- sort / argsort / topk ---
+    ("sorting", "a.sort().values", M, "a.sort().values"),
+    ("sorting", "a.sort(0)[1] (indices)", M, "a.sort(0)[1]"),
+    ("sorting", "torch.sort(descending)", M, "torch.sort(a, dim=1, descending=True).values"),
+    ("sorting", "sort ties and nan", TIES, "b.sort(1).values"),
+    ("sorting", "sort ties and nan indices", TIES, "b.sort(1).indices"),
+    ("sorting", "sort descending ties and nan", TIES, "b.sort(1, descending=True).values"),
+    ("sorting", "sort descending ties indices", TIES, "b.sort(1, descending=True)[1]"),
+    ("sorting", "sort stable", TIES, "b.sort(stable=True, dim=0).values"),
+    ("sorting", "sort 0-d", "s = T(1.5)", "s.sort().values"),
+    ("sorting", "sort int", "z = C([3, 1, 2])", "z.sort().values"),
+    ("sorting", "sort dim out of range", M, "a.sort(dim=2).values"),
+    ("sorting", "a.argsort()", M, "a.argsort()"),
+    ("sorting", "argsort descending", TIES, "torch.argsort(b, dim=1, descending=True)"),
+    ("sorting", "a.topk(2).values", M, "a.topk(2).values"),
+    ("sorting", "topk indices", M, "a.topk(2)[1]"),
+    ("sorting", "topk smallest dim 0", M, "torch.topk(a, 1, dim=0, largest=False).values"),
+    ("sorting", "topk k=0", M, "a.topk(0).values"),
+    ("sorting", "topk k too large", M, "a.topk(4)"),
+    ("sorting", "topk 1-D", "v = T([0.5, 3.0, -1.0, 2.0])", "v.topk(3).values"),
+    # --- tril / triu ---
+    ("triangular", "a.tril()", M, "a.tril()"),
+    ("triangular", "torch.triu(a, 1)", M, "torch.triu(a, 1)"),
+    (
+        "triangular",
+        "tril(-1) square",
+        "w = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])",
+        "w.tril(-1)",
+    ),
+    (
+        "triangular",
+        "triu batched",
+        "w = T([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]])",
+        "w.triu(diagonal=0)",
+    ),
+    (
+        "triangular",
+        "tril of ones (causal mask)",
+        "o = C([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])",
+        "torch.tril(o)",
+    ),
+    ("triangular", "tril 1-D", "v = T([1.0, 2.0])", "v.tril()"),
+    ("triangular", "y.triu_()", f"{M}; y = a * 2", "y.triu_()"),
+    # --- split / chunk / unbind / narrow ---
+    ("splits", "a.split(2, 1)[1]", M, "a.split(2, 1)[1]"),
+    ("splits", "a.split(2, 1)[0]", M, "a.split(2, 1)[0]"),
+    ("splits", "torch.split(a, [1, 2], dim=1)[1]", M, "torch.split(a, [1, 2], dim=1)[1]"),
+    ("splits", "split sizes sum", M, "a.split([1, 1], 1)"),
+    ("splits", "split size 0", M, "a.split(0, 1)"),
+    ("splits", "a.chunk(2, 1)[1]", M, "a.chunk(2, 1)[1]"),
+    ("splits", "chunk rows", M, "a.chunk(2)[0]"),
+    ("splits", "chunk more than size", "v = T([1.0, 2.0, 3.0])", "v.chunk(5)[2]"),
+    ("splits", "chunk 0", M, "a.chunk(0)"),
+    ("splits", "chunks summed", M, "a.chunk(3, dim=1)[0] * 2 + a.chunk(3, dim=1)[2]"),
+    ("splits", "a.unbind(1)[2]", M, "a.unbind(1)[2]"),
+    ("splits", "torch.unbind(a)[0]", M, "torch.unbind(a)[0]"),
+    ("splits", "a.narrow(1, 1, 2)", M, "a.narrow(1, 1, 2)"),
+    ("splits", "torch.narrow negative start", M, "torch.narrow(a, 1, -1, 1)"),
+    ("splits", "narrow too long", M, "a.narrow(1, 2, 2)"),
+    ("splits", "narrow start out of range", M, "a.narrow(1, 4, 0)"),
+    ("splits", "narrow negative length", M, "a.narrow(1, 0, -1)"),
 ]
 
 SECOND_ORDER = {
+    "sorting/a.sort().values",
+    "sorting/a.topk(2).values",
+    "triangular/a.tril()",
+    "splits/a.split(2, 1)[1]",
+    "splits/a.chunk(2, 1)[1]",
     "masked/a.masked_fill(a > 1, 0.0)",
     "masked/masked_fill 0-d tensor value",
     "masked/a.masked_select(a > 0)",

@@ -23,7 +23,10 @@ from . import (  # noqa: F401 (their ops' rows)
     scatter,
     shape,
     softmax,
+    sorting,
+    splits,
     statistics,
+    triangular,
     unary_args,
 )
 from . import creation as K
@@ -54,6 +57,7 @@ _OTHERS = {
     "all": D.all,
     "argmax": D.argmax,
     "argmin": D.argmin,
+    "argsort": sorting.argsort,
     "equal": D.equal,
     "allclose": D.allclose,
     "tensor": K.tensor,
