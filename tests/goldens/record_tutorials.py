@@ -331,6 +331,107 @@ loss.backward()
 print(target, loss, logits.grad)
 print(torch.randint(0, 2**40, (3,)), torch.randint(7, (20,)))
 """,
+    # in-place index/mask methods on a non-leaf: the version counter, the node they record,
+    # and on a view its base's CopySlices (the view: AsStridedBackward0)
+    "inplace_index_methods": """\
+import torch
+a = torch.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+y = a * 2
+print(y._version)
+y.scatter_(1, torch.tensor([[0], [2]]), 0.0)
+print(y._version, y.grad_fn)
+y.masked_fill_(y < 0, 1.0)
+print(y._version, y.grad_fn)
+y.index_fill_(0, torch.tensor([1]), 5.0)
+print(y._version, y.grad_fn, y.grad_fn.next_functions)
+y.sum().backward()
+print(a.grad)
+b = a.clone()
+row = b[0]
+row.masked_fill_(row > 0, 0.0)
+print(b.grad_fn, row.grad_fn, b._version, row._version)
+print(b)
+z = torch.zeros(2, 3)
+z[1].copy_(a[0])
+print(z.grad_fn, z.requires_grad, z)
+(b.sum() + (z * z).sum()).backward()
+print(a.grad)
+acc = torch.zeros(3)
+acc.index_add_(0, torch.tensor([0, 0, 2]), a[1])
+print(acc, acc.grad_fn, acc._version)
+try:
+    a.scatter_add_(0, torch.tensor([[0, 1, 1]]), a.detach())
+except RuntimeError as e:
+    print("RuntimeError", e)
+""",
+    # a node keeps its index: changing it in place, or a second backward, fails as in PyTorch
+    "saved_index_and_second_backward": """\
+import torch
+a = torch.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+i = torch.tensor([[0], [1]])
+y = a.gather(1, i)
+i.add_(1)
+try:
+    y.sum().backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+s = a.sort(dim=1)
+s.values.sum().backward(retain_graph=True)
+print(a.grad, s.indices)
+s.values.sum().backward()
+try:
+    s.values.sum().backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+m = a.masked_select(a > 0)
+print(m, m.grad_fn)
+m.sum().backward()
+print(a.grad)
+""",
+    # the methods real tutorials use: one-hot by scatter_, a causal mask from tril and
+    # masked_fill, topk, LSTM-style gates by chunk, a target network by copy_, new_zeros
+    "tutorial_methods": """\
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+labels = torch.tensor([2, 0, 1])
+onehot = torch.zeros(3, 3).scatter_(1, labels.unsqueeze(1), 1.0)
+print(onehot)
+scores = torch.randn(3, 3, requires_grad=True)
+mask = torch.tril(torch.ones(3, 3)) == 0
+att = scores.masked_fill(mask, float("-inf")).softmax(dim=-1)
+print(att)
+att[:, 0].sum().backward()
+print(scores.grad)
+q = torch.randn(4, 5, requires_grad=True)
+actions = torch.tensor([1, 0, 4, 2])
+chosen = q.gather(1, actions.unsqueeze(-1)).squeeze(-1)
+print(chosen, chosen.grad_fn)
+best, where = q.topk(2, dim=1)
+print(best, where)
+loss = F.mse_loss(chosen, best[:, 0].detach())
+loss.backward()
+print(q.grad)
+h = torch.randn(2, 8, requires_grad=True)
+i_gate, f_gate, g_gate, o_gate = h.chunk(4, dim=1)
+c = torch.sigmoid(f_gate) * torch.tanh(g_gate) + torch.sigmoid(i_gate)
+out = torch.sigmoid(o_gate) * torch.tanh(c)
+out.sum().backward()
+print(out, h.grad)
+online = torch.randn(3, requires_grad=True)
+target = torch.zeros(3)
+with torch.no_grad():
+    target.copy_(online)
+    online.index_fill_(0, torch.tensor([0]), 0.0)
+print(target, online, target.requires_grad)
+pad = online.new_zeros(2)
+print(pad, pad.dtype, online.new_full((2,), 7.0), online.new_tensor([1, 2]))
+vals, order = torch.sort(torch.tensor([3.0, 1.0, 2.0]), descending=True)
+print(vals, order, torch.argsort(vals))
+parts = torch.arange(6.0).split([2, 4])
+print(parts, torch.arange(6.0).narrow(0, 1, 3), torch.arange(4.0).unbind())
+print(torch.sort(q, dim=1))
+""",
 }
 
 from record_autograd_ext import run  # noqa: E402 (the same way of running a case)

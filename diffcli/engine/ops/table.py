@@ -34,6 +34,7 @@ from . import discrete as D
 from . import indexing as I
 from . import inplace as IP
 from . import linalg as L
+from . import new_tensors as NT
 from . import ranges as R
 from . import selection as SE
 from . import shape as S
@@ -103,9 +104,11 @@ FUNCTIONS.update(_OTHERS)
 METHODS = {name: e.method for e in rows.TABLE if e.method is not None for name in e.names}
 METHODS.update({k: v for k, v in _OTHERS.items() if k not in _NOT_METHODS})
 METHODS.update({"equal": D.equal_method, "allclose": D.allclose_method})
+METHODS.update(NT.NEW_METHODS)  # (x.new_zeros(...): methods only)
 
 # In-place variants `x.name_(...)` (of an op's first name); `zero_`/`fill_` are their own ops.
 INPLACE = {e.names[0] + "_": METHODS[e.names[0]] for e in rows.TABLE if e.inplace}
+INPLACE["copy_"] = NT.copy  # (in place only: x.copy_(src))
 
 
 def _inplace_method(fn):
