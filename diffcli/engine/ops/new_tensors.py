@@ -9,9 +9,11 @@ import numpy as np
 from .. import dtypes, errors
 from ..function import as_tensor
 from ..tensor import Tensor
-from . import assignment  # noqa: F401 (its copy_ row, CopyBackwards)
+from . import (
+    assignment,  # noqa: F401 (its copy_ row, CopyBackwards)
+    rows,
+)
 from . import creation as K
-from . import rows
 
 
 def copy(a, src, non_blocking=False):
