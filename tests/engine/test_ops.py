@@ -794,6 +794,83 @@ row("chunk", lambda a: F["chunk"](a, 2)[0], lambda a: a[:2], [((3,),), ((3, 2),)
 row("unbind", lambda a: F["unbind"](a, 1)[2], lambda a: a[:, 2], MAT)
 row("narrow", lambda a: F["narrow"](a, -1, 1, 2), lambda a: a[..., 1:3], [((3,),), ((2, 3),)])
 
+# diagonals, three-operand pointwise ops, rearrangements
+row("diagonal", lambda a: F["diagonal"](a, 1), lambda a: np.diagonal(a, 1), [((3, 3),), ((2, 3),)])
+row("diag", lambda a: F["diag"](a), lambda a: np.diag(a), [((3,),), ((3, 3),)])
+row("diag_embed", lambda a: F["diag_embed"](a), lambda a: np.stack([np.diag(r) for r in a]), [((2, 3),)])
+row("trace", lambda a: F["trace"](a), np.trace, [((3, 3),), ((2, 3),)])
+row(
+    "addcmul",
+    lambda a, b, c: F["addcmul"](a, b, c, value=0.5),
+    lambda a, b, c: a + 0.5 * b * c,
+    [((3,), (3,), (3,)), ((2, 3), (3,), (2, 1))],
+)
+row(
+    "addcdiv",
+    lambda a, b, c: F["addcdiv"](a, b, c, value=-2.0),
+    lambda a, b, c: a - 2.0 * b / c,
+    [((3,), (3,), (3,))],
+    domain=(DEFAULT, DEFAULT, POSITIVE),
+)
+row("lerp", lambda a, b: F["lerp"](a, b, 0.3), lambda a, b: a + 0.3 * (b - a), [((3,), (3,)), ((2, 3), (3,))])
+row(
+    "lerp(tensor weight)",
+    lambda a, b, w: F["lerp"](a, b, w),
+    lambda a, b, w: a + w * (b - a),
+    [((3,), (3,), (3,))],
+    covers=["lerp"],
+)
+row("roll", lambda a: F["roll"](a, 1, -1), lambda a: np.roll(a, 1, -1), [((3,),), ((2, 3),)])
+row(
+    "repeat_interleave",
+    lambda a: F["repeat_interleave"](a, 2, 0),
+    lambda a: np.repeat(a, 2, 0),
+    [((3,),), ((2, 3),)],
+)
+row("tile", lambda a: F["tile"](a, (2, 1)), lambda a: np.tile(a, (2, 1)), [((3,),), ((2, 3),)])
+row(
+    "movedim",
+    lambda a: F["movedim"](a, 0, -1),
+    lambda a: np.moveaxis(a, 0, -1),
+    MAT,
+    covers=["movedim", "moveaxis"],
+)
+row(
+    "swapaxes",
+    lambda a: F["swapaxes"](a, 0, 1),
+    lambda a: np.swapaxes(a, 0, 1),
+    MAT,
+    covers=["swapaxes", "swapdims"],
+)
+row("unflatten", lambda a: F["unflatten"](a, 0, (2, 2)), lambda a: a.reshape(2, 2), [((4,),)])
+row(
+    "broadcast_to",
+    lambda a: F["broadcast_to"](a, (2, 3)),
+    lambda a: np.broadcast_to(a, (2, 3)),
+    [((3,),), ((2, 1),)],
+)
+row("fliplr", lambda a: F["fliplr"](a), np.fliplr, MAT)
+row("flipud", lambda a: F["flipud"](a), np.flipud, [((3,),), ((2, 3),)])
+row(
+    "hstack",
+    lambda a, b: F["hstack"]([a, b]),
+    lambda a, b: np.hstack([a, b]),
+    [((3,), (2,)), ((2, 3), (2, 1))],
+)
+row(
+    "vstack",
+    lambda a, b: F["vstack"]([a, b]),
+    lambda a, b: np.vstack([a, b]),
+    [((3,), (3,)), ((2, 3), (1, 3))],
+)
+row(
+    "column_stack",
+    lambda a, b: F["column_stack"]([a, b]),
+    lambda a, b: np.column_stack([a, b]),
+    [((3,), (3, 2))],
+)
+row("cumprod", lambda a: F["cumprod"](a, -1), lambda a: np.cumprod(a, -1), [((3,),), ((2, 3),)])
+
 # ---------------------------------------------------------------------------------------
 # losses
 

@@ -14,10 +14,13 @@ from . import arithmetic as A
 from . import assignment as AS
 from . import (  # noqa: F401 (their ops' rows)
     conversion,
+    diagonals,
     extremes,
     index_ops,
     losses,
     masked,
+    pointwise3,
+    rearrange,
     reductions,
     rows,
     scatter,
@@ -35,6 +38,7 @@ from . import indexing as I
 from . import inplace as IP
 from . import linalg as L
 from . import new_tensors as NT
+from . import predicates as PR
 from . import ranges as R
 from . import selection as SE
 from . import shape as S
@@ -98,6 +102,7 @@ _NOT_METHODS = {
     "rand_like",
     "randn_like",
 }
+_OTHERS.update(PR.PREDICATES)
 FUNCTIONS.update(_OTHERS)
 
 # Methods: the rows' ops flagged `method`, the other functions that take the tensor first
