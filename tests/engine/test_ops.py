@@ -870,6 +870,28 @@ row(
     [((3,), (3, 2))],
 )
 row("cumprod", lambda a: F["cumprod"](a, -1), lambda a: np.cumprod(a, -1), [((3,),), ((2, 3),)])
+row("diff", lambda a: F["diff"](a, 2), lambda a: np.diff(a, 2), [((4,),), ((2, 4),)])
+row(
+    "sum_to_size",
+    lambda a: a.sum_to_size(1, 3),
+    lambda a: a.sum(axis=tuple(range(a.ndim - 1)), keepdims=True).reshape(1, 3),
+    [((2, 3),), ((2, 2, 3),)],
+)
+row(
+    "tensor_split",
+    lambda a: F["tensor_split"](a, 2, -1)[0] * 3,
+    lambda a: np.array_split(a, 2, -1)[0] * 3,
+    [((3,),), ((2, 3),)],
+)
+row("atleast_2d", lambda a: F["atleast_2d"](a), np.atleast_2d, [((),), ((3,),)])
+row("atleast_1d", lambda a: F["atleast_1d"](a), np.atleast_1d, [((),)])
+row("atleast_3d", lambda a: F["atleast_3d"](a), np.atleast_3d, [((3,),), ((2, 3),)])
+row(
+    "meshgrid",
+    lambda a, b: F["meshgrid"](a, b, indexing="xy")[0] * F["meshgrid"](a, b, indexing="xy")[1],
+    lambda a, b: np.prod(np.meshgrid(a, b, indexing="xy"), 0),
+    [((2,), (3,))],
+)
 
 # ---------------------------------------------------------------------------------------
 # losses

@@ -432,6 +432,18 @@ parts = torch.arange(6.0).split([2, 4])
 print(parts, torch.arange(6.0).narrow(0, 1, 3), torch.arange(4.0).unbind())
 print(torch.sort(q, dim=1))
 """,
+    # the layout queries tutorials print (strides of a transpose, a row's storage offset)
+    "layout_queries": """\
+import torch
+a = torch.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])
+t = a.t()
+print(a.stride(), t.stride(), a.stride(1), t.stride(-1), a.is_contiguous(), t.is_contiguous())
+print(t.contiguous().is_contiguous(), t.contiguous().stride(), a[1].storage_offset(), a[:, 1:].storage_offset())
+print(a.element_size(), a.float().element_size(), a.long().element_size(), (a > 0).element_size())
+print(a[None].stride(), a.unsqueeze(-1).stride(), torch.tensor(2.0).stride(), a.view(3, 2).stride())
+e = torch.empty_like(a)
+print(e.shape, e.dtype, torch.logspace(0, 2, 3), torch.logspace(0, 1, 2, base=2))
+""",
 }
 
 from record_autograd_ext import run  # noqa: E402 (the same way of running a case)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..tensor import Tensor
 from . import arithmetic as A
 from . import assignment as AS
+from . import composites as CO
 from . import (  # noqa: F401 (their ops' rows)
     conversion,
     diagonals,
@@ -101,8 +102,10 @@ _NOT_METHODS = {
     "full_like",
     "rand_like",
     "randn_like",
+    *CO.CONSTRUCTORS,
 }
 _OTHERS.update(PR.PREDICATES)
+_OTHERS.update(CO.CONSTRUCTORS)
 FUNCTIONS.update(_OTHERS)
 
 # Methods: the rows' ops flagged `method`, the other functions that take the tensor first
@@ -110,6 +113,7 @@ METHODS = {name: e.method for e in rows.TABLE if e.method is not None for name i
 METHODS.update({k: v for k, v in _OTHERS.items() if k not in _NOT_METHODS})
 METHODS.update({"equal": D.equal_method, "allclose": D.allclose_method})
 METHODS.update(NT.NEW_METHODS)  # (x.new_zeros(...): methods only)
+METHODS.update(CO.LAYOUT_METHODS)
 
 # In-place variants `x.name_(...)` (of an op's first name); `zero_`/`fill_` are their own ops.
 INPLACE = {e.names[0] + "_": METHODS[e.names[0]] for e in rows.TABLE if e.inplace}
