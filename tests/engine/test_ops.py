@@ -870,6 +870,50 @@ row(
     [((3,), (3, 2))],
 )
 row("cumprod", lambda a: F["cumprod"](a, -1), lambda a: np.cumprod(a, -1), [((3,),), ((2, 3),)])
+row(
+    "median",
+    lambda a: F["median"](a),
+    lambda a: np.sort(a.reshape(-1))[(a.size - 1) // 2],
+    [((3,),), ((2, 3),)],
+)
+row(
+    "median(dim)",
+    lambda a: F["median"](a, -1).values,
+    lambda a: np.sort(a, -1)[..., (a.shape[-1] - 1) // 2],
+    [((2, 4),)],
+    covers=["median"],
+)
+row("kthvalue", lambda a: F["kthvalue"](a, 2).values, lambda a: np.sort(a, -1)[..., 1], [((3,),), ((2, 3),)])
+row("mode", lambda a: F["mode"](a).values, lambda a: np.min(a, -1), [((3,),), ((2, 3),)])
+row(
+    "cummax",
+    lambda a: F["cummax"](a, -1).values,
+    lambda a: np.maximum.accumulate(a, -1),
+    [((4,),), ((2, 3),)],
+)
+row("cummin", lambda a: F["cummin"](a, 0).values, lambda a: np.minimum.accumulate(a, 0), [((4,),), ((3, 2),)])
+row(
+    "take",
+    lambda a: F["take"](a, Tensor(np.array([[0, 4], [4, 1]]))),
+    lambda a: a.reshape(-1)[np.array([[0, 4], [4, 1]])],
+    [((2, 3),)],
+)
+
+
+def _np_put_accumulate(a, s):
+    out = a.reshape(-1).copy()
+    np.add.at(out, [3, 0], s)
+    return out.reshape(a.shape)
+
+
+row(
+    "put",
+    lambda a, s: F["put"](a, Tensor(np.array([3, 0])), s, accumulate=True),
+    _np_put_accumulate,
+    [((2, 3), (2,))],
+)
+row("rot90", lambda a: F["rot90"](a, 1, (0, 1)), lambda a: np.rot90(a), [((2, 3),)])
+row("nansum", lambda a: F["nansum"](a, 1), lambda a: np.nansum(a, 1), [((2, 3),)])
 row("diff", lambda a: F["diff"](a, 2), lambda a: np.diff(a, 2), [((4,),), ((2, 4),)])
 row(
     "sum_to_size",

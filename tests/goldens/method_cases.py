@@ -9,6 +9,8 @@ TIES = 'b = T([[2.0, 1.0, 2.0, float("nan")], [0.5, -1.0, 0.5, 3.0]])'  # ties a
 SQ = "w = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])"
 NANS = "n = C([1.0, float('nan'), float('inf'), -float('inf'), -0.0, -2.0])"
 P3 = "v = T([1.0, -2.0, 3.0]); t1 = T([0.5, 1.5, -1.0]); t2 = T([2.0, -0.5, 4.0])"
+REP = "v = T([2.0, 1.0, 2.0, 3.0, 1.0])"  # repeated values: which index wins
+CUM = "v = T([1.0, 3.0, 3.0, 2.0, 3.0, 0.5])"
 IDX = "idx = C([[0, 2], [1, 1]])"  # an index with a repeat (1, 1) for gather/scatter_add
 
 SNIPPETS = [
@@ -517,9 +519,69 @@ SNIPPETS = [
     ("constructors", "logspace base 2", "", "torch.logspace(-1, 3, 5, base=2)"),
     ("constructors", "logspace float32", "", "torch.logspace(0.5, 1.5, 4, dtype=torch.float32)"),
     ("constructors", "logspace one step", "", "torch.logspace(2, 3, 1)"),
+    # --- median / kthvalue / mode / cummax / cummin / take / put / rot90 / nansum ---
+    ("selecting", "v.median()", REP, "v.median()"),
+    ("selecting", "median even count", "v = T([4.0, 1.0, 3.0, 2.0])", "v.median()"),
+    ("edge_point_gradients", "median with a nan", "v = T([1.0, float('nan'), 3.0])", "v.median()"),
+    ("selecting", "a.median(1).values", M, "a.median(1).values"),
+    ("selecting", "median dim indices ties", REP, "v.median(0).indices"),
+    ("selecting", "median dim nan", "w = T([[1.0, float('nan'), 3.0], [2.0, 0.0, 1.0]])", "w.median(1)[1]"),
+    ("selecting", "median keepdim", M, "torch.median(a, 0, keepdim=True).values"),
+    ("selecting", "v.kthvalue(2)", REP, "v.kthvalue(2).values"),
+    ("selecting", "kthvalue indices", REP, "v.kthvalue(2)[1]"),
+    ("selecting", "kthvalue dim 0", M, "torch.kthvalue(a, 2, 0).values"),
+    ("selecting", "kthvalue k out of range", M, "a.kthvalue(4)"),
+    ("selecting", "v.mode()", REP, "v.mode().values"),
+    ("selecting", "mode indices", REP, "v.mode()[1]"),
+    ("selecting", "mode rows", "w = T([[1.0, 2.0, 2.0, 1.0], [3.0, 3.0, 0.5, 0.5]])", "w.mode(1).indices"),
+    (
+        "selecting",
+        "mode rows values",
+        "w = T([[1.0, 2.0, 2.0, 1.0], [3.0, 3.0, 0.5, 0.5]])",
+        "w.mode(1).values",
+    ),
+    ("selecting", "v.cummax(0)", CUM, "v.cummax(0).values"),
+    ("selecting", "cummax indices", CUM, "v.cummax(0)[1]"),
+    ("selecting", "cummax nan", "v = T([1.0, float('nan'), 3.0])", "torch.cummax(v, 0)[1]"),
+    ("selecting", "cummin dim 1", M, "a.cummin(1).values"),
+    ("selecting", "cummin indices", CUM, "torch.cummin(v, dim=0).indices"),
+    ("selecting", "torch.take", f"{M}; i = C([[0, 5], [4, 4]])", "torch.take(a, i)"),
+    ("selecting", "take negative index", f"{M}; i = C([-1])", "a.take(i)"),
+    ("selecting", "take out of range", f"{M}; i = C([6])", "a.take(i)"),
+    (
+        "selecting",
+        "z.put_(i, s)",
+        "z = C([0.0, 0.0, 0.0, 0.0]); i = C([3, 1]); s = T([5.0, 6.0])",
+        "z.put_(i, s)",
+    ),
+    (
+        "selecting",
+        "put accumulate",
+        f"{M}; i = C([0, 0, 5]); s = T([1.0, 2.0, 3.0])",
+        "a.put(i, s, accumulate=True)",
+    ),
+    ("selecting", "put overwrite", f"{M}; i = C([[1], [2]]); s = T([[7.0], [8.0]])", "a.put(i, s)"),
+    ("selecting", "a.rot90()", M, "a.rot90()"),
+    ("selecting", "rot90 k=-1", M, "torch.rot90(a, -1, [0, 1])"),
+    ("selecting", "rot90 k=2 dims swapped", M, "a.rot90(2, (1, 0))"),
+    ("selecting", "rot90 1-D", "v = T([1.0, 2.0])", "v.rot90()"),
+    ("selecting", "v.nansum()", "v = T([1.0, float('nan'), 3.0])", "v.nansum()"),
+    ("selecting", "nansum dim", "w = T([[1.0, float('nan'), 3.0], [2.0, 0.5, float('nan')]])", "w.nansum(1)"),
+    (
+        "selecting",
+        "nansum keepdim",
+        "w = T([[1.0, float('nan'), 3.0], [2.0, 0.5, float('nan')]])",
+        "torch.nansum(w, 0, keepdim=True)",
+    ),
 ]
 
 SECOND_ORDER = {
+    "selecting/a.median(1).values",
+    "selecting/v.cummax(0)",
+    "selecting/torch.take",
+    "selecting/put overwrite",
+    "selecting/a.rot90()",
+    "selecting/nansum dim",
     "diagonals/a.diagonal()",
     "diagonals/torch.diag(v)",
     "diagonals/a.diag()",

@@ -25,6 +25,7 @@ from . import (  # noqa: F401 (their ops' rows)
     reductions,
     rows,
     scatter,
+    selecting,
     shape,
     softmax,
     sorting,
