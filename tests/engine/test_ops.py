@@ -914,6 +914,19 @@ row(
 )
 row("rot90", lambda a: F["rot90"](a, 1, (0, 1)), lambda a: np.rot90(a), [((2, 3),)])
 row("nansum", lambda a: F["nansum"](a, 1), lambda a: np.nansum(a, 1), [((2, 3),)])
+row("exp2", lambda a: F["exp2"](a), np.exp2, [((),), ((3,),), ((2, 3),)])
+row("frac", lambda a: F["frac"](a), lambda a: a - np.trunc(a), [((3,),), ((2, 3),)], domain=uniform(0.1, 0.9))
+row("sgn", lambda a: F["sgn"](a) * a, lambda a: np.sign(a) * a, [((3,),)], domain=uniform(0.3, 2.0))
+row("nan_to_num", lambda a: F["nan_to_num"](a), lambda a: a, [((3,),), ((2, 3),)])
+row("fmod", lambda a: F["fmod"](a, 1.5), lambda a: np.fmod(a, 1.5), [((3,),)], domain=uniform(0.1, 1.4))
+row(
+    "fmod(tensor)",
+    lambda a, b: F["fmod"](a, b),
+    np.fmod,
+    [((3,), (3,))],
+    domain=(uniform(0.1, 0.9), uniform(1.1, 2.0)),
+    covers=["fmod"],
+)
 row("diff", lambda a: F["diff"](a, 2), lambda a: np.diff(a, 2), [((4,),), ((2, 4),)])
 row(
     "sum_to_size",

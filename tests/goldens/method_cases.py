@@ -573,9 +573,43 @@ SNIPPETS = [
         "w = T([[1.0, float('nan'), 3.0], [2.0, 0.5, float('nan')]])",
         "torch.nansum(w, 0, keepdim=True)",
     ),
+    # --- exp2 / frac / sgn / nan_to_num / fmod / heaviside ---
+    ("unary_more", "a.exp2()", M, "a.exp2()"),
+    ("unary_more", "torch.exp2 int", "i = C([1, 2, 3])", "torch.exp2(i)"),
+    ("unary_more", "a.frac()", M, "(a * 1.3).frac()"),
+    ("unary_more", "v.frac()", "v = T([0.5, 1.25, -2.75])", "v.frac()"),
+    ("unary_more", "frac int", "i = C([1, 2])", "i.frac()"),
+    ("unary_more", "a.sgn()", M, "a.sgn()"),
+    ("unary_more", "sgn at 0", "v = T([0.0, -0.0, 2.0])", "torch.sgn(v)"),
+    ("unary_more", "nan_to_num", "v = T([1.0, float('nan'), float('inf'), -float('inf')])", "v.nan_to_num()"),
+    (
+        "unary_more",
+        "nan_to_num values",
+        "v = T([1.0, float('nan'), float('inf'), -float('inf')])",
+        "torch.nan_to_num(v, nan=0.5, posinf=9.0, neginf=-9.0)",
+    ),
+    (
+        "unary_more",
+        "nan_to_num float32",
+        "v = T([float('inf'), -float('inf')], dtype=torch.float32)",
+        "v.nan_to_num()",
+    ),
+    ("unary_more", "y.nan_to_num_()", "v = T([1.0, float('nan')]); y = v * 2", "y.nan_to_num_(nan=-1.0)"),
+    ("unary_more", "torch.fmod(a, 1.5)", M, "torch.fmod(a, 1.5)"),
+    ("unary_more", "fmod tensor divisor", f"{M}; b = T([[0.7, 0.9, -1.3], [2.0, -1.5, 0.4]])", "a.fmod(b)"),
+    ("unary_more", "fmod int", "i = C([5, -5, 7]); j = C([3, 3, -2])", "torch.fmod(i, j)"),
+    ("unary_more", "fmod int by zero", "i = C([5, -5]); j = C([0, 1])", "torch.fmod(i, j)"),
+    (
+        "unary_more",
+        "torch.heaviside",
+        f"{M}; h = C([0.5])",
+        "torch.heaviside(a.detach() * (a.detach() > 0), h)",
+    ),
 ]
 
 SECOND_ORDER = {
+    "unary_more/a.exp2()",
+    "unary_more/fmod tensor divisor",
     "selecting/a.median(1).values",
     "selecting/v.cummax(0)",
     "selecting/torch.take",

@@ -1979,6 +1979,8 @@ def _values(t):
     def rec(x):
         return [rec(y) for y in x] if isinstance(x, list) else _fnum(x)
 
+    if t._is_zerotensor():  # (sgn's gradient of a real tensor: ATen's efficient zeros)
+        t = t.new_zeros(t.shape)
     return rec(t.detach().tolist())
 
 

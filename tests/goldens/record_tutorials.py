@@ -444,6 +444,20 @@ print(a[None].stride(), a.unsqueeze(-1).stride(), torch.tensor(2.0).stride(), a.
 e = torch.empty_like(a)
 print(e.shape, e.dtype, torch.logspace(0, 2, 3), torch.logspace(0, 1, 2, base=2))
 """,
+    # ops without a derivative: heaviside's NotImplemented node fails the backward; the
+    # integer and bool results of argsort, nonzero, isnan... never require grad
+    "no_derivative_ops": """\
+import torch
+x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+h = torch.heaviside(x, torch.tensor([0.5]))
+print(h, h.grad_fn)
+try:
+    h.sum().backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+for r in (x.argsort(), (x > 0).nonzero(), x.isnan(), torch.isclose(x, x), x.count_nonzero(), x.sort().indices):
+    print(r, r.requires_grad, r.dtype)
+""",
 }
 
 from record_autograd_ext import run  # noqa: E402 (the same way of running a case)

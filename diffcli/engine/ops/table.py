@@ -33,6 +33,7 @@ from . import (  # noqa: F401 (their ops' rows)
     statistics,
     triangular,
     unary_args,
+    unary_more,
 )
 from . import creation as K
 from . import discrete as D
