@@ -59,3 +59,13 @@ def test_trace_gradient_is_an_index_fill_viewed_as_the_matrix():
     assert g.tolist() == [[30.0, 0.0, 0.0], [0.0, 30.0, 0.0], [0.0, 0.0, 30.0]]
     (h,) = grad((g * w).sum(), w)
     assert h.tolist() == [[60.0, 0.0, 0.0], [0.0, 60.0, 0.0], [0.0, 0.0, 60.0]]
+
+
+def test_unfold_gradient_is_unfold_backward_whose_gradient_is_an_unfold():
+    v = tensor([3.0, 1.0, 2.0, 5.0, 4.0], requires_grad=True)
+    r = v.unfold(0, 3, 1)
+    (g,) = grad((r * r).sum(), v, create_graph=True)
+    assert _names(g) == ["UnfoldBackwardBackward0", "AddBackward0", "MulBackward0", "UnfoldBackward0"]
+    assert g.tolist() == [6.0, 4.0, 12.0, 20.0, 8.0]
+    (h,) = grad((g * v).sum(), v)
+    assert h.tolist() == [12.0, 8.0, 24.0, 40.0, 16.0]

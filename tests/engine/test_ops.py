@@ -927,6 +927,27 @@ row(
     domain=(uniform(0.1, 0.9), uniform(1.1, 2.0)),
     covers=["fmod"],
 )
+row(
+    "index_put",
+    lambda a, v: F["index_put"](a, (Tensor(np.array([0, 1])), Tensor(np.array([2, 2]))), v),
+    lambda a, v: np.where(
+        np.isin(np.arange(6), [2, 5]).reshape(2, 3), np.array([[0, 0, v[0]], [0, 0, v[1]]]), a
+    ),
+    [((2, 3), (2,))],
+)
+row(
+    "index_put(accumulate)",
+    lambda a, v: F["index_put"](a, (Tensor(np.array([0, 0])),), v, accumulate=True),
+    lambda a, v: a + np.array([[1.0], [0.0]]) * (2 * v),
+    [((2, 3), (3,))],
+    covers=["index_put"],
+)
+row(
+    "unfold",
+    lambda a: a.unfold(-1, 2, 1) * 1.5,
+    lambda a: np.lib.stride_tricks.sliding_window_view(a, 2, -1) * 1.5,
+    [((4,),), ((2, 4),)],
+)
 row("diff", lambda a: F["diff"](a, 2), lambda a: np.diff(a, 2), [((4,),), ((2, 4),)])
 row(
     "sum_to_size",

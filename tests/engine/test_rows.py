@@ -186,6 +186,7 @@ def test_every_formula_row_is_checked_at_recorded_inputs():
 # by its own test), with the test that checks their gradients against PyTorch's
 CHECKED_ELSEWHERE = {
     "diagonal_backward": "test_method_ops.py::test_diagonal_gradient_is_diagonal_backward_whose_gradient_is_a_diagonal",
+    "unfold_backward": "test_method_ops.py::test_unfold_gradient_is_unfold_backward_whose_gradient_is_an_unfold",
     "cumprod": "test_create_graph.py::test_prod_gradient_under_create_graph_records_what_pytorch_records",
     "binary_cross_entropy_with_logits": "test_losses_logits.py::test_recorded",
     "unbind.int": "test_views.py::test_unbind_views_give_each_element_its_gradient",

@@ -605,9 +605,59 @@ SNIPPETS = [
         f"{M}; h = C([0.5])",
         "torch.heaviside(a.detach() * (a.detach() > 0), h)",
     ),
+    # --- index_put / index_put_ ---
+    (
+        "index_put",
+        "a.index_put((r, c), v)",
+        f"{M}; r = C([0, 1]); c = C([2, 2]); v = T([9.0, 8.0])",
+        "a.index_put((r, c), v)",
+    ),
+    (
+        "index_put",
+        "index_put accumulate",
+        f"{M}; r = C([0, 0, 1]); c = C([2, 2, 0]); v = T([1.0, 2.0, 3.0])",
+        "a.index_put((r, c), v, accumulate=True)",
+    ),
+    ("index_put", "index_put 0-d value", f"{M}; r = C([1]); v = T(5.0)", "torch.index_put(a, (r,), v)"),
+    ("index_put", "index_put mask", f"{M}; v = T(0.5)", "a.index_put((a > 1,), v)"),
+    (
+        "index_put",
+        "z.index_put_((i,), v)",
+        "z = torch.zeros(3); i = C([2, 0]); v = T([1.5, 2.5])",
+        "z.index_put_((i,), v)",
+    ),
+    (
+        "index_put",
+        "index_put_ accumulate repeats",
+        "z = torch.zeros(3); i = C([0, 0, 2]); v = T([1.0, 2.0, 3.0])",
+        "z.index_put_((i,), v, accumulate=True)",
+    ),
+    (
+        "index_put",
+        "index_put dtype",
+        f"{M}; i = C([0]); v = T([1.0, 2.0, 3.0], dtype=torch.float32)",
+        "a.index_put((i,), v)",
+    ),
+    ("index_put", "index_put shape", f"{M}; i = C([0]); v = T([1.0, 2.0])", "a.index_put((i,), v)"),
+    ("index_put", "index_put float index", f"{M}; i = C([0.0]); v = T(1.0)", "a.index_put((i,), v)"),
+    # --- unfold ---
+    ("unfold", "v.unfold(0, 2, 1)", "v = T([3.0, 1.0, 2.0, 5.0])", "v.unfold(0, 2, 1)"),
+    ("unfold", "unfold step 2", "v = T([3.0, 1.0, 2.0, 5.0, 4.0])", "v.unfold(0, 2, 2)"),
+    ("unfold", "unfold dim 1", M, "a.unfold(1, 2, 1)"),
+    ("unfold", "unfold rows", M, "a.unfold(0, 2, 1)"),
+    ("unfold", "unfold size too large", M, "a.unfold(1, 4, 1)"),
+    ("unfold", "unfold step 0", M, "a.unfold(1, 2, 0)"),
+    (
+        "unfold",
+        "patches summed",
+        "w = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])",
+        "w.unfold(0, 2, 1).unfold(1, 2, 1).sum((-1, -2))",
+    ),
 ]
 
 SECOND_ORDER = {
+    "index_put/a.index_put((r, c), v)",
+    "index_put/index_put accumulate",
     "unary_more/a.exp2()",
     "unary_more/fmod tensor divisor",
     "selecting/a.median(1).values",

@@ -18,6 +18,7 @@ from . import (  # noqa: F401 (their ops' rows)
     diagonals,
     extremes,
     index_ops,
+    index_put,
     losses,
     masked,
     pointwise3,
@@ -34,6 +35,7 @@ from . import (  # noqa: F401 (their ops' rows)
     triangular,
     unary_args,
     unary_more,
+    unfold,
 )
 from . import creation as K
 from . import discrete as D
