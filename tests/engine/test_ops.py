@@ -948,6 +948,15 @@ row(
     lambda a: np.lib.stride_tricks.sliding_window_view(a, 2, -1) * 1.5,
     [((4,),), ((2, 4),)],
 )
+row("einsum", lambda a, b: F["einsum"]("ij,jk->ik", a, b), lambda a, b: a @ b, [((2, 3), (3, 4))])
+row(
+    "einsum(batched, broadcast)",
+    lambda a, b: F["einsum"]("...ij,...jk->...ik", a, b),
+    np.matmul,
+    [((2, 2, 3), (2, 3, 2)), ((2, 3), (3, 2))],
+    covers=["einsum"],
+)
+row("einsum(diagonal, sum)", lambda a: F["einsum"]("ii", a), np.trace, [((3, 3),)], covers=["einsum"])
 row("diff", lambda a: F["diff"](a, 2), lambda a: np.diff(a, 2), [((4,),), ((2, 4),)])
 row(
     "sum_to_size",

@@ -11,6 +11,10 @@ NANS = "n = C([1.0, float('nan'), float('inf'), -float('inf'), -0.0, -2.0])"
 P3 = "v = T([1.0, -2.0, 3.0]); t1 = T([0.5, 1.5, -1.0]); t2 = T([2.0, -0.5, 4.0])"
 REP = "v = T([2.0, 1.0, 2.0, 3.0, 1.0])"  # repeated values: which index wins
 CUM = "v = T([1.0, 3.0, 3.0, 2.0, 3.0, 0.5])"
+BMM = (
+    "p = T([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[0.5, 1.5, 2.5], [3.5, 4.5, 5.5]]]); "
+    "q = T([[[1.0, 0.0], [2.0, 1.0], [0.0, 3.0]], [[1.5, 0.5], [0.25, 2.0], [1.0, 1.0]]])"
+)
 IDX = "idx = C([[0, 2], [1, 1]])"  # an index with a repeat (1, 1) for gather/scatter_add
 
 SNIPPETS = [
@@ -653,9 +657,63 @@ SNIPPETS = [
         "w = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])",
         "w.unfold(0, 2, 1).unfold(1, 2, 1).sum((-1, -2))",
     ),
+    # --- einsum (ATen's composition: permutes, bmm, views; diagonals for repeats) ---
+    ("einsum", "einsum ij,j->i", f"{M}; v = T([3.0, 1.0, 2.0])", "torch.einsum('ij,j->i', a, v)"),
+    ("einsum", "einsum ij,kj->ik", M, "torch.einsum('ij,kj->ik', a, a)"),
+    (
+        "einsum",
+        "einsum ij,jk->ik",
+        f"{M}; b = T([[1.0, 2.0], [0.5, -1.0], [3.0, 0.25]])",
+        "torch.einsum('ij,jk->ik', a, b)",
+    ),
+    ("einsum", "einsum batched", BMM, "torch.einsum('bij,bjk->bik', p, q)"),
+    ("einsum", "einsum ellipsis", BMM, "torch.einsum('...ij,...jk->...ik', p, q)"),
+    (
+        "einsum",
+        "einsum attention scores",
+        "q = T([[[[1.0, 2.0], [3.0, 4.0]]]]); k = T([[[[0.5, -1.0], [2.0, 1.0], [1.0, 1.0]]]])",
+        "torch.einsum('bhqd,bhkd->bhqk', q, k)",
+    ),
+    ("einsum", "einsum trace", SQ, "torch.einsum('ii', w)"),
+    ("einsum", "einsum diagonal", SQ, "torch.einsum('ii->i', w)"),
+    ("einsum", "einsum transpose", M, "torch.einsum('ij->ji', a)"),
+    ("einsum", "einsum sum", M, "torch.einsum('ij->', a)"),
+    ("einsum", "einsum outer", "v = T([3.0, 1.0, 2.0]); u = T([1.0, -1.0])", "torch.einsum('i,j->ij', v, u)"),
+    ("einsum", "einsum dot", "v = T([3.0, 1.0, 2.0])", "torch.einsum('i,i->', v, v)"),
+    (
+        "einsum",
+        "einsum elementwise",
+        "v = T([3.0, 1.0, 2.0]); u = T([1.0, -1.0, 0.5])",
+        "torch.einsum('i,i->i', v, u)",
+    ),
+    ("einsum", "einsum implicit output", f"{M}; v = T([3.0, 1.0, 2.0])", "torch.einsum('ij,j', a, v)"),
+    (
+        "einsum",
+        "einsum three operands",
+        f"{M}; b = T([[1.0, 2.0], [0.5, -1.0], [3.0, 0.25]]); {SQ}",
+        "torch.einsum('ij,jk,kl->il', b, a, w)",
+    ),
+    ("einsum", "einsum list of operands", f"{M}; v = T([3.0, 1.0, 2.0])", "torch.einsum('ij,j->i', [a, v])"),
+    (
+        "einsum",
+        "einsum repeated in a 3-D operand",
+        "c = T([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]])",
+        "torch.einsum('iij->ij', c)",
+    ),
+    ("einsum", "einsum wrong subscripts", M, "torch.einsum('i,j->ij', a, a)"),
+    ("einsum", "einsum too many operands", M, "torch.einsum('ij->ij', a, a)"),
+    ("einsum", "einsum bad output subscript", M, "torch.einsum('ij->k', a)"),
+    ("einsum", "einsum output twice", M, "torch.einsum('ij->ii', a)"),
+    ("einsum", "einsum size mismatch", f"{M}; v = T([3.0, 1.0])", "torch.einsum('ij,j->i', a, v)"),
+    ("einsum", "einsum bad subscript", M, "torch.einsum('i1->i', a)"),
+    ("einsum", "einsum repeated size mismatch", M, "torch.einsum('ii->i', a)"),
 ]
 
 SECOND_ORDER = {
+    "einsum/einsum ij,kj->ik",
+    "einsum/einsum batched",
+    "einsum/einsum diagonal",
+    "einsum/einsum three operands",
     "index_put/a.index_put((r, c), v)",
     "index_put/index_put accumulate",
     "unary_more/a.exp2()",

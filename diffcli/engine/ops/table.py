@@ -16,6 +16,7 @@ from . import composites as CO
 from . import (  # noqa: F401 (their ops' rows)
     conversion,
     diagonals,
+    einsum,
     extremes,
     index_ops,
     index_put,
