@@ -458,6 +458,54 @@ except RuntimeError as e:
 for r in (x.argsort(), (x > 0).nonzero(), x.isnan(), torch.isclose(x, x), x.count_nonzero(), x.sort().indices):
     print(r, r.requires_grad, r.dtype)
 """,
+    # the views of split/chunk/unbind: no in-place change in grad mode, and an in-place
+    # change of their base invalidates them (grad_fn <Invalid>, PyTorch's error when used)
+    "multi_output_views": """\
+import torch
+def t(label, f):
+    try:
+        r = f(); print(label, "->", r)
+    except RuntimeError as e:
+        print(label, "!!", str(e)[:70])
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+b = a * 1
+v = b.split(1)[0]
+with torch.no_grad():
+    t("1 nograd inplace on view", lambda: v.mul_(2))
+t("1b grad_fn after", lambda: v.grad_fn)
+x = torch.ones(3); w = x.split(1)[0]
+x.add_(1); t("2 no-grad base", lambda: w.grad_fn)
+b = a * 1; v = b.unbind()[1]
+with torch.no_grad():
+    b.add_(1)
+t("3 base modified under no_grad: grad_fn", lambda: v.grad_fn)
+t("3b use in op", lambda: v * 2)
+b = a * 1; v = b.unbind()[1]; b.add_(1)
+t("4 use in op after grad-mode base inplace", lambda: (v * 2).grad_fn)
+t("4b print", lambda: v)
+t("4c requires_grad", lambda: v.requires_grad)
+t("is_leaf", lambda: v.is_leaf)
+t("backward", lambda: v.backward()); t("grad()", lambda: torch.autograd.grad(v, a))
+t("v.sum()", lambda: v.sum())
+b = a * 1; v = b.chunk(3)[2]; b.add_(1)
+with torch.no_grad():
+    t("5 use under no_grad", lambda: v * 2)
+t("5b detach", lambda: v.detach())
+b = a * 1; v = b.split(1)[0]; v2 = v.view(1)
+t("6 inplace on view of view", lambda: v2.mul_(2))
+b = a * 1; v = b.unbind()[0]; c = v.clone()
+t("7 clone then base inplace", lambda: (b.add_(1), c.grad_fn.name())[1])
+l = torch.ones(3, requires_grad=True); v = l.unbind()[0]
+t("8 leaf view inplace", lambda: v.add_(1))
+with torch.no_grad():
+    l.add_(1)
+t("8b leaf base inplace nograd: grad_fn", lambda: v.grad_fn)
+b = a * 1; w = b.split([1, 2])[1]; b.mul_(2); t("sws", lambda: w.grad_fn)
+b = a * 1; w = b.tensor_split(2)[1]; t("tensor_split inplace", lambda: w.mul_(2))
+b = a * 1; w = b.unbind()[1]; u = w.unsqueeze(0); t("unsq of unbind inplace", lambda: u.mul_(2))
+for r in b.unbind():
+    print(r)
+""",
 }
 
 from record_autograd_ext import run  # noqa: E402 (the same way of running a case)

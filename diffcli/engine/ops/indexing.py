@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors
+from .. import errors, multiview
 from ..function import as_tensor
 from ..tensor import Tensor, _wrap_dim
 from . import rows
@@ -77,7 +77,9 @@ def unbind(a, dim=0):
     for i in range(x.shape[d]):
         if poll is not None and not (i + 1) & 4095:
             poll()
-        views.append(S._view_of(_UNBIND.record(x[_key(d, i) + (Ellipsis,)], (a,), fargs=(d, i, x.shape)), a))
+        view = S._view_of(_UNBIND.record(x[_key(d, i) + (Ellipsis,)], (a,), fargs=(d, i, x.shape)), a)
+        multiview.tag(view, i, "Unbind")  # (no in-place change while grad mode is on: multiview.py)
+        views.append(view)
     return tuple(views)
 
 

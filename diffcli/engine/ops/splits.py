@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from .. import errors
+from .. import errors, multiview
 from ..function import as_tensor
 from ..tensor import Tensor, _wrap_dim
 from . import indexing as I
@@ -21,9 +21,12 @@ from .rows import expose
 def _pieces(a: Tensor, d: int, sizes, row, size_arg) -> tuple:
     x = a.array
     out, start = [], 0
-    for n in sizes:
+    name = "Split" if row is _SPLIT else "SplitWithSizes"
+    for i, n in enumerate(sizes):
         key = (slice(None),) * d + (slice(start, start + n),)
-        out.append(S._view_of(row.record(x[key], (a,), fargs=(d, size_arg, start, x.shape)), a))
+        piece = S._view_of(row.record(x[key], (a,), fargs=(d, size_arg, start, x.shape)), a)
+        multiview.tag(piece, i, name)  # (no in-place change while grad mode is on: multiview.py)
+        out.append(piece)
         start += n
     return tuple(out)
 
