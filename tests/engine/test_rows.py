@@ -240,6 +240,9 @@ OWN_BACKWARD = {
         "PyTorch's NotImplemented node (floor_divide/remainder): no derivative, its backward raises"
     ),
     ("selection.py", "clamp"): "clamp.Tensor, listed in HAND_WRITTEN",
+    ("counting.py", "_no_derivative_node"): (
+        "unique's Unique2Backward0/UniqueDimBackward0: PyTorch implements no derivative, its backward raises"
+    ),
     ("inplace.py", "_gather"): (
         "CopySlices' read of a view's elements by flat offsets: a 0-d base has no index key for them"
     ),

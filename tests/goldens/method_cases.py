@@ -707,6 +707,73 @@ SNIPPETS = [
     ("einsum", "einsum size mismatch", f"{M}; v = T([3.0, 1.0])", "torch.einsum('ij,j->i', a, v)"),
     ("einsum", "einsum bad subscript", M, "torch.einsum('i1->i', a)"),
     ("einsum", "einsum repeated size mismatch", M, "torch.einsum('ii->i', a)"),
+    # --- unique / bincount / searchsorted / bucketize ---
+    ("counting", "v.unique()", "v = C([3.0, 1.0, 2.0, 1.0, 3.0])", "v.unique()"),
+    (
+        "counting",
+        "unique inverse",
+        "v = T([3.0, 1.0, 2.0, 1.0, 3.0])",
+        "torch.unique(v, return_inverse=True)[1]",
+    ),
+    ("counting", "unique counts", "v = C([3.0, 1.0, 2.0, 1.0, 3.0])", "v.unique(return_counts=True)[1]"),
+    ("counting", "unique unsorted", "i = C([2, 1, 2])", "torch.unique(i, sorted=False)"),
+    (
+        "counting",
+        "unique dim",
+        "w = T([[3.0, 1.0], [3.0, 1.0], [0.0, 2.0]])",
+        "torch.unique(w, dim=0).detach()",
+    ),
+    ("counting", "bincount", "i = C([1, 2, 2, 5])", "torch.bincount(i)"),
+    (
+        "counting",
+        "bincount weights",
+        "i = C([1, 2, 2, 5]); w = C([0.5, 1.0, 1.5, 2.0])",
+        "i.bincount(weights=w, minlength=8)",
+    ),
+    (
+        "counting",
+        "bincount float32 weights",
+        "i = C([0, 0]); w = C([0.5, 1.0], dtype=torch.float32)",
+        "torch.bincount(i, w)",
+    ),
+    ("counting", "bincount negative", "i = C([-1])", "torch.bincount(i)"),
+    ("counting", "bincount float", "f = C([1.0])", "torch.bincount(f)"),
+    (
+        "counting",
+        "searchsorted",
+        "s = C([1.0, 2.0, 3.0]); q = C([2.0, 0.5, 3.5])",
+        "torch.searchsorted(s, q)",
+    ),
+    (
+        "counting",
+        "searchsorted right",
+        "s = C([1.0, 2.0, 3.0]); q = C([2.0])",
+        "torch.searchsorted(s, q, right=True)",
+    ),
+    (
+        "counting",
+        "searchsorted side",
+        "s = C([1.0, 2.0, 3.0]); q = C([2.0])",
+        "torch.searchsorted(s, q, side='right')",
+    ),
+    (
+        "counting",
+        "searchsorted rows",
+        "s = C([[1.0, 3.0], [2.0, 4.0]]); q = C([[2.0], [5.0]])",
+        "torch.searchsorted(s, q)",
+    ),
+    (
+        "counting",
+        "bucketize",
+        "s = C([1.0, 2.0, 3.0]); q = C([[2.0, 0.5], [3.0, 9.0]])",
+        "torch.bucketize(q, s)",
+    ),
+    (
+        "counting",
+        "bucketize right int32",
+        "s = C([1.0, 2.0, 3.0]); q = C([2.0])",
+        "torch.bucketize(q, s, right=True, out_int32=True)",
+    ),
 ]
 
 SECOND_ORDER = {

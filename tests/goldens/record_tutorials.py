@@ -457,6 +457,14 @@ except RuntimeError as e:
     print("RuntimeError", e)
 for r in (x.argsort(), (x > 0).nonzero(), x.isnan(), torch.isclose(x, x), x.count_nonzero(), x.sort().indices):
     print(r, r.requires_grad, r.dtype)
+w = torch.tensor([[3.0, 1.0], [3.0, 1.0], [0.0, 2.0]], requires_grad=True)
+for u in (w.unique(), torch.unique(w, dim=0), w.unique(return_inverse=True, return_counts=True)[0]):
+    print(u, u.grad_fn)
+    try:
+        u.sum().backward()
+    except NotImplementedError as e:
+        print("NotImplementedError", e)
+print(torch.bincount(torch.tensor([0, 2, 2])), torch.searchsorted(torch.tensor([1.0, 2.0]), 1.5))
 """,
     # the views of split/chunk/unbind: no in-place change in grad mode, and an in-place
     # change of their base invalidates them (grad_fn <Invalid>, PyTorch's error when used)

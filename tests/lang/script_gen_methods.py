@@ -21,7 +21,8 @@ NEEDS = {
         "exp2 frac sgn nan_to_num fmod heaviside isnan isinf isfinite isposinf isneginf signbit isclose "
         "logical_xor count_nonzero nonzero argsort atleast_1d atleast_2d atleast_3d hstack vstack "
         "column_stack repeat_interleave tile broadcast_to addcmul addcdiv lerp empty_like logspace "
-        "nansum median take put masked_fill masked_select masked_scatter einsum".split(),
+        "nansum median take put masked_fill masked_select masked_scatter einsum unique bincount "
+        "searchsorted bucketize".split(),
         0,
     ),
     **dict.fromkeys(
@@ -38,7 +39,7 @@ OPS = sorted(NEEDS)
 # the functions torch has only as tensor methods in this list: none; the ones torch has
 # only as functions (no Tensor method)
 FUNCTION_ONLY = {"atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "column_stack", "einsum",
-                 "empty_like", "logspace", "meshgrid"}  # fmt: skip
+                 "empty_like", "logspace", "meshgrid", "searchsorted", "bucketize"}  # fmt: skip
 
 
 def _lit(g, shape, values, ints=False):
@@ -173,6 +174,21 @@ def gen(g, depth, pool):
         c = _lit(g, s, [g.choice([0.0, 0.5]) for _ in range(n)])
         k = G.Call("numel", [_call(g, fn, [c])], [], "method")
         return out(G.Bin("*", x, k), s, min(0.0, lo * n * 2), max(0.0, hi * n * 2))
+    if fn == "unique":  # (no derivative: on constants)
+        vals = [g.choice([-1.5, 0.5, 2.0]) for _ in range(n)]
+        u = G.Call("sum", [_call(g, fn, [_lit(g, s, vals)])], [], "method")
+        total = sum(set(vals))
+        return out(G.Bin("+", x, u), s, lo + total, hi + total)
+    if fn == "bincount":
+        vals = [g.d(G.st.integers(0, 3)) for _ in range(n)]
+        c = _call(g, fn, [_lit(g, (n,), vals, True)])
+        return out(G.Bin("+", x, G.Call("sum", [c], [], "method")), s, lo + n, hi + n)
+    if fn in ("searchsorted", "bucketize"):
+        q = _lit(g, s, [g.choice([-0.5, 0.5, 1.0, 2.5]) for _ in range(n)])
+        b = _lit(g, (3,), [0.0, 1.0, 2.0])
+        kw = [("right", L("True"))] if g.chance(3) else []
+        k = _call(g, fn, [b, q] if fn == "searchsorted" else [q, b], kw)
+        return out(G.Bin("+", x, k), s, lo, hi + 3)
     # --- constructors ---
     if fn == "empty_like":  # its values are unset in PyTorch: zeroed first
         z = G.Call("zero_", [_call(g, fn, [x])], [], "method")

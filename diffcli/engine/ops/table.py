@@ -38,6 +38,7 @@ from . import (  # noqa: F401 (their ops' rows)
     unary_more,
     unfold,
 )
+from . import counting as CT
 from . import creation as K
 from . import discrete as D
 from . import indexing as I
@@ -108,9 +109,12 @@ _NOT_METHODS = {
     "rand_like",
     "randn_like",
     *CO.CONSTRUCTORS,
+    "searchsorted",  # (torch.X only)
+    "bucketize",
 }
 _OTHERS.update(PR.PREDICATES)
 _OTHERS.update(CO.CONSTRUCTORS)
+_OTHERS.update(CT.COUNTING)
 FUNCTIONS.update(_OTHERS)
 
 # Methods: the rows' ops flagged `method`, the other functions that take the tensor first
