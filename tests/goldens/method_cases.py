@@ -774,6 +774,24 @@ SNIPPETS = [
         "s = C([1.0, 2.0, 3.0]); q = C([2.0])",
         "torch.bucketize(q, s, right=True, out_int32=True)",
     ),
+    (
+        "index_ops",
+        "index_copy slice shape dim 1",
+        "z = C([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]); s = T([[1.0, 2.0, 3.0]]); i = C([0])",
+        "z.index_copy(1, i, s)",
+    ),
+    (
+        "index_ops",
+        "index_copy slice shape 3-D",
+        "z = torch.zeros(2, 3, 4); s = T([[[1.0] * 5] * 3]); i = C([0])",
+        "z.index_copy(0, i, s)",
+    ),
+    (
+        "index_ops",
+        "index_copy dimensionality",
+        "z = torch.zeros(2, 3); s = torch.ones(1, 2, 2); i = C([0])",
+        "z.index_copy(0, i, s)",
+    ),
 ]
 
 SECOND_ORDER = {

@@ -134,16 +134,20 @@ def index_copy(a, dim, index, source):
         errors.TorchIndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {i.ndim})"),
     )
     s = source.array
+    if s.ndim and x.ndim and s.ndim != x.ndim:
+        raise errors.TorchIndexError(
+            "index_copy_(): When source and destination are not scalars, their dimensionality must match. "
+            f"Source dimensionality ({s.ndim}), destination dimensionality ({x.ndim})"
+        )
     if s.ndim == x.ndim:
         dest = [n for k, n in enumerate(x.shape) if k != d]
         src = [n for k, n in enumerate(s.shape) if k != d]
-        for k, (n, m) in enumerate(zip(dest, src)):
-            if n != m:
-                raise errors.TorchRuntimeError(
-                    "index_copy_(): Source/destination tensor must have same slice shapes. "
-                    f"Destination slice shape: {n} at dimension {k} and source slice "
-                    f"shape: {m} at dimension {k}."
-                )
+        if dest != src:
+            raise errors.TorchRuntimeError(
+                "index_copy_(): Source/destination tensor must have same slice shapes. "
+                f"Destination slice shape: {' '.join(map(str, dest))} at dimension {d} and source slice "
+                f"shape: {' '.join(map(str, src))} at dimension 0."
+            )
     _source_checks("index_copy", x, d, flat, source)
     out = _flat(x).copy()
     out[_key(d, flat)] = s if s.ndim else s.reshape((1,) * max(x.ndim, 1))
