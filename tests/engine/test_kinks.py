@@ -20,6 +20,8 @@ clamp clamp.Tensor clamp_min clamp_max where
 maximum minimum max max.dim min min.dim amax norm
 remainder.Scalar remainder.Tensor div.Tensor_mode atan2 hypot
 frac sgn fmod.Scalar fmod.Tensor
+masked_fill.Scalar masked_fill.Tensor masked_select masked_scatter
+sort sort.stable topk median median.dim kthvalue mode cummax cummin
 """.split()
 )
 

@@ -11,7 +11,12 @@ from .. import errors
 from ..function import as_tensor
 from ..tensor import Tensor
 from . import rows
-from .rows import expose
+from .rows import Kink, expose
+
+# the mask is an input: where it flips is not seen from the other inputs (as for where())
+MASK_FLIPS = Kink(
+    "mask flips (its boundary: not seen from the inputs)", None, "1 for the side the mask picks"
+)
 
 
 def _mask(fname, mask) -> Tensor:
@@ -109,6 +114,7 @@ _MASKED_FILL = rows.text_row(
     ("grad.masked_fill(mask, 0)",),
     args=(("mask", None), ("value", None)),
     saves=("mask",),
+    kink=MASK_FLIPS,
     formulas=(lambda grad, self, result, mask, value: masked_fill(grad, mask, 0),),
 )
 _MASKED_FILL_TENSOR = rows.text_row(
@@ -118,6 +124,7 @@ _MASKED_FILL_TENSOR = rows.text_row(
     inputs=("self", "value"),
     args=(("mask", None),),
     saves=("mask",),
+    kink=MASK_FLIPS,
     formulas=(
         lambda grad, self, value, result, mask: masked_fill(grad, mask, 0),
         lambda grad, self, value, result, mask: masked_fill_value_backward(grad, mask),
@@ -129,6 +136,7 @@ _MASKED_SELECT = rows.text_row(
     ("zeros_like(self).masked_scatter(mask, grad)",),
     args=(("mask", None),),
     saves=("mask", "self"),
+    kink=MASK_FLIPS,
     formulas=(lambda grad, self, result, mask: masked_select_backward(grad, self, mask),),
 )
 _MASKED_SCATTER = rows.text_row(
@@ -138,6 +146,7 @@ _MASKED_SCATTER = rows.text_row(
     inputs=("self", "source"),
     args=(("mask", None), ("source_sym_sizes", None)),
     saves=("mask",),
+    kink=MASK_FLIPS,
     formulas=(
         lambda grad, self, source, result, mask, source_sym_sizes: masked_fill(grad, mask, 0),
         lambda grad, self, source, result, mask, source_sym_sizes: masked_scatter_backward(

@@ -16,7 +16,7 @@ from .extremes import evenly_distribute_backward, value_selecting_reduction_back
 from .reductions import ReturnTypes, _axes, _dims, sum_backward
 from .rows import expose
 from .scatter import scatter_add
-from .sorting import _order
+from .sorting import TIES, _order
 
 
 def _nan_last_stable(x, d):
@@ -245,7 +245,9 @@ _VSR_TEXT = ("zeros_like(self).scatter(dim, indices, grad)",)
 
 
 def _vsr_row(name, grad_fn):
-    return rows.text_row(name, grad_fn, _VSR_TEXT, args=_VSR_ARGS, saves=("indices",), formulas=(_VSR,))
+    return rows.text_row(
+        name, grad_fn, _VSR_TEXT, args=_VSR_ARGS, saves=("indices",), formulas=(_VSR,), kink=TIES
+    )
 
 
 _MEDIAN = rows.text_row(
@@ -253,6 +255,7 @@ _MEDIAN = rows.text_row(
     "MedianBackward0",
     ("grad * (self == result) / (self == result).sum()",),
     saves=("self", "result"),
+    kink=TIES,
     formulas=(lambda grad, self, result: evenly_distribute_backward(grad, self, result),),
 )
 _MEDIAN_DIM = _vsr_row("median.dim", "MedianBackward1")
@@ -264,6 +267,7 @@ _CUMMAX = rows.text_row(
     ("zeros_like(self).scatter_add(dim, indices, grad)",),
     args=(("dim", None), ("indices", None)),
     saves=("indices", "self"),
+    kink=TIES,
     formulas=(lambda grad, self, result, dim, indices: cummaxmin_backward(grad, self, indices, dim),),
 )
 _CUMMIN = rows.text_row(
@@ -272,6 +276,7 @@ _CUMMIN = rows.text_row(
     ("zeros_like(self).scatter_add(dim, indices, grad)",),
     args=(("dim", None), ("indices", None)),
     saves=("indices", "self"),
+    kink=TIES,
     formulas=(lambda grad, self, result, dim, indices: cummaxmin_backward(grad, self, indices, dim),),
 )
 _TAKE = rows.text_row(

@@ -13,7 +13,14 @@ from ..tensor import Tensor, _wrap_dim
 from . import rows
 from .extremes import value_selecting_reduction_backward
 from .reductions import ReturnTypes
-from .rows import expose
+from .rows import Kink, expose
+
+# where two elements are equal the order (and the index each value came from) may flip
+TIES = Kink(
+    "a tie: equal elements (not seen from the values picked)",
+    None,
+    "1 at the index returned, 0 at the other ties",
+)
 
 
 def _order(x: np.ndarray, d: int, descending: bool) -> np.ndarray:
@@ -73,6 +80,7 @@ _SORT = rows.text_row(
     ("zeros_like(self).scatter(dim, indices, grad)",),
     args=(("dim", -1), ("indices", None), ("self_sym_sizes", None)),
     saves=("indices",),
+    kink=TIES,
     formulas=(
         lambda grad, self, result, dim, indices, self_sym_sizes: value_selecting_reduction_backward(
             grad, dim, indices, self_sym_sizes, True
@@ -85,6 +93,7 @@ _SORT_STABLE = rows.text_row(
     ("zeros_like(self).scatter(dim, indices, grad)",),
     args=(("dim", -1), ("indices", None), ("self_sym_sizes", None)),
     saves=("indices",),
+    kink=TIES,
     formulas=(
         lambda grad, self, result, dim, indices, self_sym_sizes: value_selecting_reduction_backward(
             grad, dim, indices, self_sym_sizes, True
@@ -97,6 +106,7 @@ _TOPK = rows.text_row(
     ("zeros_like(self).scatter(dim, indices, grad)",),
     args=(("dim", -1), ("indices", None), ("self_sym_sizes", None)),
     saves=("indices",),
+    kink=TIES,
     formulas=(
         lambda grad, self, result, dim, indices, self_sym_sizes: value_selecting_reduction_backward(
             grad, dim, indices, self_sym_sizes, True
