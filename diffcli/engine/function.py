@@ -16,6 +16,7 @@ from . import dtypes, errors, inference
 from . import saved as saved_hooks
 from .context import TRACE
 from .grad_mode import _state as _grad_state
+from .multiview import INVALID, invalid_error
 from .node import AccumulateGrad, Node
 from .tensor import Tensor
 
@@ -26,6 +27,8 @@ def edge(t):
         return None
     fn = t.grad_fn
     if fn is not None:
+        if fn is INVALID:
+            raise invalid_error(t)
         return fn
     if t._no_grad_view:  # requires grad, yet leads nowhere (shape.py _view_of)
         return None
@@ -65,6 +68,8 @@ def record(name, data, inputs, backward, saved=(), fargs=()):
         if t.needs_grad:
             wanted = True
             fn = t.grad_fn
+            if fn is INVALID:
+                raise invalid_error(t)
             edges.append(fn if fn is not None else edge(t))
         else:
             edges.append(None)
@@ -111,6 +116,8 @@ def record_scalar(name, value, inputs, backward, saved, fast, fargs):
     out = Tensor(arr)
     a = inputs[0]
     ea = (a.grad_fn or edge(a)) if a.needs_grad else None
+    if ea is INVALID:
+        raise invalid_error(a)
     if len(inputs) == 1:
         if ea is None:
             return out
@@ -125,6 +132,8 @@ def record_scalar(name, value, inputs, backward, saved, fast, fargs):
             meta = _META_C
         else:
             eb = (b.grad_fn or edge(b)) if b.needs_grad else None
+            if eb is INVALID:
+                raise invalid_error(b)
             if ea is None and eb is None:
                 return out
             edges = (ea, eb)

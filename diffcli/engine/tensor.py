@@ -67,6 +67,7 @@ class Tensor:
         "retains_grad",
         "_accumulator",
         "_no_grad_view",
+        "_multi_output",
         "__weakref__",
     )
 
@@ -86,6 +87,7 @@ class Tensor:
         self.retains_grad = False
         self._accumulator = None
         self._no_grad_view = False  # a view made under no_grad of a tensor requiring grad
+        self._multi_output = None  # (output number, op): a view of split/chunk/unbind (multiview.py)
 
     # --- autograd state -------------------------------------------------------------
     @property

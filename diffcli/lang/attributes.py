@@ -10,7 +10,7 @@ from types import MethodType
 import numpy as np
 
 from .. import engine
-from ..engine import custom_function
+from ..engine import custom_function, multiview
 from ..engine.ops import reductions
 from ..engine.ops.random import Generator
 from ..engine.tensor import Size, Tensor
@@ -51,6 +51,8 @@ class Attributes:
                     return obj._version[0]
                 if name == "grad_fn" and obj.grad_fn.__class__ is custom_function.OutputSlot:
                     return obj.grad_fn.main  # the outputs of a Function share its node, as in PyTorch
+                if name in ("grad_fn", "is_leaf") and obj.grad_fn is multiview.INVALID:
+                    return self.guard(e, lambda: multiview.check(obj))  # (PyTorch's error)
                 return self.guard(e, lambda: getattr(obj, name))
             if name in TENSOR_METHODS:
                 return getattr(obj, name)

@@ -13,7 +13,7 @@ from ..engine.tensor import Tensor
 from . import ast, callargs, cappedbuiltins, classes, pybuiltins, pydict, signatures
 from .callerrors import explain_call_error
 from .errors import ScriptError
-from .estimates import _CATS, _SEQUENCES, growth_estimate
+from .estimates import _SEQUENCES, GROWERS, growth_estimate
 from .flow import Return, script_error
 from .limits import MEMORY_CHECK_ELEMENTS
 from .objects import Instance, ScriptObject
@@ -88,7 +88,7 @@ class Calls:
         if self._plain.get(id(fn)) is fn:
             # an op-table function or plain builtin: none of the special cases below apply
             callee = _callee_name(func)
-            if kwargs or len(args) > 1 or callee in _CATS:
+            if kwargs or len(args) > 1 or callee in GROWERS:
                 self.check_size(
                     growth_estimate(
                         callee, getattr(fn, "__self__", None), args, kwargs, self.limits.max_elements

@@ -66,7 +66,59 @@ def _broadcast(shapes):
 
 
 _MATMULS = {"matmul", "mm", "bmm", "mv", "dot"}
-_CATS = {"cat", "concat", "concatenate", "stack"}
+_CATS = {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "column_stack"}
+
+
+# the ops whose result can outgrow their inputs even when called with one argument
+GROWERS = _CATS | {"tile", "repeat_interleave", "broadcast_to", "meshgrid", "diag", "diag_embed"}
+
+
+def _ints(v):
+    """`v` as a tuple of Python ints (one int, or a list/tuple of them), else None."""
+    v = v if isinstance(v, (list, tuple)) else (v,)
+    return tuple(v) if all(type(s) is int for s in v) else None
+
+
+def _method_growth(name, owner, args, kwargs):
+    """The methods that can grow a tensor beyond its inputs' sizes: tile, repeat_interleave,
+    broadcast_to, unfold (a view, but every op on it builds all its windows)."""
+    x = owner.array
+    if name == "tile":
+        dims = _ints(args[0] if args else kwargs.get("dims", ()))
+        return None if dims is None else x.size * _numel(max(s, 0) for s in dims)
+    if name == "repeat_interleave":
+        r = args[0] if args else kwargs.get("repeats")
+        return x.size * max(r, 0) if type(r) is int else None
+    if name == "broadcast_to":
+        size = _ints(args[0] if args else kwargs.get("size", ()))
+        return None if size is None else _numel(max(s, 0) for s in size)
+    if name == "unfold" and len(args) == 3 and _ints(list(args)) and x.ndim:
+        d, size, step = args
+        if not -x.ndim <= d < x.ndim or size < 0 or step <= 0:
+            return None
+        n = x.shape[d]
+        return x.size // max(n, 1) * max((n - size) // step + 1, 0) * size
+    return None
+
+
+def _function_growth(name, args, kwargs):
+    """torch.meshgrid (the product of the sizes, per grid), diag/diag_embed of a vector (a
+    square of its length), repeat_interleave/tile/broadcast_to as functions."""
+    if name == "meshgrid":
+        ts = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+        if ts and all(isinstance(t, Tensor) for t in ts):
+            return _numel(t.array.size for t in ts)
+        return None
+    if name in ("diag", "diag_embed") and args and isinstance(args[0], Tensor):
+        x = args[0].array
+        off = args[1] if len(args) > 1 and type(args[1]) is int else 0
+        if name == "diag" and x.ndim != 1:
+            return None
+        n = (x.shape[-1] if x.ndim else 1) + abs(off)
+        return max(x.size // max(x.shape[-1] if x.ndim else 1, 1), 1) * n * n
+    if name in ("repeat_interleave", "tile", "broadcast_to") and args and isinstance(args[0], Tensor):
+        return _method_growth(name, args[0], args[1:], kwargs)
+    return None
 
 
 def growth_estimate(name, owner, args, kwargs, cap):
@@ -79,6 +131,17 @@ def growth_estimate(name, owner, args, kwargs, cap):
         if isinstance(seq, (list, tuple)):
             return sum(t.array.size for t in seq if isinstance(t, Tensor))
         return None
+    if isinstance(owner, Tensor) and name in ("tile", "repeat_interleave", "broadcast_to", "unfold"):
+        return _method_growth(name, owner, args, kwargs)
+    if owner is None and name in (
+        "meshgrid",
+        "diag",
+        "diag_embed",
+        "repeat_interleave",
+        "tile",
+        "broadcast_to",
+    ):
+        return _function_growth(name, args, kwargs)
     if isinstance(owner, Tensor) and name in ("expand", "repeat"):
         sizes = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
         if not all(type(s) is int for s in sizes):

@@ -53,6 +53,18 @@ def test_huge_constructor():
         ("x = eye(100000)", 10_000_000_000),
         ("x = full((4000, 4000), 1.0)", 16_000_000),
         ("x = arange(1e9)", 1_000_000_000),
+        # the tensor methods that grow a tensor from one argument
+        ("x = ones(3).repeat_interleave(10**11)", 300_000_000_000),
+        ("x = repeat_interleave(ones(3), 10**9)", 3_000_000_000),
+        ("x = ones(3).tile((10**6, 10**6))", 3_000_000_000_000),
+        ("x = ones(3).broadcast_to((10**5, 10**5, 3))", 30_000_000_000),
+        ("x = meshgrid(ones(10**4), ones(10**4), ones(10**4), indexing='ij')", 1_000_000_000_000),
+        ("x = diag(ones(10**5))", 10_000_000_000),
+        ("x = diag_embed(ones(1000, 1000))", 1_000_000_000),
+        ("x = ones(10**5).unfold(0, 10**4, 1)", 900_010_000),
+        ("x = hstack([ones(6000000), ones(6000000)])", 12_000_000),
+        ("x = ones(3).new_zeros(10**6, 10**6)", 1_000_000_000_000),
+        ("x = logspace(0, 1, 10**11)", 100_000_000_000),
     ],
 )
 def test_ops_that_would_build_a_huge_tensor_are_refused_before_the_work(script, n):

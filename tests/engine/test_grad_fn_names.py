@@ -31,7 +31,12 @@ REFERENCE = Path(__file__).resolve().parents[1] / "goldens" / "torchref" / "refe
 
 # Bugs in files this suite's owner may not edit (reported, with reproducers); strict, so
 # a marker must go once its bug is fixed.
-KNOWN_FAILURES: dict = {}
+KNOWN_FAILURES: dict = {
+    # each piece of a split is a view with its own SplitBackward0 (output 0); PyTorch's
+    # pieces share one node, so its edge to the third piece is output 2 (values and
+    # gradients agree)
+    "splits/chunks summed": "a split's pieces have a node each (next_functions' output index 0, not 2)",
+}
 FLOAT32_KNOWN_FAILURES = {**KNOWN_FAILURES}
 
 

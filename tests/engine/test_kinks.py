@@ -19,6 +19,9 @@ abs relu leaky_relu elu sign floor ceil trunc round round.decimals
 clamp clamp.Tensor clamp_min clamp_max where
 maximum minimum max max.dim min min.dim amax norm
 remainder.Scalar remainder.Tensor div.Tensor_mode atan2 hypot
+frac sgn fmod.Scalar fmod.Tensor
+masked_fill.Scalar masked_fill.Tensor masked_select masked_scatter
+sort sort.stable topk median median.dim kthvalue mode cummax cummin
 """.split()
 )
 
@@ -109,6 +112,14 @@ POINTS = [
         dict(self=np.array([0.0]), other=np.array([0.0])),
         dict(self=np.array([0.0]), other=np.array([1.0])),
     ),
+    ("frac", dict(self=np.array([2.0, -1.0])), dict(self=np.array([0.0, 0.5]))),
+    ("sgn", dict(self=np.array([0.0])), dict(self=np.array([3.0, -3.0]))),
+    ("fmod.Scalar", dict(self=np.array([3.0, -2.0]), other=1.0), dict(self=np.array([2.5, 0.0]), other=1.0)),
+    (
+        "fmod.Tensor",
+        dict(self=np.array([4.0]), other=np.array([2.0])),
+        dict(self=np.array([3.0]), other=np.array([2.0])),
+    ),
 ]
 
 
@@ -151,6 +162,9 @@ AT_KINK = [
     ("clamp_min", lambda x: F["clamp_min"](x, 0.0), 1.0),
     ("maximum", lambda x: F["maximum"](x, Tensor(np.array(0.0))), 0.5),
     ("remainder.Scalar", lambda x: F["remainder"](x + 2.0, 1.0), 1.0),
+    ("frac", lambda x: F["frac"](x + 1.0), 1.0),
+    ("sgn", lambda x: F["sgn"](x), 0.0),
+    ("fmod.Scalar", lambda x: F["fmod"](x + 2.0, 1.0), 1.0),
     ("atan2", lambda x: F["atan2"](x, Tensor(np.array(0.0))), 0.0),
     ("hypot", lambda x: F["hypot"](x, Tensor(np.array(0.0))), math.nan),
 ]

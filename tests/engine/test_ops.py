@@ -662,6 +662,324 @@ for _name, _key, _shapes in [
     )
     row(_name, lambda a, k=_k: a[k], lambda a, k=_key: a[k], _shapes, covers=["select"])
 
+# gather / scatter / scatter_add (an index with a repeat: scatter_add sums it, gather's
+# gradient does)
+_IDX = np.array([[0, 2], [1, 1]])
+
+
+def _np_scatter(a, idx, src, add=False):
+    out = a.copy()
+    key = (np.arange(idx.shape[0])[:, None], idx)
+    if add:
+        np.add.at(out, key, src[: idx.shape[0], : idx.shape[1]])
+    else:
+        out[key] = src[: idx.shape[0], : idx.shape[1]]
+    return out
+
+
+row("gather", lambda a: F["gather"](a, 1, Tensor(_IDX)), lambda a: np.take_along_axis(a, _IDX, 1), MAT)
+row(
+    "scatter",
+    lambda a, s: F["scatter"](a, 1, Tensor(np.array([[2, 0], [1, 2]])), s),
+    lambda a, s: _np_scatter(a, np.array([[2, 0], [1, 2]]), s),
+    [((2, 3), (2, 2))],
+)
+row(
+    "scatter(value)",
+    lambda a: F["scatter"](a, 1, Tensor(_IDX), -1.5),
+    lambda a: _np_scatter(a, _IDX, np.full((2, 2), -1.5)),
+    MAT,
+    covers=["scatter"],
+)
+row(
+    "scatter_add",
+    lambda a, s: F["scatter_add"](a, 1, Tensor(_IDX), s),
+    lambda a, s: _np_scatter(a, _IDX, s, add=True),
+    [((2, 3), (2, 2))],
+)
+
+# masked_* and index_* (a mask that broadcasts; an index with a repeat)
+_MASK = np.array([True, False, True])
+_I = np.array([2, 0, 2])
+row(
+    "masked_fill",
+    lambda a: F["masked_fill"](a, Tensor(_MASK), 0.5),
+    lambda a: np.where(_MASK, 0.5, a),
+    [((3,),), ((2, 3),)],
+)
+row(
+    "masked_fill(tensor value)",
+    lambda a, v: F["masked_fill"](a, Tensor(_MASK), v),
+    lambda a, v: np.where(_MASK, v, a),
+    [((2, 3), ())],
+    covers=["masked_fill"],
+)
+
+
+def _np_masked_select(a):
+    x, m = np.broadcast_arrays(a, _MASK)
+    return x[m]
+
+
+def _np_masked_scatter(a, s):
+    out = a.copy()
+    out[_MASK] = s[:2]
+    return out
+
+
+row(
+    "masked_select",
+    lambda a: F["masked_select"](a, Tensor(_MASK)),
+    _np_masked_select,
+    [((3,),), ((2, 3),), ((2, 1),)],
+)
+row(
+    "masked_scatter",
+    lambda a, s: F["masked_scatter"](a, Tensor(_MASK), s),
+    _np_masked_scatter,
+    [((3,), (3,))],
+)
+row(
+    "index_select", lambda a: F["index_select"](a, -1, Tensor(_I)), lambda a: a[..., _I], [((3,),), ((2, 3),)]
+)
+
+
+def _np_index_add(a, s, alpha=1.0):
+    out = a.copy()
+    np.add.at(out, (slice(None), _I), s * alpha)
+    return out
+
+
+row(
+    "index_add",
+    lambda a, s: F["index_add"](a, 1, Tensor(_I), s, alpha=2.0),
+    lambda a, s: _np_index_add(a, s, 2.0),
+    [((2, 3), (2, 3))],
+)
+row(
+    "index_copy",
+    lambda a, s: F["index_copy"](a, 1, Tensor(np.array([2, 0])), s),
+    lambda a, s: np.stack([a[:, 1] * 0 + s[:, 1], a[:, 1], s[:, 0]], 1),
+    [((2, 3), (2, 2))],
+)
+row(
+    "index_fill",
+    lambda a: F["index_fill"](a, 1, Tensor(_I), -2.0),
+    lambda a: np.where(np.isin(np.arange(3), _I), -2.0, a),
+    [((2, 3),)],
+)
+row(
+    "index_fill(tensor value)",
+    lambda a, v: F["index_fill"](a, 1, Tensor(_I), v),
+    lambda a, v: np.where(np.isin(np.arange(3), _I), v, a),
+    [((2, 3), ())],
+    covers=["index_fill"],
+)
+
+# sort / topk (distinct values: finite differences keep the order), triangles, pieces
+row("sort", lambda a: F["sort"](a, -1).values, lambda a: np.sort(a, -1), [((4,),), ((2, 3),)])
+row(
+    "sort(descending)",
+    lambda a: F["sort"](a, 0, descending=True)[0],
+    lambda a: -np.sort(-a, 0),
+    [((3, 2),)],
+    covers=["sort"],
+)
+row("topk", lambda a: F["topk"](a, 2).values, lambda a: -np.sort(-a, -1)[..., :2], [((4,),), ((2, 3),)])
+row("tril", lambda a: F["tril"](a), np.tril, [((3, 3),), ((2, 3),)])
+row("triu", lambda a: F["triu"](a, 1), lambda a: np.triu(a, 1), [((3, 3),), ((2, 2, 3),)])
+row("split", lambda a: F["split"](a, 2, 1)[1] * 2 + 1, lambda a: a[:, 2:] * 2 + 1, MAT)
+row("split(sizes)", lambda a: F["split"](a, [1, 2], 1)[1], lambda a: a[:, 1:], MAT, covers=["split"])
+row("chunk", lambda a: F["chunk"](a, 2)[0], lambda a: a[:2], [((3,),), ((3, 2),)])
+row("unbind", lambda a: F["unbind"](a, 1)[2], lambda a: a[:, 2], MAT)
+row("narrow", lambda a: F["narrow"](a, -1, 1, 2), lambda a: a[..., 1:3], [((3,),), ((2, 3),)])
+
+# diagonals, three-operand pointwise ops, rearrangements
+row("diagonal", lambda a: F["diagonal"](a, 1), lambda a: np.diagonal(a, 1), [((3, 3),), ((2, 3),)])
+row("diag", lambda a: F["diag"](a), lambda a: np.diag(a), [((3,),), ((3, 3),)])
+row("diag_embed", lambda a: F["diag_embed"](a), lambda a: np.stack([np.diag(r) for r in a]), [((2, 3),)])
+row("trace", lambda a: F["trace"](a), np.trace, [((3, 3),), ((2, 3),)])
+row(
+    "addcmul",
+    lambda a, b, c: F["addcmul"](a, b, c, value=0.5),
+    lambda a, b, c: a + 0.5 * b * c,
+    [((3,), (3,), (3,)), ((2, 3), (3,), (2, 1))],
+)
+row(
+    "addcdiv",
+    lambda a, b, c: F["addcdiv"](a, b, c, value=-2.0),
+    lambda a, b, c: a - 2.0 * b / c,
+    [((3,), (3,), (3,))],
+    domain=(DEFAULT, DEFAULT, POSITIVE),
+)
+row("lerp", lambda a, b: F["lerp"](a, b, 0.3), lambda a, b: a + 0.3 * (b - a), [((3,), (3,)), ((2, 3), (3,))])
+row(
+    "lerp(tensor weight)",
+    lambda a, b, w: F["lerp"](a, b, w),
+    lambda a, b, w: a + w * (b - a),
+    [((3,), (3,), (3,))],
+    covers=["lerp"],
+)
+row("roll", lambda a: F["roll"](a, 1, -1), lambda a: np.roll(a, 1, -1), [((3,),), ((2, 3),)])
+row(
+    "repeat_interleave",
+    lambda a: F["repeat_interleave"](a, 2, 0),
+    lambda a: np.repeat(a, 2, 0),
+    [((3,),), ((2, 3),)],
+)
+row("tile", lambda a: F["tile"](a, (2, 1)), lambda a: np.tile(a, (2, 1)), [((3,),), ((2, 3),)])
+row(
+    "movedim",
+    lambda a: F["movedim"](a, 0, -1),
+    lambda a: np.moveaxis(a, 0, -1),
+    MAT,
+    covers=["movedim", "moveaxis"],
+)
+row(
+    "swapaxes",
+    lambda a: F["swapaxes"](a, 0, 1),
+    lambda a: np.swapaxes(a, 0, 1),
+    MAT,
+    covers=["swapaxes", "swapdims"],
+)
+row("unflatten", lambda a: F["unflatten"](a, 0, (2, 2)), lambda a: a.reshape(2, 2), [((4,),)])
+row(
+    "broadcast_to",
+    lambda a: F["broadcast_to"](a, (2, 3)),
+    lambda a: np.broadcast_to(a, (2, 3)),
+    [((3,),), ((2, 1),)],
+)
+row("fliplr", lambda a: F["fliplr"](a), np.fliplr, MAT)
+row("flipud", lambda a: F["flipud"](a), np.flipud, [((3,),), ((2, 3),)])
+row(
+    "hstack",
+    lambda a, b: F["hstack"]([a, b]),
+    lambda a, b: np.hstack([a, b]),
+    [((3,), (2,)), ((2, 3), (2, 1))],
+)
+row(
+    "vstack",
+    lambda a, b: F["vstack"]([a, b]),
+    lambda a, b: np.vstack([a, b]),
+    [((3,), (3,)), ((2, 3), (1, 3))],
+)
+row(
+    "column_stack",
+    lambda a, b: F["column_stack"]([a, b]),
+    lambda a, b: np.column_stack([a, b]),
+    [((3,), (3, 2))],
+)
+row("cumprod", lambda a: F["cumprod"](a, -1), lambda a: np.cumprod(a, -1), [((3,),), ((2, 3),)])
+row(
+    "median",
+    lambda a: F["median"](a),
+    lambda a: np.sort(a.reshape(-1))[(a.size - 1) // 2],
+    [((3,),), ((2, 3),)],
+)
+row(
+    "median(dim)",
+    lambda a: F["median"](a, -1).values,
+    lambda a: np.sort(a, -1)[..., (a.shape[-1] - 1) // 2],
+    [((2, 4),)],
+    covers=["median"],
+)
+row("kthvalue", lambda a: F["kthvalue"](a, 2).values, lambda a: np.sort(a, -1)[..., 1], [((3,),), ((2, 3),)])
+row("mode", lambda a: F["mode"](a).values, lambda a: np.min(a, -1), [((3,),), ((2, 3),)])
+row(
+    "cummax",
+    lambda a: F["cummax"](a, -1).values,
+    lambda a: np.maximum.accumulate(a, -1),
+    [((4,),), ((2, 3),)],
+)
+row("cummin", lambda a: F["cummin"](a, 0).values, lambda a: np.minimum.accumulate(a, 0), [((4,),), ((3, 2),)])
+row(
+    "take",
+    lambda a: F["take"](a, Tensor(np.array([[0, 4], [4, 1]]))),
+    lambda a: a.reshape(-1)[np.array([[0, 4], [4, 1]])],
+    [((2, 3),)],
+)
+
+
+def _np_put_accumulate(a, s):
+    out = a.reshape(-1).copy()
+    np.add.at(out, [3, 0], s)
+    return out.reshape(a.shape)
+
+
+row(
+    "put",
+    lambda a, s: F["put"](a, Tensor(np.array([3, 0])), s, accumulate=True),
+    _np_put_accumulate,
+    [((2, 3), (2,))],
+)
+row("rot90", lambda a: F["rot90"](a, 1, (0, 1)), lambda a: np.rot90(a), [((2, 3),)])
+row("nansum", lambda a: F["nansum"](a, 1), lambda a: np.nansum(a, 1), [((2, 3),)])
+row("exp2", lambda a: F["exp2"](a), np.exp2, [((),), ((3,),), ((2, 3),)])
+row("frac", lambda a: F["frac"](a), lambda a: a - np.trunc(a), [((3,),), ((2, 3),)], domain=uniform(0.1, 0.9))
+row("sgn", lambda a: F["sgn"](a) * a, lambda a: np.sign(a) * a, [((3,),)], domain=uniform(0.3, 2.0))
+row("nan_to_num", lambda a: F["nan_to_num"](a), lambda a: a, [((3,),), ((2, 3),)])
+row("fmod", lambda a: F["fmod"](a, 1.5), lambda a: np.fmod(a, 1.5), [((3,),)], domain=uniform(0.1, 1.4))
+row(
+    "fmod(tensor)",
+    lambda a, b: F["fmod"](a, b),
+    np.fmod,
+    [((3,), (3,))],
+    domain=(uniform(0.1, 0.9), uniform(1.1, 2.0)),
+    covers=["fmod"],
+)
+row(
+    "index_put",
+    lambda a, v: F["index_put"](a, (Tensor(np.array([0, 1])), Tensor(np.array([2, 2]))), v),
+    lambda a, v: np.where(
+        np.isin(np.arange(6), [2, 5]).reshape(2, 3), np.array([[0, 0, v[0]], [0, 0, v[1]]]), a
+    ),
+    [((2, 3), (2,))],
+)
+row(
+    "index_put(accumulate)",
+    lambda a, v: F["index_put"](a, (Tensor(np.array([0, 0])),), v, accumulate=True),
+    lambda a, v: a + np.array([[1.0], [0.0]]) * (2 * v),
+    [((2, 3), (3,))],
+    covers=["index_put"],
+)
+row(
+    "unfold",
+    lambda a: a.unfold(-1, 2, 1) * 1.5,
+    lambda a: np.lib.stride_tricks.sliding_window_view(a, 2, -1) * 1.5,
+    [((4,),), ((2, 4),)],
+)
+row("einsum", lambda a, b: F["einsum"]("ij,jk->ik", a, b), lambda a, b: a @ b, [((2, 3), (3, 4))])
+row(
+    "einsum(batched, broadcast)",
+    lambda a, b: F["einsum"]("...ij,...jk->...ik", a, b),
+    np.matmul,
+    [((2, 2, 3), (2, 3, 2)), ((2, 3), (3, 2))],
+    covers=["einsum"],
+)
+row("einsum(diagonal, sum)", lambda a: F["einsum"]("ii", a), np.trace, [((3, 3),)], covers=["einsum"])
+row("diff", lambda a: F["diff"](a, 2), lambda a: np.diff(a, 2), [((4,),), ((2, 4),)])
+row(
+    "sum_to_size",
+    lambda a: a.sum_to_size(1, 3),
+    lambda a: a.sum(axis=tuple(range(a.ndim - 1)), keepdims=True).reshape(1, 3),
+    [((2, 3),), ((2, 2, 3),)],
+)
+row(
+    "tensor_split",
+    lambda a: F["tensor_split"](a, 2, -1)[0] * 3,
+    lambda a: np.array_split(a, 2, -1)[0] * 3,
+    [((3,),), ((2, 3),)],
+)
+row("atleast_2d", lambda a: F["atleast_2d"](a), np.atleast_2d, [((),), ((3,),)])
+row("atleast_1d", lambda a: F["atleast_1d"](a), np.atleast_1d, [((),)])
+row("atleast_3d", lambda a: F["atleast_3d"](a), np.atleast_3d, [((3,),), ((2, 3),)])
+row(
+    "meshgrid",
+    lambda a, b: F["meshgrid"](a, b, indexing="xy")[0] * F["meshgrid"](a, b, indexing="xy")[1],
+    lambda a, b: np.prod(np.meshgrid(a, b, indexing="xy"), 0),
+    [((2,), (3,))],
+)
+
 # ---------------------------------------------------------------------------------------
 # losses
 

@@ -185,14 +185,14 @@ def test_every_formula_row_is_checked_at_recorded_inputs():
 # rows no golden of ops.json shows (a node only a backward formula makes; an op recorded
 # by its own test), with the test that checks their gradients against PyTorch's
 CHECKED_ELSEWHERE = {
+    "diagonal_backward": "test_method_ops.py::test_diagonal_gradient_is_diagonal_backward_whose_gradient_is_a_diagonal",
+    "unfold_backward": "test_method_ops.py::test_unfold_gradient_is_unfold_backward_whose_gradient_is_an_unfold",
     "cumprod": "test_create_graph.py::test_prod_gradient_under_create_graph_records_what_pytorch_records",
     "binary_cross_entropy_with_logits": "test_losses_logits.py::test_recorded",
     "unbind.int": "test_views.py::test_unbind_views_give_each_element_its_gradient",
     "fill_.Scalar": "test_views.py::test_fill_with_a_number_cuts_the_gradient",
     "add.Scalar": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
     "sub.Scalar": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
-    "scatter.src": "test_rows.py::test_max_dim_gradients_scatter_and_gather_as_pytorch",
-    "gather": "test_rows.py::test_max_dim_gradients_scatter_and_gather_as_pytorch",
     "_softmax_backward_data": "test_create_graph.py::test_softmax_gradients_record_their_backward_data_ops",
     "_log_softmax_backward_data": "test_create_graph.py::test_softmax_gradients_record_their_backward_data_ops",
     "gelu_backward": "test_create_graph.py::test_unary_gradients_record_pytorchs_formulas",
@@ -246,6 +246,9 @@ OWN_BACKWARD = {
         "PyTorch's NotImplemented node (floor_divide/remainder): no derivative, its backward raises"
     ),
     ("selection.py", "clamp"): "clamp.Tensor, listed in HAND_WRITTEN",
+    ("counting.py", "_no_derivative_node"): (
+        "unique's Unique2Backward0/UniqueDimBackward0: PyTorch implements no derivative, its backward raises"
+    ),
     ("inplace.py", "_gather"): (
         "CopySlices' read of a view's elements by flat offsets: a 0-d base has no index key for them"
     ),
@@ -353,21 +356,21 @@ def _names(t):
 
 
 def test_max_dim_gradients_scatter_and_gather_as_pytorch():
-    """max(dim)'s gradient is a scatter (scatter.src, ScatterBackward0), whose gradient is a
-    gather (GatherBackward0), whose gradient is the scatter again; values as torch 2.13's.
-    (PyTorch's ScatterBackward0 has a None edge for the zeros and its gather's gradient is
-    a scatter_add: ScatterAddBackward0; diffcli's nodes keep their one edge and scatter.)"""
+    """max(dim)'s gradient is a scatter into zeros (scatter.src, ScatterBackward0, its first
+    edge the zeros': None), whose gradient is a gather (GatherBackward0), whose gradient is
+    a scatter_add (ScatterAddBackward0); names and values as torch 2.13's."""
     x = tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]], requires_grad=True)
     w = tensor([1.5, -2.0], requires_grad=True)
     v = tensor([[0.25, 0.5, 0.75], [1.0, 1.25, 1.5]], requires_grad=True)
     (gx,) = grad((x.max(1).values * w).sum(), x, create_graph=True)
     assert gx.grad_fn.name() == "ScatterBackward0"
+    assert gx.grad_fn.next_functions[0] == (None, 0)
     assert gx.tolist() == [[0.0, 0.0, 1.5], [0.0, -2.0, 0.0]]
     (gw,) = grad((gx * v).sum(), w, create_graph=True)
     assert "GatherBackward0" in _names(gw)
     assert gw.tolist() == [0.75, 1.25]
     (gv,) = grad((gw * w).sum(), v, create_graph=True)
-    assert "ScatterBackward0" in _names(gv)
+    assert "ScatterAddBackward0" in _names(gv)
     assert gv.tolist() == [[0.0, 0.0, 1.5], [0.0, -2.0, 0.0]]
 
 

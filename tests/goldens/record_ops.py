@@ -1966,6 +1966,12 @@ SECOND_ORDER = {
 }
 
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import method_cases  # noqa: E402
+
+SNIPPETS += method_cases.SNIPPETS
+SECOND_ORDER |= method_cases.SECOND_ORDER
+
 from diffcli.render.jsonout import json_number as _fnum  # noqa: E402
 
 
@@ -1973,6 +1979,8 @@ def _values(t):
     def rec(x):
         return [rec(y) for y in x] if isinstance(x, list) else _fnum(x)
 
+    if t._is_zerotensor():  # (sgn's gradient of a real tensor: ATen's efficient zeros)
+        t = t.new_zeros(t.shape)
     return rec(t.detach().tolist())
 
 

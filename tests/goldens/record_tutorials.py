@@ -331,6 +331,189 @@ loss.backward()
 print(target, loss, logits.grad)
 print(torch.randint(0, 2**40, (3,)), torch.randint(7, (20,)))
 """,
+    # in-place index/mask methods on a non-leaf: the version counter, the node they record,
+    # and on a view its base's CopySlices (the view: AsStridedBackward0)
+    "inplace_index_methods": """\
+import torch
+a = torch.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+y = a * 2
+print(y._version)
+y.scatter_(1, torch.tensor([[0], [2]]), 0.0)
+print(y._version, y.grad_fn)
+y.masked_fill_(y < 0, 1.0)
+print(y._version, y.grad_fn)
+y.index_fill_(0, torch.tensor([1]), 5.0)
+print(y._version, y.grad_fn, y.grad_fn.next_functions)
+y.sum().backward()
+print(a.grad)
+b = a.clone()
+row = b[0]
+row.masked_fill_(row > 0, 0.0)
+print(b.grad_fn, row.grad_fn, b._version, row._version)
+print(b)
+z = torch.zeros(2, 3)
+z[1].copy_(a[0])
+print(z.grad_fn, z.requires_grad, z)
+(b.sum() + (z * z).sum()).backward()
+print(a.grad)
+acc = torch.zeros(3)
+acc.index_add_(0, torch.tensor([0, 0, 2]), a[1])
+print(acc, acc.grad_fn, acc._version)
+try:
+    a.scatter_add_(0, torch.tensor([[0, 1, 1]]), a.detach())
+except RuntimeError as e:
+    print("RuntimeError", e)
+""",
+    # a node keeps its index: changing it in place, or a second backward, fails as in PyTorch
+    "saved_index_and_second_backward": """\
+import torch
+a = torch.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+i = torch.tensor([[0], [1]])
+y = a.gather(1, i)
+i.add_(1)
+try:
+    y.sum().backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+s = a.sort(dim=1)
+s.values.sum().backward(retain_graph=True)
+print(a.grad, s.indices)
+s.values.sum().backward()
+try:
+    s.values.sum().backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+m = a.masked_select(a > 0)
+print(m, m.grad_fn)
+m.sum().backward()
+print(a.grad)
+""",
+    # the methods real tutorials use: one-hot by scatter_, a causal mask from tril and
+    # masked_fill, topk, LSTM-style gates by chunk, a target network by copy_, new_zeros
+    "tutorial_methods": """\
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+labels = torch.tensor([2, 0, 1])
+onehot = torch.zeros(3, 3).scatter_(1, labels.unsqueeze(1), 1.0)
+print(onehot)
+scores = torch.randn(3, 3, requires_grad=True)
+mask = torch.tril(torch.ones(3, 3)) == 0
+att = scores.masked_fill(mask, float("-inf")).softmax(dim=-1)
+print(att)
+att[:, 0].sum().backward()
+print(scores.grad)
+q = torch.randn(4, 5, requires_grad=True)
+actions = torch.tensor([1, 0, 4, 2])
+chosen = q.gather(1, actions.unsqueeze(-1)).squeeze(-1)
+print(chosen, chosen.grad_fn)
+best, where = q.topk(2, dim=1)
+print(best, where)
+loss = F.mse_loss(chosen, best[:, 0].detach())
+loss.backward()
+print(q.grad)
+h = torch.randn(2, 8, requires_grad=True)
+i_gate, f_gate, g_gate, o_gate = h.chunk(4, dim=1)
+c = torch.sigmoid(f_gate) * torch.tanh(g_gate) + torch.sigmoid(i_gate)
+out = torch.sigmoid(o_gate) * torch.tanh(c)
+out.sum().backward()
+print(out, h.grad)
+online = torch.randn(3, requires_grad=True)
+target = torch.zeros(3)
+with torch.no_grad():
+    target.copy_(online)
+    online.index_fill_(0, torch.tensor([0]), 0.0)
+print(target, online, target.requires_grad)
+pad = online.new_zeros(2)
+print(pad, pad.dtype, online.new_full((2,), 7.0), online.new_tensor([1, 2]))
+vals, order = torch.sort(torch.tensor([3.0, 1.0, 2.0]), descending=True)
+print(vals, order, torch.argsort(vals))
+parts = torch.arange(6.0).split([2, 4])
+print(parts, torch.arange(6.0).narrow(0, 1, 3), torch.arange(4.0).unbind())
+print(torch.sort(q, dim=1))
+""",
+    # the layout queries tutorials print (strides of a transpose, a row's storage offset)
+    "layout_queries": """\
+import torch
+a = torch.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])
+t = a.t()
+print(a.stride(), t.stride(), a.stride(1), t.stride(-1), a.is_contiguous(), t.is_contiguous())
+print(t.contiguous().is_contiguous(), t.contiguous().stride(), a[1].storage_offset(), a[:, 1:].storage_offset())
+print(a.element_size(), a.float().element_size(), a.long().element_size(), (a > 0).element_size())
+print(a[None].stride(), a.unsqueeze(-1).stride(), torch.tensor(2.0).stride(), a.view(3, 2).stride())
+e = torch.empty_like(a)
+print(e.shape, e.dtype, torch.logspace(0, 2, 3), torch.logspace(0, 1, 2, base=2))
+""",
+    # ops without a derivative: heaviside's NotImplemented node fails the backward; the
+    # integer and bool results of argsort, nonzero, isnan... never require grad
+    "no_derivative_ops": """\
+import torch
+x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+h = torch.heaviside(x, torch.tensor([0.5]))
+print(h, h.grad_fn)
+try:
+    h.sum().backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+for r in (x.argsort(), (x > 0).nonzero(), x.isnan(), torch.isclose(x, x), x.count_nonzero(), x.sort().indices):
+    print(r, r.requires_grad, r.dtype)
+w = torch.tensor([[3.0, 1.0], [3.0, 1.0], [0.0, 2.0]], requires_grad=True)
+for u in (w.unique(), torch.unique(w, dim=0), w.unique(return_inverse=True, return_counts=True)[0]):
+    print(u, u.grad_fn)
+    try:
+        u.sum().backward()
+    except NotImplementedError as e:
+        print("NotImplementedError", e)
+print(torch.bincount(torch.tensor([0, 2, 2])), torch.searchsorted(torch.tensor([1.0, 2.0]), 1.5))
+""",
+    # the views of split/chunk/unbind: no in-place change in grad mode, and an in-place
+    # change of their base invalidates them (grad_fn <Invalid>, PyTorch's error when used)
+    "multi_output_views": """\
+import torch
+def t(label, f):
+    try:
+        r = f(); print(label, "->", r)
+    except RuntimeError as e:
+        print(label, "!!", str(e)[:70])
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+b = a * 1
+v = b.split(1)[0]
+with torch.no_grad():
+    t("1 nograd inplace on view", lambda: v.mul_(2))
+t("1b grad_fn after", lambda: v.grad_fn)
+x = torch.ones(3); w = x.split(1)[0]
+x.add_(1); t("2 no-grad base", lambda: w.grad_fn)
+b = a * 1; v = b.unbind()[1]
+with torch.no_grad():
+    b.add_(1)
+t("3 base modified under no_grad: grad_fn", lambda: v.grad_fn)
+t("3b use in op", lambda: v * 2)
+b = a * 1; v = b.unbind()[1]; b.add_(1)
+t("4 use in op after grad-mode base inplace", lambda: (v * 2).grad_fn)
+t("4b print", lambda: v)
+t("4c requires_grad", lambda: v.requires_grad)
+t("is_leaf", lambda: v.is_leaf)
+t("backward", lambda: v.backward()); t("grad()", lambda: torch.autograd.grad(v, a))
+t("v.sum()", lambda: v.sum())
+b = a * 1; v = b.chunk(3)[2]; b.add_(1)
+with torch.no_grad():
+    t("5 use under no_grad", lambda: v * 2)
+t("5b detach", lambda: v.detach())
+b = a * 1; v = b.split(1)[0]; v2 = v.view(1)
+t("6 inplace on view of view", lambda: v2.mul_(2))
+b = a * 1; v = b.unbind()[0]; c = v.clone()
+t("7 clone then base inplace", lambda: (b.add_(1), c.grad_fn.name())[1])
+l = torch.ones(3, requires_grad=True); v = l.unbind()[0]
+t("8 leaf view inplace", lambda: v.add_(1))
+with torch.no_grad():
+    l.add_(1)
+t("8b leaf base inplace nograd: grad_fn", lambda: v.grad_fn)
+b = a * 1; w = b.split([1, 2])[1]; b.mul_(2); t("sws", lambda: w.grad_fn)
+b = a * 1; w = b.tensor_split(2)[1]; t("tensor_split inplace", lambda: w.mul_(2))
+b = a * 1; w = b.unbind()[1]; u = w.unsqueeze(0); t("unsq of unbind inplace", lambda: u.mul_(2))
+for r in b.unbind():
+    print(r)
+""",
 }
 
 from record_autograd_ext import run  # noqa: E402 (the same way of running a case)

@@ -57,6 +57,10 @@ from hypothesis import strategies as st
 
 from diffcli.lang.nn_layers import _exact
 
+from . import script_gen_methods  # (the "methods" family; it reads this module's classes when called)
+
+METHOD_OPS = script_gen_methods.OPS
+
 # --- what PyTorch (and diffcli) can reach, and how --------------------------------------
 
 # other names of the same ops (the generator uses them now and then)
@@ -105,6 +109,7 @@ reshape flatten squeeze unsqueeze transpose permute t cat stack clone detach fli
 eq ne gt ge lt le logical_and logical_or logical_not floor_divide remainder any all argmax argmin
 equal allclose""".split()
     )
+    | set(METHOD_OPS)
     | set(CANONICAL)
     | CONSTRUCTORS
 )
@@ -182,6 +187,7 @@ FAMILY_OF = {
         )
     },
     **{fn: "const" for fn in CONSTRUCTORS - {"manual_seed"}},
+    **{fn: "methods" for fn in METHOD_OPS},
 }
 # a first leaf of this shape makes the op possible
 FOCUS_SHAPE = {
@@ -212,6 +218,9 @@ FOCUS_SHAPE = {
     "log_softmax": (2, 3),
     "cumsum": (2, 3),
     "flip": (3,),
+    # the tensor methods of script_gen_methods.py that need one or two dims
+    **{fn: (2, 3) for fn in METHOD_OPS if script_gen_methods.NEEDS[fn] >= 1},
+    "meshgrid": (3,),
 }
 
 SHAPES = [(), (3,), (1, 3), (2, 1), (2, 3)]
@@ -722,7 +731,7 @@ class _Gen:
                 + ["extra"] * 2
                 + ["const"] * 2
                 + ["where"] * 2
-                + ["linalg", "loss", "cat", "index", "discrete"]
+                + ["linalg", "loss", "cat", "index", "discrete", "methods"]
             )
         focus = self.focus
         e = getattr(self, "gen_" + family)(depth, pool)
@@ -1257,6 +1266,10 @@ class _Gen:
         if op not in ("clone", "flip"):  # views (reshape/flatten: when they can be)
             e.alias, e.view = x.alias, op != "detach"
         return e
+
+    def gen_methods(self, depth, pool):
+        """The tensor methods of tutorials: script_gen_methods.py."""
+        return script_gen_methods.gen(self, depth, pool)
 
     def gen_index(self, depth, pool):
         how = self.pick(["index", "select"])

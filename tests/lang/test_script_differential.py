@@ -50,6 +50,7 @@ from hypothesis import HealthCheck, given, note, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from diffcli.engine import errors as engine_errors  # noqa: E402
+from diffcli.engine import multiview  # noqa: E402
 from diffcli.engine.tensor import Tensor  # noqa: E402
 from diffcli.lang.errors import ScriptError  # noqa: E402
 from diffcli.lang.interpreter import Interpreter  # noqa: E402
@@ -161,14 +162,22 @@ def _tensor_diffs(name, ours, theirs, tol):
         return out + [f"{name}.shape: {tuple(ours.array.shape)} vs {tuple(theirs.shape)}"]
     if not _close(ours.array, theirs.detach().to(torch.float64).numpy(force=True), tol):
         out.append(f"{name} value: {ours.array.tolist()} vs {theirs.tolist()}")
+    try:
+        their_leaf, their_fn = theirs.is_leaf, _torch_fn_name(theirs.grad_fn)
+    except RuntimeError:  # a split's piece whose base changed in place: its history is invalid
+        their_leaf = their_fn = "invalid"
+    if ours.grad_fn is multiview.INVALID:
+        our_leaf = our_fn = "invalid"
+    else:
+        our_leaf, our_fn = ours.grad_fn is None, None if ours.grad_fn is None else ours.grad_fn.name()
     for attr, a, b in (
         ("requires_grad", ours.needs_grad, theirs.requires_grad),
-        ("is_leaf", ours.grad_fn is None, theirs.is_leaf),
-        ("grad_fn", None if ours.grad_fn is None else ours.grad_fn.name(), _torch_fn_name(theirs.grad_fn)),
+        ("is_leaf", our_leaf, their_leaf),
+        ("grad_fn", our_fn, their_fn),
     ):
         if a != b:
             out.append(f"{name}.{attr}: {a!r} vs {b!r}")
-    if theirs.is_leaf or theirs.retains_grad:
+    if their_leaf is True or theirs.retains_grad:
         g_ours, g_theirs = ours._grad, theirs.grad
         if (g_ours is None) != (g_theirs is None):
             out.append(

@@ -11,10 +11,10 @@ from .. import errors
 from ..function import as_tensor
 from ..tensor import Tensor
 from . import rows
-from .indexing import scatter_to
 from .pairwise import maximum, minimum
 from .reductions import _DIM, _KEEPDIM, _RESULT_BACK, _UNREDUCE, ReturnTypes, _axes, _dims
 from .rows import Kink, expose
+from .scatter import scatter_to
 from .selection import where
 from .shape import reshape, unsqueeze
 

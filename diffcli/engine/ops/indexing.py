@@ -6,25 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors
+from .. import errors, multiview
 from ..function import as_tensor
 from ..tensor import Tensor, _wrap_dim
 from . import rows
 from . import shape as S
 from .rows import expose
-
-
-def scatter_to(g: Tensor, shape, dim, idx) -> Tensor:
-    """A zero tensor of `shape` with `g` placed at `idx` along `dim` (max/min backward):
-    ScatterBackward0, whose gradient is a gather (GatherBackward0), whose gradient is this."""
-    out = np.zeros(shape, dtype=g.array.dtype)
-    np.put_along_axis(out, idx, g.array, axis=dim)
-    return _SCATTER.record(out, (g,), fargs=(dim, idx, g.array.shape))
-
-
-def gather(g: Tensor, dim, idx) -> Tensor:
-    """g.gather(dim, idx) (scatter_to's backward): GatherBackward0."""
-    return _GATHER.record(np.take_along_axis(g.array, idx, axis=dim), (g,), fargs=(dim, idx, g.array.shape))
 
 
 def index_put_zeros(g: Tensor, shape, key) -> Tensor:
@@ -90,7 +77,9 @@ def unbind(a, dim=0):
     for i in range(x.shape[d]):
         if poll is not None and not (i + 1) & 4095:
             poll()
-        views.append(S._view_of(_UNBIND.record(x[_key(d, i) + (Ellipsis,)], (a,), fargs=(d, i, x.shape)), a))
+        view = S._view_of(_UNBIND.record(x[_key(d, i) + (Ellipsis,)], (a,), fargs=(d, i, x.shape)), a)
+        multiview.tag(view, i, "Unbind")  # (no in-place change while grad mode is on: multiview.py)
+        views.append(view)
     return tuple(views)
 
 
@@ -287,25 +276,6 @@ _UNBIND = rows.text_row(
         ),
     ),
 )
-# scatter_to / gather: zeros(shape).scatter(dim, index, src) (the zeros no input) and
-# its gradient, which is the other's (a formula's nodes: max.dim's backward)
-_SCATTER = rows.text_row(
-    "scatter.src",
-    "ScatterBackward0",
-    ("grad.gather(dim, index)",),
-    inputs=("src",),
-    args=(("dim", None), ("index", None), ("src_sym_sizes", None)),
-    formulas=(lambda grad, src, result, dim, index, src_sym_sizes: gather(grad, dim, index),),
-)
-_GATHER = rows.text_row(
-    "gather",
-    "GatherBackward0",
-    ("zeros_like(self).scatter(dim, index, grad)",),
-    args=(("dim", None), ("index", None), _SIZES),
-    formulas=(
-        lambda grad, self, result, dim, index, self_sym_sizes: scatter_to(grad, self_sym_sizes, dim, index),
-    ),
-)
 _INDEX_PUT = rows.text_row(
     "index_put",
     "IndexPutBackward0",
@@ -341,8 +311,6 @@ rows.helpers(
             slice_backward,
             index_put_zeros,
             index_read,
-            scatter_to,
-            gather,
             region_backward,
         )
     }

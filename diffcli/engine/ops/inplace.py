@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, errors, inference
+from .. import dtypes, errors, inference, multiview
 from ..function import edge, record
 from ..grad_mode import is_grad_enabled
 from ..node import Node
@@ -20,6 +20,8 @@ def check_inplace(a: Tensor, view: bool = False) -> None:
         raise errors.TorchRuntimeError(inference.INPLACE_ERROR)
     if not is_grad_enabled():
         return
+    if a._multi_output is not None and a._base is not None and a._base.needs_grad:
+        raise multiview.inplace_error(a)
     if a._no_grad_view:
         raise errors.TorchRuntimeError(errors.NO_GRAD_VIEW_INPLACE)
     base = a._base
@@ -197,6 +199,8 @@ def _refresh_views(base: Tensor) -> None:
         b = v._base  # (`base` itself, or the tensor a detached alias of `base` shares memory with)
         if v.grad_fn is None and not b.needs_grad:
             continue
+        if multiview.invalidate(v):
+            continue
         v.grad_fn = _as_strided_node(v, b)
         v.needs_grad = True
         if v.retains_grad:
@@ -218,6 +222,8 @@ def _regenerate_views(a: Tensor) -> None:
             continue
         b = v._base
         if b is None or not b.needs_grad:
+            continue
+        if multiview.invalidate(v):
             continue
         v.grad_fn = _as_strided_node(v, b)
         if v.retains_grad:

@@ -198,6 +198,10 @@ def _in2_args1(self, other, arg0=None):
     return _ordinary(self, other, (arg0,))  # noqa: F821
 
 
+def _in1_args3(self, arg0=None, arg1=None, arg2=None):
+    return _ordinary(self, (arg0, arg1, arg2))  # noqa: F821
+
+
 def _in2_lane(self, other):
     r = _lane(self, other)  # noqa: F821
     if r is not None:
@@ -231,6 +235,7 @@ def _in1_args2_arglane(self, arg0=None, arg1=None):
 _TEMPLATES = {
     (1, 1, False): _in1_args1,
     (1, 2, False): _in1_args2,
+    (1, 3, False): _in1_args3,
     (2, 1, False): _in2_args1,
     (2, 0, True): _in2_lane,
     (2, 1, True): _in2_args1_lane,

@@ -18,8 +18,8 @@ from .loss_formulas import (
     binary_cross_entropy_with_logits_backward,
     mse_loss_backward,
     nll_loss_backward,
-    where_zero,
 )
+from .masked import masked_fill
 from .reductions import sum as tsum
 from .rows import expose
 from .shape import view
@@ -225,9 +225,7 @@ def cross_entropy(
         return nll
     ignored = t.array == ignore_index
     smooth = -tsum(ls if w is None else ls * w, dim)
-    smooth = _MASKED_FILL.record(
-        np.where(ignored, 0.0, smooth.array).astype(smooth.array.dtype), (smooth,), fargs=(ignored,)
-    )
+    smooth = masked_fill(smooth, Tensor(ignored), 0.0)  # (ATen's smooth_loss.masked_fill_)
     if reduction == "mean":
         if weight is None:
             total = Tensor(np.asarray((~ignored).sum()))
@@ -417,13 +415,6 @@ _BCE_LOGITS = rows.text_row(
         binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction, needs)
     ),
 )
-_MASKED_FILL = rows.text_row(
-    "masked_fill.Scalar",
-    "MaskedFillBackward0",
-    ("where(mask, 0.0, grad)",),
-    args=(("mask", None),),
-    formulas=(lambda grad, self, result, mask: where_zero(mask, grad),),
-)
 _DIV_SCALAR = rows.ROWS["div.Scalar"]
 
 expose(mse_loss, _MSE, names=("mse_loss",), method=False)
@@ -441,7 +432,7 @@ expose(
     rows.ROWS["sum"],
     rows.ROWS["sum.dim_IntList"],
     rows.ROWS["neg"],
-    _MASKED_FILL,
+    rows.ROWS["masked_fill.Scalar"],
     _DIV_SCALAR,
     rows.ROWS["div.Tensor"],
     rows.ROWS["mul.Scalar"],

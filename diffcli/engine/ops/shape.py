@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors
+from .. import errors, multiview
 from ..function import as_tensor
 from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
@@ -21,6 +21,8 @@ from .shape_formulas import cat_backward, expand_backward, permute_backward, rep
 def _view_of(out: Tensor, base: Tensor) -> Tensor:
     out._version = base._version
     out._base = base._base if base._base is not None else base
+    if base._multi_output is not None:  # (a view of a split's piece: multiview.py)
+        multiview.tag_view_of(out, base)
     if base.needs_grad and out.grad_fn is None and not is_grad_enabled():
         # PyTorch: made under no_grad, the view still requires grad (a leaf without an
         # edge into the graph: nothing flows back through it), and in-place ops on it in

@@ -12,12 +12,40 @@ from __future__ import annotations
 from ..tensor import Tensor
 from . import arithmetic as A
 from . import assignment as AS
-from . import conversion, extremes, losses, reductions, rows, shape, softmax, statistics, unary_args  # noqa: F401 (their ops' rows)
+from . import composites as CO
+from . import (  # noqa: F401 (their ops' rows)
+    conversion,
+    diagonals,
+    einsum,
+    extremes,
+    index_ops,
+    index_put,
+    losses,
+    masked,
+    pointwise3,
+    rearrange,
+    reductions,
+    rows,
+    scatter,
+    selecting,
+    shape,
+    softmax,
+    sorting,
+    splits,
+    statistics,
+    triangular,
+    unary_args,
+    unary_more,
+    unfold,
+)
+from . import counting as CT
 from . import creation as K
 from . import discrete as D
 from . import indexing as I
 from . import inplace as IP
 from . import linalg as L
+from . import new_tensors as NT
+from . import predicates as PR
 from . import ranges as R
 from . import selection as SE
 from . import shape as S
@@ -41,6 +69,7 @@ _OTHERS = {
     "all": D.all,
     "argmax": D.argmax,
     "argmin": D.argmin,
+    "argsort": sorting.argsort,
     "equal": D.equal,
     "allclose": D.allclose,
     "tensor": K.tensor,
@@ -81,16 +110,25 @@ _NOT_METHODS = {
     "full_like",
     "rand_like",
     "randn_like",
+    *CO.CONSTRUCTORS,
+    "searchsorted",  # (torch.X only)
+    "bucketize",
 }
+_OTHERS.update(PR.PREDICATES)
+_OTHERS.update(CO.CONSTRUCTORS)
+_OTHERS.update(CT.COUNTING)
 FUNCTIONS.update(_OTHERS)
 
 # Methods: the rows' ops flagged `method`, the other functions that take the tensor first
 METHODS = {name: e.method for e in rows.TABLE if e.method is not None for name in e.names}
 METHODS.update({k: v for k, v in _OTHERS.items() if k not in _NOT_METHODS})
 METHODS.update({"equal": D.equal_method, "allclose": D.allclose_method})
+METHODS.update(NT.NEW_METHODS)  # (x.new_zeros(...): methods only)
+METHODS.update(CO.LAYOUT_METHODS)
 
 # In-place variants `x.name_(...)` (of an op's first name); `zero_`/`fill_` are their own ops.
 INPLACE = {e.names[0] + "_": METHODS[e.names[0]] for e in rows.TABLE if e.inplace}
+INPLACE["copy_"] = NT.copy  # (in place only: x.copy_(src))
 
 
 def _inplace_method(fn):
