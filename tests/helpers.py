@@ -236,6 +236,7 @@ NOT_DIFFERENTIABLE = {
     "rand",
     "randn",
     "randint",
+    "randperm",
     "zeros_like",
     "ones_like",
     "full_like",

@@ -310,7 +310,9 @@ def randperm(n, dtype=None, requires_grad=False, generator=None):
     """torch.randperm(n): 0..n-1 in a random order (int64 unless `dtype`)."""
     gen = _random.generator_or_default(generator, "randperm")
     if not isinstance(n, int) or isinstance(n, bool):
-        raise errors.TorchTypeError(f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}")
+        raise errors.TorchTypeError(
+            f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}"
+        )
     if n < 0:
         raise errors.TorchRuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     _check_size(n)
