@@ -90,6 +90,7 @@ CONSTRUCTORS = {
     "rand",
     "randn",
     "randint",
+    "randperm",
     "ones_like",
     "zeros_like",
     "full_like",
@@ -1067,6 +1068,9 @@ class _Gen:
         elif fn == "randint":  # x * randint(1, 2, shape): x (each draw is 1, whatever the stream)
             k = make(fn, [Lit("1"), Lit("2"), Lit(repr(tuple(s)))])
             return Bin("*", x, k).set(s, x.lo, x.hi, deps, rg)
+        elif fn == "randperm":  # x + randperm(1): x + [0] (one element takes no draw)
+            e = Bin("+", x, make(fn, [Lit("1")]))
+            return e.set(s if s else (1,), x.lo, x.hi, deps, rg)
         elif fn == "full":
             k = make(fn, [Lit(repr(tuple(s))), Num(c)])
         elif fn == "eye":
