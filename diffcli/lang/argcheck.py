@@ -3,7 +3,7 @@
 diffcli's ops accept more than PyTorch's (math-flavour scripts pass plain numbers), so the
 check runs only after a call has failed with a Python-level error (`'float' object has no
 attribute ...`): if the arguments fit none of PyTorch 2.13's signatures of the function
-(torch_signatures.py, recorded from torch), the error becomes the one PyTorch's argument
+(torch_printed.py, recorded from torch), the error becomes the one PyTorch's argument
 parser gives, word for word:
 
 - one signature, or one that the argument count makes plausible: the first argument of
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..engine.dtypes import DType
 from ..engine.tensor import Size, Tensor
-from .torch_signatures import PRINTED
+from .torch_printed import PRINTED
 from .values import type_name as script_type_name
 
 # the ops whose Tensor parameters also take a Python number (PyTorch's

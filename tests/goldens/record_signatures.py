@@ -1,6 +1,6 @@
 #!/usr/bin/env python
 """Record PyTorch 2.13's Python signatures of diffcli's functions and tensor methods into
-diffcli/lang/torch_signatures.py, the one table of them. Run by hand with the python3 that
+diffcli/lang/torch_signatures.py (parameter names) and torch_printed.py (printed texts). Run by hand with the python3 that
 has torch installed, from the repository root:
 
     python3 tests/goldens/record_signatures.py
@@ -42,6 +42,7 @@ import torch
 ROOT = Path(__file__).resolve().parents[2]
 STUBS = Path(os.path.dirname(torch.__file__)) / "_C"
 OUT = ROOT / "diffcli" / "lang" / "torch_signatures.py"
+OUT_PRINTED = ROOT / "diffcli" / "lang" / "torch_printed.py"
 
 
 def _names():
@@ -207,23 +208,28 @@ def main():
     functions, methods = _names()
     texts = printed(functions)
     f_table, m_table = parameters(functions, methods)
-    lines = [
-        '"""PyTorch\'s Python signatures of diffcli\'s functions (torch.X and F.X) and tensor',
-        f"methods, recorded from torch {torch.__version__} by tests/goldens/record_signatures.py",
-        "(generated, not edited by hand; that script says where each view comes from).",
-        "",
-        "PRINTED: each function's overloads as torch's argument parser prints them in its",
-        "argument-type errors (a one-overload function lists its positional parameters",
-        "only); read by diffcli/lang/argcheck.py.",
-        "FUNCTION_PARAMETERS, METHOD_PARAMETERS: each overload as a tuple of parameter names:",
-        'positional ones ("name=" has a default), then "*", then keyword-only ones ("*size":',
-        'a var-positional parameter); read by diffcli/lang/signatures.py."""',
+    printed_lines = [
+        "\"\"\"PyTorch's Python signatures of diffcli's functions (torch.X and F.X) as torch's argument",
+        "parser prints them in its argument-type errors (a one-overload function lists its positional",
+        f"parameters only), recorded from torch {torch.__version__} by tests/goldens/record_signatures.py",
+        '(generated, not edited by hand); read by diffcli/lang/argcheck.py."""',
         "",
         "PRINTED = {",
     ]
     for name, sigs in texts.items():
-        lines.append(f"    {name!r}: {list(sigs)!r},")
-    lines += ["}", "", "FUNCTION_PARAMETERS = {"]
+        printed_lines.append(f"    {name!r}: {list(sigs)!r},")
+    printed_lines.append("}")
+    OUT_PRINTED.write_text("\n".join(printed_lines) + "\n")
+    lines = [
+        '"""PyTorch\'s Python signatures of diffcli\'s functions (torch.X and F.X) and tensor methods,',
+        f"recorded from torch {torch.__version__} by tests/goldens/record_signatures.py (generated, not edited",
+        "by hand; that script says where each view comes from; the printed texts are in",
+        "torch_printed.py). FUNCTION_PARAMETERS, METHOD_PARAMETERS: each overload as a tuple of",
+        'parameter names: positional ones ("name=" has a default), then "*", then keyword-only ones',
+        '("*size": a var-positional parameter); read by diffcli/lang/signatures.py."""',
+        "",
+        "FUNCTION_PARAMETERS = {",
+    ]
     for name in sorted(f_table):
         lines.append(f"    {name!r}: {tuple(f_table[name])!r},")
     lines += ["}", "", "METHOD_PARAMETERS = {"]
