@@ -74,45 +74,27 @@ def topk(a, k, dim=-1, largest=True, sorted=True):
     return ReturnTypes(values, indices, "topk")
 
 
-_SORT = rows.text_row(
-    "sort",
-    "SortBackward0",
-    ("zeros_like(self).scatter(dim, indices, grad)",),
-    args=(("dim", -1), ("indices", None), ("self_sym_sizes", None)),
-    saves=("indices",),
-    kink=TIES,
-    formulas=(
-        lambda grad, self, result, dim, indices, self_sym_sizes: value_selecting_reduction_backward(
-            grad, dim, indices, self_sym_sizes, True
+def _picking_row(name, grad_fn):
+    """A row whose values are picked from `self` at `indices` along `dim` (sort, topk): its
+    gradient is scattered back to where each value came from."""
+    return rows.text_row(
+        name,
+        grad_fn,
+        ("zeros_like(self).scatter(dim, indices, grad)",),
+        args=(("dim", -1), ("indices", None), ("self_sym_sizes", None)),
+        saves=("indices",),
+        kink=TIES,
+        formulas=(
+            lambda grad, self, result, dim, indices, self_sym_sizes: value_selecting_reduction_backward(
+                grad, dim, indices, self_sym_sizes, True
+            ),
         ),
-    ),
-)
-_SORT_STABLE = rows.text_row(
-    "sort.stable",
-    "SortBackward1",
-    ("zeros_like(self).scatter(dim, indices, grad)",),
-    args=(("dim", -1), ("indices", None), ("self_sym_sizes", None)),
-    saves=("indices",),
-    kink=TIES,
-    formulas=(
-        lambda grad, self, result, dim, indices, self_sym_sizes: value_selecting_reduction_backward(
-            grad, dim, indices, self_sym_sizes, True
-        ),
-    ),
-)
-_TOPK = rows.text_row(
-    "topk",
-    "TopkBackward0",
-    ("zeros_like(self).scatter(dim, indices, grad)",),
-    args=(("dim", -1), ("indices", None), ("self_sym_sizes", None)),
-    saves=("indices",),
-    kink=TIES,
-    formulas=(
-        lambda grad, self, result, dim, indices, self_sym_sizes: value_selecting_reduction_backward(
-            grad, dim, indices, self_sym_sizes, True
-        ),
-    ),
-)
+    )
+
+
+_SORT = _picking_row("sort", "SortBackward0")
+_SORT_STABLE = _picking_row("sort.stable", "SortBackward1")
+_TOPK = _picking_row("topk", "TopkBackward0")
 
 expose(sort, _SORT, _SORT_STABLE, names=("sort",))
 expose(topk, _TOPK, names=("topk",))
