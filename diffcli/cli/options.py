@@ -6,8 +6,8 @@ command (`typer_signature`, built only when the Typer app is built, so a plain c
 line imports neither Typer nor Click) and the fast argument reader's table
 (`FAST_OPTIONS`). Options shared by several commands are groups (`SOURCE`, `LIMITS`,
 `REPORT`), as sqlite-utils declares its shared options; a command lists the groups and
-its own rows. Adding a limit is one row in `LIMITS` (the interpreter's `Limits` takes it
-by its parameter name).
+its own rows. Adding a limit is one row in the interpreter's caps table (`diffcli.lang.caps.CAPS`),
+from which both `Limits` and the `LIMITS` group are made.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from __future__ import annotations
 import enum
 import re
 from typing import Annotated, Optional
+
+from ..lang.caps import CAPS
 
 
 class GradFormat(str, enum.Enum):
@@ -92,14 +94,9 @@ SOURCE = [
         metavar="NAME=VALUE",
     ),
 ]
-LIMITS = [  # one row per cap: the interpreter's Limits takes each by its parameter name
-    limit("--max-elements", 10_000_000, "Cap on the elements of one tensor."),
-    limit("--max-iterations", 10_000_000, "Cap on loop iterations."),
-    limit("--max-statements", 1_000_000, "Cap on statements executed."),
-    limit("--max-depth", 100, "Cap on function-call nesting."),
-    limit("--max-memory", 4096, "Cap on the memory the script's tensors hold, in MB.", "MB"),
-    limit("--timeout", 300, "Cap on the run's time, in seconds (0: none).", "SECONDS", least=0),
-    limit("--max-script-size", 16, "Cap on the script's size, in MB.", "MB"),
+LIMITS = [  # one --max-* option per row of the interpreter's caps table (lang/caps.py)
+    limit("--" + name.replace("_", "-"), default, help, metavar, least)
+    for name, default, help, metavar, least in CAPS
 ]
 REPORT = [
     opt(

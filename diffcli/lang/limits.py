@@ -17,11 +17,10 @@ import time
 
 from ..engine import errors as engine_errors
 from ..engine.context import RunContext
+from .caps import CAP_DEFAULTS
 from .errors import ScriptError
 from .estimates import _SEQUENCE_NAMES
 from .memory import resident_memory
-
-DEFAULT_TIMEOUT = 300  # seconds; 0: no time cap
 
 # --- memory (--max-memory) ------------------------------------------------------------------
 # The memory the script holds, measured cheaply as the growth of the process's resident
@@ -34,26 +33,15 @@ MEMORY_CHECK_ELEMENTS = 1 << 16  # 512 KiB of float64
 
 
 class Limits:
-    """Safety caps; each has a CLI option named in its error. `max_memory` is in MB,
-    `timeout` in seconds (0: none)."""
+    """Safety caps (`CAPS`); each has a CLI option named in its error. `max_memory` is in
+    MB, `timeout` in seconds (0: none)."""
 
-    def __init__(
-        self,
-        max_elements=10_000_000,
-        max_iterations=10_000_000,
-        max_statements=1_000_000,
-        max_depth=100,
-        max_memory=4096,
-        timeout=DEFAULT_TIMEOUT,
-        max_script_size=16,
-    ):
-        self.max_elements = max_elements
-        self.max_iterations = max_iterations
-        self.max_statements = max_statements
-        self.max_depth = max_depth
-        self.max_memory = max_memory
-        self.timeout = timeout
-        self.max_script_size = max_script_size  # MB; checked by diffcli.source and the parser
+    def __init__(self, **caps):
+        unknown = caps.keys() - CAP_DEFAULTS.keys()
+        if unknown:
+            raise TypeError(f"Limits() got unknown caps {sorted(unknown)}")
+        for name, default in CAP_DEFAULTS.items():
+            setattr(self, name, caps.get(name, default))
         self.deadline = None  # time.monotonic() when the time is up (set by start)
         self.memory_base = None  # resident bytes when the first run started
         self._rescued = None  # resident bytes after the last collection that helped

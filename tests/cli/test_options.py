@@ -1,5 +1,6 @@
 """Each option is declared once (issue 10 item 3): one row in diffcli/cli/options.py, from
-which the Typer signature, the fast reader's table and the run's Limits all come."""
+which the Typer signature and the fast reader's table come; a cap is one row of
+diffcli/lang/caps.py, from which both the `--max-*` option and the run's Limits come."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typer.main import get_command
 from diffcli import cli
 from diffcli.cli import options as O
 from diffcli.cli.running import _options, _Usage
+from diffcli.lang.caps import CAPS
+from diffcli.lang.limits import Limits
 
 
 def test_every_command_has_every_limit_row_and_typer_shows_it():
@@ -34,3 +37,15 @@ def test_option_names_are_unique_per_command():
         spellings = [s for row in fn.options for s in row.names]
         assert len(spellings) == len(set(spellings)), name
         assert len({row.name for row in fn.options}) == len(fn.options), name
+
+
+def test_each_cap_row_is_one_cli_option_and_one_limits_attribute():
+    assert [(o.names, o.default, o.help, o.metavar, o.least) for o in O.LIMITS] == [
+        (("--" + name.replace("_", "-"),), default, help, metavar, least)
+        for name, default, help, metavar, least in CAPS
+    ]
+    assert {name: getattr(Limits(), name) for name, *_ in CAPS} == {
+        name: default for name, default, *_ in CAPS
+    }
+    with pytest.raises(TypeError, match="unknown caps"):
+        Limits(max_nothing=1)
