@@ -13,6 +13,7 @@ from . import (
     generators,
     lr_scheduler,
     nn_activations,
+    nn_containers,
     nn_conv,
     nn_init,
     nn_layers,
@@ -40,6 +41,7 @@ INIT = Namespace("torch.nn.init", dict(nn_init.FUNCTIONS))
 NN = values._NN
 NN.members.update(nn_layers.CLASSES)
 NN.members.update(nn_activations.CLASSES)
+NN.members.update(nn_containers.CLASSES)
 NN.members.update(nn_conv.CLASSES)
 NN.members.update(nn_norm.CLASSES)
 NN.members.update({"Parameter": Builtin("Parameter", _parameter), "init": INIT})

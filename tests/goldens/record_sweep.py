@@ -1,0 +1,109 @@
+"""Record what PyTorch prints for the sweep-feature tests (the constructs and library pieces
+that stopped real tutorial code in the second sweep of public autograd snippets) into
+sweep.json; tests/lang/test_sweep_features.py runs the same scripts through diffcli.
+
+Run by hand, with PyTorch installed, from the repository root:
+
+    python3 tests/goldens/record_sweep.py      # rewrites tests/goldens/sweep.json
+
+Each case is a PyTorch-flavour script written for these tests (not a copied snippet), run
+as record_tutorials.py runs its cases (record_autograd_ext.run: a fresh namespace after
+`torch.manual_seed(0)`; stdout without addresses, the warnings, the error if any).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+HERE = pathlib.Path(__file__).resolve().parent
+OUT = HERE / "sweep.json"
+
+CASES = {
+    # nn.ModuleList / ModuleDict / ParameterList / ParameterDict: building, indexing, len,
+    # iteration, `in`, the parameters' names, printing (runs of equal children folded)
+    "nn_containers": """\
+import torch
+import torch.nn as nn
+
+class Stack(nn.Module):
+    def __init__(self, widths):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(a, b) for a, b in zip(widths[:-1], widths[1:])])
+        self.acts = nn.ModuleList()
+        for _ in range(len(widths) - 1):
+            self.acts.append(nn.Tanh())
+        self.heads = nn.ModuleDict({"mu": nn.Linear(2, 1), "sigma": nn.Linear(2, 1)})
+        self.gains = nn.ParameterList([nn.Parameter(torch.full((2,), 0.5)) for _ in range(2)])
+        self.shift = nn.ParameterDict({"b": nn.Parameter(torch.zeros(1))})
+
+    def forward(self, x):
+        for layer, act in zip(self.layers, self.acts):
+            x = act(layer(x))
+        x = x * self.gains[0] * self.gains[-1]
+        return {k: h(x) + self.shift["b"] for k, h in self.heads.items()}
+
+net = Stack([3, 5, 4, 2])
+print(net)
+print(len(net.layers), len(net.heads), len(net.gains), net.layers[-1])
+print(net.layers[1:])
+print("mu" in net.heads, "pi" in net.heads, list(net.heads.keys()), [k for k in net.heads])
+print(net.heads.keys(), len(list(net.heads.values())))
+out = net(torch.linspace(-1, 1, 12).reshape(4, 3))
+print(out["mu"], out["sigma"].grad_fn)
+(out["mu"].sum() + out["sigma"].sum()).backward()
+for name, p in net.named_parameters():
+    print(name, tuple(p.shape), p.grad.abs().sum().item() > 0)
+print(list(net.state_dict().keys()))
+print(net.gains)
+print(net.shift)
+
+ml = nn.ModuleList([nn.ReLU(), nn.ReLU()])
+ml.extend([nn.Sigmoid()])
+ml.insert(0, nn.Linear(1, 1))
+ml[1] = nn.Tanh()
+print(ml)
+ml = ml[1:]
+for i, m in enumerate(ml):
+    print(i, m)
+ml += [nn.ReLU(), nn.ReLU(), nn.ReLU()]
+print(ml, len(ml))
+print(ml[:2] + nn.ModuleList([nn.Identity()]))
+md = nn.ModuleDict()
+md["x"] = nn.ReLU()
+md.update({"y": nn.Tanh()})
+md.update([("z", nn.Sigmoid())])
+popped = md.pop("x")
+print(md, popped, len(md))
+pl = nn.ParameterList()
+pl.append(nn.Parameter(torch.ones(3, 4)))
+pl.append(torch.zeros(2))
+pl.extend([torch.ones(1, dtype=torch.float64)])
+print(pl, pl[1].requires_grad, type(pl[1]), len(pl))
+pd = nn.ParameterDict()
+pd["w"] = torch.ones(2, 2)
+pd.update({"v": nn.Parameter(torch.ones(3))})
+print(pd, sorted(pd.keys()), "w" in pd)
+print(sum(p.numel() for p in nn.ModuleList([nn.Linear(2, 3), nn.Linear(3, 1)]).parameters()))
+for probe in (lambda: ml[10], lambda: ml(torch.ones(1)), lambda: nn.ModuleList([1]),
+              lambda: md["nope"], lambda: nn.ModuleList(3), lambda: md.update(5)):
+    try:
+        probe()
+    except (IndexError, NotImplementedError, TypeError, KeyError) as e:
+        print(type(e).__name__, e)
+""",
+}
+
+from record_autograd_ext import run  # noqa: E402 (the same way of running a case)
+
+
+def main():
+    import torch
+
+    cases = {name: run(script) for name, script in CASES.items()}
+    OUT.write_text(json.dumps({"torch": torch.__version__, "cases": cases}, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {len(cases)} cases to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
