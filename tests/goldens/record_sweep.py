@@ -92,6 +92,38 @@ for probe in (lambda: ml[10], lambda: ml(torch.ones(1)), lambda: nn.ModuleList([
     except (IndexError, NotImplementedError, TypeError, KeyError) as e:
         print(type(e).__name__, e)
 """,
+    # Optimizer.state_dict() / load_state_dict(): state keyed by parameter index, groups
+    # with `params` as indices, the saved hyperparameters and state taken over, the checks
+    "optimizer_state_dict": """\
+import torch
+w = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+b = torch.nn.Parameter(torch.tensor(0.5))
+opt = torch.optim.Adam([{"params": [w]}, {"params": [b], "lr": 0.01}], lr=0.1)
+print(opt.state_dict())
+for _ in range(2):
+    opt.zero_grad()
+    ((w ** 2).sum() + b ** 2).backward()
+    opt.step()
+sd = opt.state_dict()
+print(sd["state"][0]["exp_avg"], sd["state"][1]["step"], sd["param_groups"][1]["lr"], sd["param_groups"][1]["params"])
+print(sd)
+opt2 = torch.optim.Adam([{"params": [w]}, {"params": [b]}], lr=0.5)
+opt2.load_state_dict(sd)
+print(opt2.param_groups[1]["lr"], opt2.state[b])
+opt2.step()
+print(w, b)
+s = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+s.zero_grad(); (w ** 2).sum().backward(); s.step()
+print(s.state_dict())
+try:
+    torch.optim.SGD([w, b], lr=0.1).load_state_dict(s.state_dict())
+except ValueError as e:
+    print("ValueError", e)
+try:
+    torch.optim.SGD([{"params": [w]}, {"params": [b]}], lr=0.1).load_state_dict(s.state_dict())
+except ValueError as e:
+    print("ValueError", e)
+""",
 }
 
 from record_autograd_ext import run  # noqa: E402 (the same way of running a case)
