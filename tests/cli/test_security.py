@@ -434,7 +434,6 @@ def test_script_code_run_by_pythons_protocols_stays_within_the_caps(script, type
     "script, message",
     [
         ("global x", "'global' is not supported in diffcli scripts"),
-        ("del x", "'del' is not supported in diffcli scripts"),
         ("nonlocal x", "'nonlocal' is not supported in diffcli scripts"),
         ("print(f'{x:{y}}')", "f-string: nested replacement fields are not supported"),
         ("def g():\n    yield 1", "'yield' is not supported in diffcli scripts"),
@@ -444,6 +443,22 @@ def test_script_code_run_by_pythons_protocols_stays_within_the_caps(script, type
 )
 def test_constructs_outside_the_grammar_are_syntax_errors(script, message):
     refused(script, "SyntaxError", message, code=2)
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "import torch\nclass A:\n    pass\na = A()\ndel a.__dict__",
+        "import torch\nclass A:\n    pass\ndel A.__init__",
+        "import torch\nt = torch.ones(1)\ndel t.__class__",
+        "import torch\nimport torch.nn as nn\nm = nn.Linear(1, 1)\ndel m.__dict__",
+        "x = 1\ndel x.__class__",
+    ],
+)
+def test_del_of_a_dunder_attribute_is_refused(script):
+    # `del` is in the language (statements of the script's own names, items and attributes),
+    # but never reaches a dunder, as reading and assigning do not
+    refused(script, "AttributeError", DUNDER)
 
 
 @pytest.mark.parametrize(

@@ -124,6 +124,68 @@ try:
 except ValueError as e:
     print("ValueError", e)
 """,
+    # `del`: names, items of lists / dicts / nn containers, attributes of script objects,
+    # tensor.grad; Python's errors for what is not there
+    "del_statement": """\
+import torch
+import torch.nn as nn
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x * 3).sum()
+y.backward()
+print(x.grad)
+del x.grad
+print(x.grad)
+tmp = x * 2
+del tmp
+try:
+    print(tmp)
+except NameError as e:
+    print("NameError", e)
+xs = [1, 2, 3, 4, 5]
+del xs[0], xs[-1]
+print(xs)
+del xs[1:]
+print(xs)
+d = {"a": 1, "b": 2}
+del d["a"]
+print(d)
+try:
+    del d["zz"]
+except KeyError as e:
+    print("KeyError", e)
+class Box:
+    def __init__(self):
+        self.v = 1
+        self.w = 2
+b = Box()
+del b.v
+print(hasattr(b, "v"), b.w)
+ml = nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.Sigmoid()])
+del ml[0]
+print(ml)
+md = nn.ModuleDict({"a": nn.ReLU(), "b": nn.Tanh()})
+del md["a"]
+print(md)
+a, c = 1, 2
+del a, c
+try:
+    del a
+except NameError as e:
+    print("NameError", e)
+def f():
+    z = torch.ones(2)
+    del z
+    return "ok"
+print(f())
+try:
+    del x[0]
+except TypeError as e:
+    print("TypeError", e)
+try:
+    del (1).real
+except AttributeError as e:
+    print("AttributeError")
+""",
 }
 
 from record_autograd_ext import run  # noqa: E402 (the same way of running a case)

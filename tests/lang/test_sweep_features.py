@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.samples import invoke
 from tests.helpers import run_script
 
 GOLDENS = json.loads((Path(__file__).resolve().parents[1] / "goldens" / "sweep.json").read_text())
@@ -29,3 +30,18 @@ def test_script_prints_what_pytorch_printed(name):
     assert out == case["stdout"], f"\n--- diffcli\n{out}--- torch\n{case['stdout']}"
     assert error == case["error"]
     assert warned == case["warnings"]
+
+
+@pytest.mark.parametrize(
+    "statement, message",  # Python 3.11's words, as `python3 -c` prints them
+    [
+        ("del f()", "cannot delete function call"),
+        ("del 1", "cannot delete literal"),
+        ("del a + b", "cannot delete expression"),
+        ("del *a", "cannot delete starred"),
+        ("del a, (b, f())", "cannot delete function call"),
+    ],
+)
+def test_del_of_what_cannot_be_deleted_is_a_syntax_error(statement, message):
+    code, out, err = invoke(["run", "-e", f"import torch\n{statement}\n"])
+    assert code == 2 and out == "" and f"SyntaxError: {message}" in err.splitlines()[0], err
