@@ -186,6 +186,29 @@ try:
 except AttributeError as e:
     print("AttributeError")
 """,
+    # str's methods (replace, split, strip, join, center...), as tutorials format their output
+    "str_methods": """\
+import torch
+import torch.nn as nn
+net = nn.Sequential(nn.Linear(2, 3), nn.ReLU())
+text = str(net)
+print(text.replace("\\n", " / "))
+print(text.splitlines()[1].strip(), text.count("("), text.startswith("Seq"), text.endswith(")"))
+name = "  Layer_One  "
+print(name.strip().lower(), name.upper(), name.lstrip() + "|", "|" + name.rstrip(), name.title())
+print("a,b,,c".split(","), "a b  c".split(), "k=v=w".split("=", 1), "k=v=w".rsplit("=", 1))
+print("-".join(["x", "y", "z"]), ", ".join(str(v) for v in torch.tensor([1, 2]).tolist()))
+print("loss".center(10, "*"), "7".zfill(3), "ab".ljust(4, ".") + "|", "ab".rjust(4) + "|")
+print("abcabc".find("c"), "abcabc".rfind("c"), "abcabc".index("b"), "abc".find("z"))
+print("x1".isalnum(), "12".isdigit(), "ab".isalpha(), " ".isspace(), "Ab".islower(), "AB".isupper())
+print("a:b:c".partition(":"), "a:b:c".rpartition(":"), "pre_x".removeprefix("pre_"), "x.py".removesuffix(".py"))
+print("Hello".swapcase(), "hello world".capitalize(), "ß".casefold(), "a\\tb".expandtabs(4))
+for probe in (lambda: "abc".index("z"), lambda: "a".center("x"), lambda: "-".join([1, 2])):
+    try:
+        probe()
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+""",
 }
 
 from record_autograd_ext import run  # noqa: E402 (the same way of running a case)

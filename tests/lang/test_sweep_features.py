@@ -45,3 +45,18 @@ def test_script_prints_what_pytorch_printed(name):
 def test_del_of_what_cannot_be_deleted_is_a_syntax_error(statement, message):
     code, out, err = invoke(["run", "-e", f"import torch\n{statement}\n"])
     assert code == 2 and out == "" and f"SyntaxError: {message}" in err.splitlines()[0], err
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'print(len("a".center(10**9)))',
+        's = "a" * 1000\nfor i in range(5):\n    s = s.replace("a", "aaaaaaaaaa")',
+        'print(len("x".zfill(10**9)))',
+        'print(len("\\t".expandtabs(10**9)))',
+        'print(len("ab".join(["x"] * 5000000)))',
+    ],
+)
+def test_a_str_method_that_grows_a_string_is_held_to_max_elements(script):
+    code, out, err = invoke(["run", "-e", f"import torch\n{script}\n"])
+    assert code == 1 and out == "" and "LimitError: string of " in err.splitlines()[0], err
