@@ -11,6 +11,8 @@ import functools
 import math
 from types import FunctionType, MethodType
 
+import numpy as np
+
 from .. import engine
 from ..engine import dtypes, printoptions
 from ..engine import functional as _functional
@@ -91,6 +93,8 @@ def type_of(value) -> TypeValue:
         return TypeValue(name, f"torch.return_types.{name}")
     if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
         return TypeValue(name, f"torch.autograd.grad_mode.{name}")
+    if isinstance(value, (np.ndarray, np.generic)):  # numpy's classes name their module
+        return TypeValue(name, f"numpy.{type(value).__name__}")
     return TypeValue(name, _QUALIFIED.get(name))
 
 

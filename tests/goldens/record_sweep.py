@@ -209,6 +209,15 @@ for probe in (lambda: "abc".index("z"), lambda: "a".center("x"), lambda: "-".joi
     except (ValueError, TypeError) as e:
         print(type(e).__name__, e)
 """,
+    # type() of numpy's values names numpy's module, as Python prints it
+    "numpy_types": """\
+import torch
+import numpy as np
+a = np.linspace(0, 1, 3)
+t = torch.from_numpy(a)
+print(type(a), type(a[0]), type(a.sum()), type(np.float32(1)), type(np.int64(3)), type(t))
+print(type(a) == type(np.zeros(2)), type(a) is type(t), type(a).__name__, type(t.numpy()))
+""",
 }
 
 from record_autograd_ext import run  # noqa: E402 (the same way of running a case)
