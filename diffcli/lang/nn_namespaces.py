@@ -18,6 +18,7 @@ from . import (
     nn_init,
     nn_layers,
     nn_norm,
+    nn_utils,
     numpy_subset,
     optim,
     values,
@@ -38,13 +39,15 @@ def _parameter(interp, args, kwargs, node):
 
 
 INIT = Namespace("torch.nn.init", dict(nn_init.FUNCTIONS))
+CLIP_GRAD = Namespace("torch.nn.utils.clip_grad", dict(nn_utils.CLIP_GRAD))
+NN_UTILS = Namespace("torch.nn.utils", {**nn_utils.FUNCTIONS, "clip_grad": CLIP_GRAD})
 NN = values._NN
 NN.members.update(nn_layers.CLASSES)
 NN.members.update(nn_activations.CLASSES)
 NN.members.update(nn_containers.CLASSES)
 NN.members.update(nn_conv.CLASSES)
 NN.members.update(nn_norm.CLASSES)
-NN.members.update({"Parameter": Builtin("Parameter", _parameter), "init": INIT})
+NN.members.update({"Parameter": Builtin("Parameter", _parameter), "init": INIT, "utils": NN_UTILS})
 values._F.members["linear"] = nn_layers.linear
 values._F.members.update(nn_conv.FUNCTIONS)
 values._F.members.update(nn_norm.FUNCTIONS)
@@ -78,6 +81,8 @@ MODULES.update(
         "torch.utils": UTILS,
         "torch.utils.data": DATA,
         "torch.nn.init": INIT,
+        "torch.nn.utils": NN_UTILS,
+        "torch.nn.utils.clip_grad": CLIP_GRAD,
         "torch.optim": OPTIM,
         "torch.optim.lr_scheduler": LR_SCHEDULER,
         "numpy": NUMPY,

@@ -218,6 +218,35 @@ t = torch.from_numpy(a)
 print(type(a), type(a[0]), type(a.sum()), type(np.float32(1)), type(np.int64(3)), type(t))
 print(type(a) == type(np.zeros(2)), type(a) is type(t), type(a).__name__, type(t.numpy()))
 """,
+    # torch.nn.utils: clip_grad_norm_ (2, inf, 1 norms; a single tensor; no grads; the
+    # non-finite check), clip_grad_value_, parameters_to_vector, vector_to_parameters
+    "nn_utils_clip_grad": """\
+import torch
+import torch.nn as nn
+from torch.nn.utils import clip_grad_norm_, parameters_to_vector, vector_to_parameters
+torch.manual_seed(0)
+net = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+x = torch.linspace(-2, 2, 15).reshape(5, 3)
+(net(x) ** 2).sum().backward()
+total = clip_grad_norm_(net.parameters(), max_norm=0.5)
+print(total, total.requires_grad, net[2].bias.grad)
+print(torch.nn.utils.clip_grad_norm_(net.parameters(), 100.0, norm_type=float("inf")))
+print(torch.nn.utils.clip_grad_norm_(net[0].weight, 0.1, norm_type=1), net[0].weight.grad)
+torch.nn.utils.clip_grad_value_(net.parameters(), clip_value=0.01)
+print(net[2].weight.grad)
+print(torch.nn.utils.clip_grad_norm_([torch.zeros(2, requires_grad=True)], 1.0))
+vec = parameters_to_vector(net.parameters())
+print(vec.shape, vec.grad_fn)
+vector_to_parameters(torch.arange(26.0), net.parameters())
+print(net[2].bias, net[0].weight[0])
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+w.grad = torch.tensor([float("nan"), 1.0])
+try:
+    clip_grad_norm_([w], 1.0, error_if_nonfinite=True)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(clip_grad_norm_(w, 1.0), w.grad)
+""",
 }
 
 from record_autograd_ext import run  # noqa: E402 (the same way of running a case)
