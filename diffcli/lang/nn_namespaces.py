@@ -21,8 +21,10 @@ from . import (
     nn_utils,
     numpy_subset,
     optim,
+    pydict,
     values,
 )
+from .nn import StateDict
 from .objects import Builtin
 from .values import MODULES, TORCH, Namespace
 
@@ -38,6 +40,20 @@ def _parameter(interp, args, kwargs, node):
     return make_parameter(*args, **kwargs)
 
 
+def _ordered_dict(interp, args, kwargs, node):
+    """`collections.OrderedDict(...)`: a dict of the script (state_dict()'s kind), as
+    `nn.Sequential(OrderedDict([...]))` builds one."""
+    if len(args) > 1:
+        raise TypeError(f"OrderedDict expected at most 1 argument, got {len(args)}")
+    d = StateDict()
+    if args:
+        pydict.merge(interp, d, args[0], node)
+    for k, v in kwargs.items():
+        pydict.setitem(interp, d, k, v, node)
+    return d
+
+
+COLLECTIONS = Namespace("collections", {"OrderedDict": Builtin("OrderedDict", _ordered_dict)})
 INIT = Namespace("torch.nn.init", dict(nn_init.FUNCTIONS))
 CLIP_GRAD = Namespace("torch.nn.utils.clip_grad", dict(nn_utils.CLIP_GRAD))
 NN_UTILS = Namespace("torch.nn.utils", {**nn_utils.FUNCTIONS, "clip_grad": CLIP_GRAD})
@@ -81,6 +97,7 @@ MODULES.update(
         "torch.utils": UTILS,
         "torch.utils.data": DATA,
         "torch.nn.init": INIT,
+        "collections": COLLECTIONS,
         "torch.nn.utils": NN_UTILS,
         "torch.nn.utils.clip_grad": CLIP_GRAD,
         "torch.optim": OPTIM,

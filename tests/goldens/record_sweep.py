@@ -247,6 +247,34 @@ except RuntimeError as e:
     print("RuntimeError", e)
 print(clip_grad_norm_(w, 1.0), w.grad)
 """,
+    # collections.OrderedDict (nn.Sequential(OrderedDict([...])) names its children);
+    # state_dict() is one: odict_keys, type() OrderedDict
+    "ordered_dict": """\
+import torch
+import torch.nn as nn
+from collections import OrderedDict
+model = nn.Sequential(OrderedDict([
+    ("fc1", nn.Linear(3, 4)),
+    ("act", nn.ReLU()),
+    ("fc2", nn.Linear(4, 1)),
+]))
+print(model)
+print(model.fc1, model[2], [n for n, _ in model.named_parameters()])
+d = OrderedDict(a=1)
+d["b"] = 2
+d.update({"c": 3})
+print(d, list(d.keys()), type(d), d == OrderedDict([("a", 1), ("b", 2), ("c", 3)]))
+import collections
+print(collections.OrderedDict([(1, "x")]))
+y = model(torch.ones(2, 3))
+print(y.shape, y.grad_fn)
+try:
+    nn.Sequential(OrderedDict([("a.b", nn.ReLU())]))
+except KeyError as e:
+    print("KeyError", e)
+sd = model.state_dict()
+print(sd.keys(), type(sd), len(sd.items()), list(sd.values())[1].shape)
+""",
 }
 
 from record_autograd_ext import run  # noqa: E402 (the same way of running a case)
