@@ -20,7 +20,7 @@ from diffcli.engine.node import Node
 from diffcli.engine.ops import reductions
 from diffcli.engine.tensor import Size, Tensor
 from diffcli.lang import ast as A
-from diffcli.lang import numpy_subset, objects, pyfunctools, values
+from diffcli.lang import numpy_subset, objects, pyfunctools, pymethods, values
 from diffcli.lang.errors import ScriptError
 from diffcli.lang.exceptions import ExceptionClass
 from diffcli.lang.interpreter import Interpreter
@@ -135,7 +135,10 @@ DUNDER = "is not allowed in diffcli scripts"
             "ValueError",
             "diffcli formats plain fields only ('{}', '{0}', '{name}'), not '{0.__class__}'",
         ),
-        ("print(str(x).join)", "AttributeError", "'str' object has no attribute 'join'"),
+        # (str's own methods, join among them, are in the language: lang/pymethods.STR_METHODS)
+        ("print(str(x).encode)", "AttributeError", "'str' object has no attribute 'encode'"),
+        ("print(str(x).maketrans)", "AttributeError", "'str' object has no attribute 'maketrans'"),
+        ("print(str(x).format_map)", "AttributeError", "'str' object has no attribute 'format_map'"),
         ("print([].sort)", "AttributeError", "'list' object has no attribute 'sort'"),
         ("print(int.from_bytes)", "AttributeError", "'type' object has no attribute 'from_bytes'"),
         ("print(torch.float64.np)", "AttributeError", "'torch.dtype' object has no attribute 'np'"),
@@ -761,7 +764,9 @@ def _allowed_attributes(v):
     if type(v) is list:
         return values.LIST_METHODS
     if type(v) is str:
-        return {"format"}  # plain fields only: test_str_format_reads_no_attribute_or_item
+        # format: plain fields only (test_str_format_reads_no_attribute_or_item); the other
+        # methods are Python's own on the string, held to --max-elements where they grow it
+        return {"format"} | pymethods.STR_METHODS
     return set()
 
 
