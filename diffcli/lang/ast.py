@@ -409,6 +409,12 @@ class Pass(Stmt):
     """``pass``."""
 
 
+class Delete(Stmt):
+    """``del target, ...``: names, attributes, subscripts (tuples and lists of them)."""
+
+    targets: list
+
+
 class Break(Stmt):
     """``break``."""
 

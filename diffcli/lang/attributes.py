@@ -98,6 +98,8 @@ class Attributes:
             return pymethods.list_method(self, obj, name, e)
         elif obj.__class__ is str and name == "format":
             return pymethods.str_format(self, obj, e)
+        elif obj.__class__ is str and name in pymethods.STR_METHODS:
+            return pymethods.str_method(self, obj, name, e)
         # torch's classes that name their module (`'torch.Size' object has no attribute`)
         of = (
             type_of(obj).qualname

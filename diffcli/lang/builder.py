@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from diffcli.lang import ast
 from diffcli.lang.strings import string_value
-from diffcli.lang.syntaxchecks import check_future_imports, check_target, check_value
+from diffcli.lang.syntaxchecks import check_del_target, check_future_imports, check_target, check_value
 from diffcli.lang.tokens import Token, error_at
 
 # ---------------------------------------------------------------- transformer
@@ -161,6 +161,12 @@ class Builder:
         exc = c[1] if len(c) > 1 else None
         cause = c[3] if len(c) > 3 else None
         return _span(ast.Raise(exc, cause), c[0], c[-1])
+
+    def del_stmt(self, c):
+        targets = c[1].items if isinstance(c[1], ast.TupleLit) else [c[1]]
+        for t in targets:
+            check_del_target(t)
+        return _span(ast.Delete(list(targets)), c[0], c[-1])
 
     def assert_stmt(self, c):
         msg = c[3] if len(c) == 4 else None

@@ -26,7 +26,17 @@ def _is_torch(module: str) -> bool:
 
 # statements that hold no other statements: skipped at the cost of one set lookup
 _SIMPLE = frozenset(
-    (ast.Assign, ast.AugAssign, ast.ExprStmt, ast.Return, ast.Assert, ast.Pass, ast.Break, ast.Continue)
+    (
+        ast.Assign,
+        ast.AugAssign,
+        ast.ExprStmt,
+        ast.Return,
+        ast.Assert,
+        ast.Pass,
+        ast.Break,
+        ast.Continue,
+        ast.Delete,
+    )
 )
 
 

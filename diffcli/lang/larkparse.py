@@ -145,7 +145,7 @@ _OPERATORS = {
     "if",
 }
 _PUNCTUATION = [",", ")", "]", ":", "=", "in", "else", "import", "as", "except", "finally", "("]
-_NOT_SUPPORTED = {"del", "global", "nonlocal", "yield", "async", "await", "match"}
+_NOT_SUPPORTED = {"global", "nonlocal", "yield", "async", "await", "match"}
 
 
 def _translate(err: UnexpectedInput, parser: _Parser, text: str) -> ScriptSyntaxError:

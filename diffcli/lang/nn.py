@@ -15,6 +15,8 @@ is reachable: attributes go through `classes.attribute`, dunders through `dunder
 
 from __future__ import annotations
 
+import collections
+
 from ..engine.hooks import _Store
 from ..engine.parameter import Parameter
 from ..engine.tensor import Tensor
@@ -32,8 +34,9 @@ from .objects import (
 )
 
 
-class StateDict(dict):
-    """What `state_dict()` returns: an OrderedDict, printed as Python 3.11 prints one."""
+class StateDict(collections.OrderedDict):
+    """What `state_dict()` returns: an OrderedDict (its views print as `odict_keys([...])`),
+    printed as Python 3.11 prints one."""
 
     __slots__ = ()
 

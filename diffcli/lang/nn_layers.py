@@ -9,6 +9,8 @@ The losses forward to the engine's functional forms (`engine/ops/losses.py`).
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from .. import engine
@@ -194,6 +196,10 @@ def _seq_init(interp, self, args, kwargs, node):
     if kwargs:
         raise TypeError(f"Sequential.__init__() got an unexpected keyword argument '{next(iter(kwargs))}'")
     MODULE.methods["__init__"].fn(interp, self, [], {}, node)
+    if len(args) == 1 and isinstance(args[0], collections.OrderedDict):  # Sequential(OrderedDict(...))
+        for key, m in args[0].items():
+            MODULE.methods["add_module"].fn(interp, self, [key, m], {}, node)
+        return
     for i, m in enumerate(args):
         if not is_module(m):
             raise TypeError(f"{_type_of(m)} is not a Module subclass")

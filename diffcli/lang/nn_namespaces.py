@@ -13,14 +13,18 @@ from . import (
     generators,
     lr_scheduler,
     nn_activations,
+    nn_containers,
     nn_conv,
     nn_init,
     nn_layers,
     nn_norm,
+    nn_utils,
     numpy_subset,
     optim,
+    pydict,
     values,
 )
+from .nn import StateDict
 from .objects import Builtin
 from .values import MODULES, TORCH, Namespace
 
@@ -36,13 +40,30 @@ def _parameter(interp, args, kwargs, node):
     return make_parameter(*args, **kwargs)
 
 
+def _ordered_dict(interp, args, kwargs, node):
+    """`collections.OrderedDict(...)`: a dict of the script (state_dict()'s kind), as
+    `nn.Sequential(OrderedDict([...]))` builds one."""
+    if len(args) > 1:
+        raise TypeError(f"OrderedDict expected at most 1 argument, got {len(args)}")
+    d = StateDict()
+    if args:
+        pydict.merge(interp, d, args[0], node)
+    for k, v in kwargs.items():
+        pydict.setitem(interp, d, k, v, node)
+    return d
+
+
+COLLECTIONS = Namespace("collections", {"OrderedDict": Builtin("OrderedDict", _ordered_dict)})
 INIT = Namespace("torch.nn.init", dict(nn_init.FUNCTIONS))
+CLIP_GRAD = Namespace("torch.nn.utils.clip_grad", dict(nn_utils.CLIP_GRAD))
+NN_UTILS = Namespace("torch.nn.utils", {**nn_utils.FUNCTIONS, "clip_grad": CLIP_GRAD})
 NN = values._NN
 NN.members.update(nn_layers.CLASSES)
 NN.members.update(nn_activations.CLASSES)
+NN.members.update(nn_containers.CLASSES)
 NN.members.update(nn_conv.CLASSES)
 NN.members.update(nn_norm.CLASSES)
-NN.members.update({"Parameter": Builtin("Parameter", _parameter), "init": INIT})
+NN.members.update({"Parameter": Builtin("Parameter", _parameter), "init": INIT, "utils": NN_UTILS})
 values._F.members["linear"] = nn_layers.linear
 values._F.members.update(nn_conv.FUNCTIONS)
 values._F.members.update(nn_norm.FUNCTIONS)
@@ -76,6 +97,9 @@ MODULES.update(
         "torch.utils": UTILS,
         "torch.utils.data": DATA,
         "torch.nn.init": INIT,
+        "collections": COLLECTIONS,
+        "torch.nn.utils": NN_UTILS,
+        "torch.nn.utils.clip_grad": CLIP_GRAD,
         "torch.optim": OPTIM,
         "torch.optim.lr_scheduler": LR_SCHEDULER,
         "numpy": NUMPY,

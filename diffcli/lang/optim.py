@@ -29,6 +29,7 @@ import numpy as np
 from ..engine.context import RunContext
 from ..engine.ops.random import _fma
 from ..engine.tensor import Tensor
+from . import optim_state
 from .nn import _args, zero_grad_of
 from .objects import MISSING, Instance, NativeMethod, ProvidedBase
 
@@ -452,7 +453,13 @@ def _cls_update(self):
 OPTIMIZER = OptimizerClass(
     "Optimizer",
     "torch.optim.optimizer",
-    {"__init__": _optim_init, "zero_grad": _zero_grad, "step": _step, "add_param_group": _add_param_group},
+    {
+        "__init__": _optim_init,
+        "zero_grad": _zero_grad,
+        "step": _step,
+        "add_param_group": _add_param_group,
+        **optim_state.METHODS,
+    },
 )
 SGD = OptimizerClass("SGD", "torch.optim.sgd", {"__init__": _sgd_init}, OPTIMIZER, _sgd_update)
 ADAM = OptimizerClass(

@@ -12,7 +12,7 @@ import numpy as np
 from ..engine import errors as engine_errors
 from ..engine.node import Node
 from ..engine.tensor import Size, Tensor
-from . import ast, autograd_ext, callargs, classes, exceptions, pydict
+from . import ast, autograd_ext, callargs, classes, deletion, exceptions, pydict
 from .display import TextBudget, display
 from .errors import ScriptError
 from .estimates import _length
@@ -106,6 +106,7 @@ class Statements:
             ast.Import: self.exec_import,
             ast.FromImport: self.exec_from_import,
             ast.Pass: self.exec_pass,
+            ast.Delete: self.exec_delete,
             ast.Break: self.exec_break,
             ast.Continue: self.exec_continue,
             ast.Assert: self.exec_assert,
@@ -210,6 +211,10 @@ class Statements:
 
     def exec_pass(self, s, scope):
         pass
+
+    def exec_delete(self, s, scope):
+        for target in s.targets:
+            deletion.delete(self, target, scope)
 
     def exec_assert(self, s, scope):
         if not self.truth(self.eval(s.test, scope), s.test):

@@ -34,6 +34,20 @@ def _describe(node) -> str:
     return names.get(type(node), "an expression")
 
 
+def check_del_target(target) -> None:
+    """Raise unless `del` can delete `target`, with Python's words (`cannot delete literal`)."""
+    pending = [target]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, _ASSIGNABLE):
+            continue
+        if isinstance(node, (ast.TupleLit, ast.ListLit)):
+            pending.extend(node.items)
+            continue
+        what = "starred" if isinstance(node, ast.Starred) else _describe(node).split(" ", 1)[1]
+        raise error_at(node, f"cannot delete {what}")
+
+
 def check_target(target, augmented_op: str | None = None) -> None:
     """Raise unless `target` can be assigned to (tuples and lists unpack, one item of each
     may be starred; not for +=)."""

@@ -7,9 +7,12 @@ listed here, so a script cannot reach Python internals (`x.__class__`, `__import
 
 from __future__ import annotations
 
+import collections
 import functools
 import math
 from types import FunctionType, MethodType
+
+import numpy as np
 
 from .. import engine
 from ..engine import dtypes, printoptions
@@ -91,6 +94,10 @@ def type_of(value) -> TypeValue:
         return TypeValue(name, f"torch.return_types.{name}")
     if isinstance(value, (engine.no_grad, engine.enable_grad, engine.set_grad_enabled)):
         return TypeValue(name, f"torch.autograd.grad_mode.{name}")
+    if isinstance(value, collections.OrderedDict):  # (state_dict()'s)
+        return TypeValue("OrderedDict", "collections.OrderedDict")
+    if isinstance(value, (np.ndarray, np.generic)):  # numpy's classes name their module
+        return TypeValue(name, f"numpy.{type(value).__name__}")
     return TypeValue(name, _QUALIFIED.get(name))
 
 

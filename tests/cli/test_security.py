@@ -20,7 +20,7 @@ from diffcli.engine.node import Node
 from diffcli.engine.ops import reductions
 from diffcli.engine.tensor import Size, Tensor
 from diffcli.lang import ast as A
-from diffcli.lang import numpy_subset, objects, pyfunctools, values
+from diffcli.lang import numpy_subset, objects, pyfunctools, pymethods, values
 from diffcli.lang.errors import ScriptError
 from diffcli.lang.exceptions import ExceptionClass
 from diffcli.lang.interpreter import Interpreter
@@ -135,7 +135,10 @@ DUNDER = "is not allowed in diffcli scripts"
             "ValueError",
             "diffcli formats plain fields only ('{}', '{0}', '{name}'), not '{0.__class__}'",
         ),
-        ("print(str(x).join)", "AttributeError", "'str' object has no attribute 'join'"),
+        # (str's own methods, join among them, are in the language: lang/pymethods.STR_METHODS)
+        ("print(str(x).encode)", "AttributeError", "'str' object has no attribute 'encode'"),
+        ("print(str(x).maketrans)", "AttributeError", "'str' object has no attribute 'maketrans'"),
+        ("print(str(x).format_map)", "AttributeError", "'str' object has no attribute 'format_map'"),
         ("print([].sort)", "AttributeError", "'list' object has no attribute 'sort'"),
         ("print(int.from_bytes)", "AttributeError", "'type' object has no attribute 'from_bytes'"),
         ("print(torch.float64.np)", "AttributeError", "'torch.dtype' object has no attribute 'np'"),
@@ -434,7 +437,6 @@ def test_script_code_run_by_pythons_protocols_stays_within_the_caps(script, type
     "script, message",
     [
         ("global x", "'global' is not supported in diffcli scripts"),
-        ("del x", "'del' is not supported in diffcli scripts"),
         ("nonlocal x", "'nonlocal' is not supported in diffcli scripts"),
         ("print(f'{x:{y}}')", "f-string: nested replacement fields are not supported"),
         ("def g():\n    yield 1", "'yield' is not supported in diffcli scripts"),
@@ -444,6 +446,22 @@ def test_script_code_run_by_pythons_protocols_stays_within_the_caps(script, type
 )
 def test_constructs_outside_the_grammar_are_syntax_errors(script, message):
     refused(script, "SyntaxError", message, code=2)
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "import torch\nclass A:\n    pass\na = A()\ndel a.__dict__",
+        "import torch\nclass A:\n    pass\ndel A.__init__",
+        "import torch\nt = torch.ones(1)\ndel t.__class__",
+        "import torch\nimport torch.nn as nn\nm = nn.Linear(1, 1)\ndel m.__dict__",
+        "x = 1\ndel x.__class__",
+    ],
+)
+def test_del_of_a_dunder_attribute_is_refused(script):
+    # `del` is in the language (statements of the script's own names, items and attributes),
+    # but never reaches a dunder, as reading and assigning do not
+    refused(script, "AttributeError", DUNDER)
 
 
 @pytest.mark.parametrize(
@@ -746,7 +764,9 @@ def _allowed_attributes(v):
     if type(v) is list:
         return values.LIST_METHODS
     if type(v) is str:
-        return {"format"}  # plain fields only: test_str_format_reads_no_attribute_or_item
+        # format: plain fields only (test_str_format_reads_no_attribute_or_item); the other
+        # methods are Python's own on the string, held to --max-elements where they grow it
+        return {"format"} | pymethods.STR_METHODS
     return set()
 
 

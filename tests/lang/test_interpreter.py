@@ -329,7 +329,7 @@ def test_type_prints_pytorchs_and_pythons_class_names():
             "module 'torch.nn.functional' has no attribute 'conv3d' (or diffcli does not support it)",
         ),
         ("math.gamma", "module 'math' has no attribute 'gamma' (or diffcli does not support it)"),
-        ("'s'.upper", "'str' object has no attribute 'upper' (or diffcli does not support it)"),
+        ("'s'.encode", "'str' object has no attribute 'encode' (or diffcli does not support it)"),
         (
             "(w * 2).grad_fn._sequence_nr",  # (register_hook is reached since issue 12)
             "'MulBackward0' object has no attribute '_sequence_nr' (or diffcli does not support it)",
