@@ -262,6 +262,19 @@ F_NAMES = (
     "normalize",
     "linear",
     "binary_cross_entropy_with_logits",
+    "hardtanh",
+    "relu6",
+    "selu",
+    "celu",
+    "threshold",
+    "hardsigmoid",
+    "hardswish",
+    "mish",
+    "hardshrink",
+    "softshrink",
+    "logsigmoid",
+    "softsign",
+    "tanhshrink",
 )
 
 _F = Namespace("torch.nn.functional", {k: engine.FUNCTIONS[k] for k in F_NAMES if k in engine.FUNCTIONS})

@@ -65,7 +65,7 @@ SYM = {
     "0.5 * self * (1 + tanh(sqrt(2 / pi) * (self + 0.044715 * self ^ 3))), "
     "0.5 * self * (1 + erf(self / sqrt(2))))",
     "softplus": "where(self * beta > threshold, self, log(1 + exp(self * beta)) / beta)",
-    "elu": "where(self > 0, self, alpha * (exp(self) - 1))",
+    "elu": "where(self > 0, scale * self, alpha * scale * (exp(self * input_scale) - 1))",
     "leaky_relu": "where(self > 0, self, negative_slope * self)",
     # non-smooth
     "abs": "abs(self)",

@@ -10,10 +10,8 @@ its module (and one test row); this file lists only the ops without a gradient
 from __future__ import annotations
 
 from ..tensor import Tensor
-from . import arithmetic as A
-from . import assignment as AS
-from . import composites as CO
 from . import (  # noqa: F401 (their ops' rows)
+    activations,
     conversion,
     diagonals,
     einsum,
@@ -38,6 +36,9 @@ from . import (  # noqa: F401 (their ops' rows)
     unary_more,
     unfold,
 )
+from . import arithmetic as A
+from . import assignment as AS
+from . import composites as CO
 from . import counting as CT
 from . import creation as K
 from . import discrete as D
