@@ -19,6 +19,7 @@ from . import (
     nn_norm,
     numpy_subset,
     optim,
+    torch_namespaces,  # noqa: F401 (torch.linalg, torch.special)
     values,
 )
 from .objects import Builtin

@@ -275,6 +275,8 @@ F_NAMES = (
     "logsigmoid",
     "softsign",
     "tanhshrink",
+    "l1_loss",
+    "one_hot",
 )
 
 _F = Namespace("torch.nn.functional", {k: engine.FUNCTIONS[k] for k in F_NAMES if k in engine.FUNCTIONS})

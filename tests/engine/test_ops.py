@@ -1071,6 +1071,31 @@ for _red, _agg in [("mean", np.mean), ("sum", np.sum), ("none", lambda x: x)]:
         MAT,
         covers=["nll_loss"],
     )
+for _red, _agg in [("mean", np.mean), ("sum", np.sum), ("none", lambda x: x)]:
+    row(
+        f"l1_loss({_red})",
+        lambda a, r=_red: F["l1_loss"](a, Tensor(_target), reduction=r),
+        lambda a, f=_agg: f(np.abs(a - _target)),
+        MAT,
+        covers=["l1_loss"],
+    )
+row(
+    "normalize",
+    lambda a: F["normalize"](a),
+    lambda a: a / np.sqrt((a * a).sum(1, keepdims=True)),
+    MAT,
+    covers=["normalize"],
+)
+row(
+    "normalize(p=1, dim=0)",
+    lambda a: F["normalize"](a, p=1, dim=0),
+    lambda a: a / np.abs(a).sum(0, keepdims=True),
+    MAT,
+    domain=away_from_zero(),
+    covers=["normalize"],
+)
+row("ravel", lambda a: F["ravel"](a), lambda a: a.ravel(), MAT, covers=["ravel"])
+row("ravel of a transpose", lambda a: F["ravel"](F["t"](a)), lambda a: a.T.ravel(), MAT, covers=["ravel"])
 row(
     "mse_loss(a, b) both differentiable",
     lambda a, b: F["mse_loss"](a, b),

@@ -3,7 +3,9 @@
 softshrink, logsigmoid, softsign, tanhshrink): snippets for tests/goldens/record_ops.py,
 in its (group, label, setup, expr) form, written for these tests: values, grad_fn, the
 gradients (and second order for those in SECOND_ORDER), an integer input, and the points
-where the op has a kink. `SECOND_ORDER` names those whose second-order gradients are
+where the op has a kink; and the compositions of engine/ops/functional.py (F.normalize,
+F.l1_loss, F.one_hot, torch.linalg.vector_norm / norm, torch.special's aliases, greater /
+less..., ravel, positive). `SECOND_ORDER` names those whose second-order gradients are
 recorded too."""
 
 X = "a = T([-3.5, -3.0, -1.2, -0.3, 0.0, 0.4, 0.5, 1.0, 3.0, 6.5])"  # bounds and kinks
@@ -49,6 +51,48 @@ SNIPPETS = [
     (G, "F.mish 2-D sum", "m = T([[0.5, -1.0], [2.0, -0.25]])", "F.mish(m).sum()"),
 ]
 
+M = "a = T([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]]); t = C([[1.0, 2.0, 0.0], [0.0, 1.0, 1.0]])"
+FN = "functional_ops"
+SNIPPETS += [
+    (FN, "F.normalize", M, "F.normalize(a)"),
+    (FN, "F.normalize(p=1, dim=0)", M, "F.normalize(a, p=1, dim=0)"),
+    (FN, "F.normalize(dim=-1, eps)", M, "F.normalize(a, dim=-1, eps=1e-3)"),
+    (FN, "F.normalize 1-D dim=0", "v = T([3.0, -4.0])", "F.normalize(v, dim=0)"),
+    (FN, "F.normalize of a zero row", "z = T([[0.0, 0.0], [1.0, 2.0]])", "F.normalize(z)"),
+    (FN, "F.l1_loss", M, "F.l1_loss(a, t)"),
+    (FN, "F.l1_loss sum", M, "F.l1_loss(a, t, reduction='sum')"),
+    (FN, "F.l1_loss none", M, "F.l1_loss(a, t, reduction='none')"),
+    (FN, "F.l1_loss broadcast target", "a = T([[1.0], [2.5]]); t = C([0.5, 3.0])", "F.l1_loss(a, t)"),
+    (FN, "F.l1_loss bad reduction", M, "F.l1_loss(a, t, reduction='bad')"),
+    (FN, "F.one_hot", "i = C([0, 2, 1])", "F.one_hot(i)"),
+    (FN, "F.one_hot num_classes", "i = C([[0], [2]])", "F.one_hot(i, 4)"),
+    (FN, "F.one_hot float", "i = C([1.0])", "F.one_hot(i)"),
+    (FN, "F.one_hot too large", "i = C([3])", "F.one_hot(i, 2)"),
+    (FN, "F.one_hot negative", "i = C([-1])", "F.one_hot(i)"),
+    (FN, "linalg.vector_norm", M, "torch.linalg.vector_norm(a)"),
+    (FN, "linalg.vector_norm(ord=1, dim=1)", M, "torch.linalg.vector_norm(a, ord=1, dim=1)"),
+    (FN, "linalg.vector_norm(ord=inf)", M, "torch.linalg.vector_norm(a, ord=float('inf'))"),
+    (FN, "linalg.vector_norm(dim=0, keepdim)", M, "torch.linalg.vector_norm(a, dim=0, keepdim=True)"),
+    (FN, "linalg.norm", M, "torch.linalg.norm(a)"),
+    (FN, "linalg.norm(dim=1)", M, "torch.linalg.norm(a, dim=1)"),
+    (FN, "linalg.norm 1-D ord=3", "v = T([3.0, -4.0, 1.0])", "torch.linalg.norm(v, 3)"),
+    (FN, "special.expit", M, "torch.special.expit(a)"),
+    (FN, "special.erf", M, "torch.special.erf(a)"),
+    (FN, "special.expm1", M, "torch.special.expm1(a)"),
+    (FN, "special.log1p", "v = T([0.5, 1.5, 3.0])", "torch.special.log1p(v)"),
+    (FN, "special.logsumexp", M, "torch.special.logsumexp(a, 1)"),
+    (FN, "special.softmax", M, "torch.special.softmax(a, 0)"),
+    (FN, "torch.greater", M, "torch.greater(a, 0.5)"),
+    (FN, "a.less_equal(t)", M, "a.less_equal(t)"),
+    (FN, "torch.not_equal", M, "torch.not_equal(a, t)"),
+    (FN, "a.greater_equal(t)", M, "a.greater_equal(t)"),
+    (FN, "torch.less", M, "torch.less(a, t)"),
+    (FN, "a.ravel()", M, "a.ravel()"),
+    (FN, "torch.ravel of a transpose", M, "torch.ravel(a.t())"),
+    (FN, "torch.positive", M, "torch.positive(a)"),
+    (FN, "a.positive() of bool", "b = C([True, False])", "b.positive()"),
+]
+
 SECOND_ORDER = {
     f"{G}/{label}"
     for label in (
@@ -66,4 +110,6 @@ SECOND_ORDER = {
         "F.tanhshrink",
         "F.relu6 of a product",
     )
+} | {
+    f"{FN}/{label}" for label in ("F.normalize", "F.normalize(p=1, dim=0)", "F.l1_loss", "linalg.vector_norm")
 }

@@ -16,6 +16,7 @@ from . import (  # noqa: F401 (their ops' rows)
     diagonals,
     einsum,
     extremes,
+    functional,
     index_ops,
     index_put,
     losses,
@@ -116,6 +117,7 @@ _NOT_METHODS = {
     "bucketize",
 }
 _OTHERS.update(PR.PREDICATES)
+_OTHERS.update(functional.ALIASES)
 _OTHERS.update(CO.CONSTRUCTORS)
 _OTHERS.update(CT.COUNTING)
 FUNCTIONS.update(_OTHERS)
