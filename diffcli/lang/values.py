@@ -277,6 +277,7 @@ F_NAMES = (
     "tanhshrink",
     "l1_loss",
     "one_hot",
+    "cosine_similarity",
 )
 
 _F = Namespace("torch.nn.functional", {k: engine.FUNCTIONS[k] for k in F_NAMES if k in engine.FUNCTIONS})

@@ -163,6 +163,7 @@ UNARY_ROWS = [
     ("logsigmoid", lambda x: -np.log1p(np.exp(-x)), DEFAULT),
     ("softsign", lambda x: x / (1 + np.abs(x)), away_from_zero()),
     ("tanhshrink", lambda x: x - np.tanh(x), DEFAULT),
+    ("erfc", lambda x: 1.0 - _erf(x), DEFAULT),
 ]
 for _name, _ref, _dom in UNARY_ROWS:
     row(_name, F[_name], _ref, UNARY_SHAPES, domain=_dom)
@@ -1093,6 +1094,19 @@ row(
     MAT,
     domain=away_from_zero(),
     covers=["normalize"],
+)
+
+
+def _cosine(a, b):
+    return (a * b).sum(1) / np.sqrt((a * a).sum(1) * (b * b).sum(1))
+
+
+row(
+    "cosine_similarity",
+    lambda a, b: F["cosine_similarity"](a, b),
+    lambda a, b: _cosine(*np.broadcast_arrays(a, b)),
+    [((2, 3), (2, 3)), ((2, 3), (3,))],
+    covers=["cosine_similarity"],
 )
 row("ravel", lambda a: F["ravel"](a), lambda a: a.ravel(), MAT, covers=["ravel"])
 row("ravel of a transpose", lambda a: F["ravel"](F["t"](a)), lambda a: a.T.ravel(), MAT, covers=["ravel"])

@@ -91,6 +91,34 @@ SNIPPETS += [
     (FN, "torch.ravel of a transpose", M, "torch.ravel(a.t())"),
     (FN, "torch.positive", M, "torch.positive(a)"),
     (FN, "a.positive() of bool", "b = C([True, False])", "b.positive()"),
+    (FN, "torch.erfc", "v = T([-1.5, 0.0, 0.5, 2.5, 30.0])", "torch.erfc(v)"),
+    (FN, "a.erfc() float32", "f = T([-1.0, 0.25, 2.0], dtype=torch.float32)", "f.erfc()"),
+    (FN, "torch.erfc int", "i = C([0, 1, 2])", "torch.erfc(i)"),
+    (FN, "special.erfc", "v = T([-0.5, 0.75])", "torch.special.erfc(v)"),
+    (
+        FN,
+        "F.cosine_similarity",
+        f"{M}; b = T([[1.0, 2.0, 0.5], [0.0, 1.0, 1.0]])",
+        "F.cosine_similarity(a, b)",
+    ),
+    (
+        FN,
+        "F.cosine_similarity(dim=0)",
+        f"{M}; b = T([[1.0, 2.0, 0.5], [0.0, 1.0, 1.0]])",
+        "F.cosine_similarity(a, b, dim=0)",
+    ),
+    (
+        FN,
+        "torch.cosine_similarity broadcast",
+        f"{M}; b = T([1.0, 2.0, 0.5])",
+        "torch.cosine_similarity(a, b)",
+    ),
+    (
+        FN,
+        "F.cosine_similarity of zeros",
+        "z = T([[0.0, 0.0], [1.0, 2.0]]); b = C([[1.0, 1.0], [2.0, 0.5]])",
+        "F.cosine_similarity(z, b)",
+    ),
 ]
 
 SECOND_ORDER = {
@@ -111,5 +139,13 @@ SECOND_ORDER = {
         "F.relu6 of a product",
     )
 } | {
-    f"{FN}/{label}" for label in ("F.normalize", "F.normalize(p=1, dim=0)", "F.l1_loss", "linalg.vector_norm")
+    f"{FN}/{label}"
+    for label in (
+        "F.normalize",
+        "F.normalize(p=1, dim=0)",
+        "F.l1_loss",
+        "linalg.vector_norm",
+        "torch.erfc",
+        "F.cosine_similarity",
+    )
 }

@@ -1,6 +1,6 @@
 """torch.nn.functional and torch.linalg functions PyTorch composes of other ops, composed
 the same way (so the graph shows PyTorch's nodes): F.normalize (norm, clamp_min, expand,
-div), F.l1_loss ((input - target).abs(), then mean or sum), F.one_hot (no gradient),
+div), F.cosine_similarity (norms, clone, div, mul, sum), F.l1_loss ((input - target).abs(), then mean or sum), F.one_hot (no gradient),
 torch.linalg.vector_norm and the vector case of torch.linalg.norm (LinalgVectorNormBackward0);
 and the aliases torch keeps (greater, less, not_equal..., ravel, positive)."""
 
@@ -28,6 +28,23 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return A.div(a, denom)
 
 
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """F.cosine_similarity as ATen composes it: each input over its norm (kept dims), the
+    norm cloned and clamped to eps in place outside the graph (CloneBackward0 over
+    LinalgVectorNormBackward0), then the product summed over dim (SumBackward1); the
+    inputs broadcast first (ExpandBackward0)."""
+    a, b = as_tensor(x1), as_tensor(x2)
+    shape = errors.broadcast_shapes(a.array.shape, b.array.shape)
+    if a.array.shape != b.array.shape:  # (expand_outplace: both, once they differ)
+        a, b = (S.expand(x, *shape) for x in (a, b))
+    scaled = []
+    for x in (a, b):
+        n = S.clone(ST.norm(x, 2, dim, keepdim=True))
+        np.maximum(n.array, eps, out=n.array)  # (clamp_min_ under no_grad: not recorded)
+        scaled.append(A.div(x, n))
+    return RD.sum(A.mul(scaled[0], scaled[1]), dim)
+
+
 def _target_size_warning(a: Tensor, t: Tensor):
     if a.array.shape != t.array.shape:
         errors.warn(
@@ -45,7 +62,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     if reduction not in ("mean", "sum", "none"):
         raise errors.TorchValueError(f"{reduction} is not a valid value for reduction")
     shape = errors.broadcast_shapes(a.array.shape, t.array.shape)  # (torch.broadcast_tensors)
-    a, t = (x if x.array.shape == shape else S.expand(x, *shape) for x in (a, t))
+    if a.array.shape != t.array.shape:  # (broadcast_tensors: both, once they differ)
+        a, t = (S.expand(x, *shape) for x in (a, t))
     loss = U.abs(A.sub(a, t))
     if reduction == "mean":
         return RD.mean(loss)
@@ -106,6 +124,15 @@ def ravel(a):
 
 
 expose(normalize, rows.ROWS["norm"], rows.ROWS["div.Tensor"], names=("normalize",), method=False)
+expose(
+    cosine_similarity,
+    rows.ROWS["norm"],
+    rows.ROWS["clone"],
+    rows.ROWS["div.Tensor"],
+    rows.ROWS["mul"],
+    names=("cosine_similarity",),
+    method=False,
+)
 expose(l1_loss, rows.ROWS["abs"], rows.ROWS["sub"], names=("l1_loss",), method=False)
 expose(one_hot, names=("one_hot",), method=False)
 expose(positive, names=("positive",))
