@@ -19,6 +19,7 @@ import numpy as np
 
 from diffcli.engine import FUNCTIONS, EngineError, Tensor, dtypes, errors
 from diffcli.engine import autograd as _autograd
+from diffcli.engine.ops.functional import LINALG, SPECIAL_ALIASES
 from diffcli.render.jsonout import json_number as fnum
 
 GOLDENS = Path(__file__).parent / "goldens"
@@ -52,6 +53,8 @@ TORCH_NS = _Namespace(
         "bool": dtypes.bool_,
         "nn": _Namespace({"functional": F_NS}),
         "autograd": _Namespace({"grad": _autograd.grad, "backward": _autograd.backward}),
+        "linalg": _Namespace(dict(LINALG)),
+        "special": _Namespace({k: FUNCTIONS[v] for k, v in SPECIAL_ALIASES.items() if v in FUNCTIONS}),
     }
 )
 
@@ -198,6 +201,13 @@ def run_script(script):
 # the ops of the table with nothing to differentiate: creation (leaves), bool/int results,
 # the graph cut (tests/engine/test_ops.py and test_rows.py)
 NOT_DIFFERENTIABLE = {
+    "greater",  # (the comparisons' aliases: bool results)
+    "greater_equal",
+    "less",
+    "less_equal",
+    "not_equal",
+    "one_hot",  # (int64 result)
+    "positive",  # (returns its input itself: no node)
     "argsort",
     "unique",
     "bincount",

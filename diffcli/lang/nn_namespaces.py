@@ -22,6 +22,7 @@ from . import (
     numpy_subset,
     optim,
     pydict,
+    torch_namespaces,  # noqa: F401 (torch.linalg, torch.special)
     values,
 )
 from .nn import StateDict

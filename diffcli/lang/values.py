@@ -269,6 +269,22 @@ F_NAMES = (
     "normalize",
     "linear",
     "binary_cross_entropy_with_logits",
+    "hardtanh",
+    "relu6",
+    "selu",
+    "celu",
+    "threshold",
+    "hardsigmoid",
+    "hardswish",
+    "mish",
+    "hardshrink",
+    "softshrink",
+    "logsigmoid",
+    "softsign",
+    "tanhshrink",
+    "l1_loss",
+    "one_hot",
+    "cosine_similarity",
 )
 
 _F = Namespace("torch.nn.functional", {k: engine.FUNCTIONS[k] for k in F_NAMES if k in engine.FUNCTIONS})

@@ -189,6 +189,27 @@ def test_matches_reference_catalogue_float32(group, entry):
 # --- second order: the gradients' own graphs and a Hessian-vector product ------------------
 
 SECOND_ORDER = [r for r in RECORDS if "second_order" in r]
+# second-order graphs that differ from PyTorch's in an op this suite's owner did not write
+# (strict: a marker must go once its op is fixed)
+SECOND_ORDER_KNOWN_FAILURES = {
+    "functional_ops/F.normalize": (
+        "norm's backward (statistics.py norm_backward, p=2) records where() over an explicitly"
+        " expanded grad; PyTorch's records grad * (self / norm).masked_fill_(norm == 0, 0)"
+        " (MaskedFillBackward0, no ExpandBackward0); values agree"
+    ),
+    "functional_ops/F.normalize(p=1, dim=0)": (
+        "norm's backward (p=1) records sign(self) times an explicitly expanded grad; PyTorch's"
+        " records self.sgn() * grad (SgnBackward0, no ExpandBackward0); values agree"
+    ),
+    "functional_ops/F.cosine_similarity": (
+        "norm's backward (p=2, keepdim) records where() over an expanded grad; PyTorch's"
+        " records grad * (self / norm).masked_fill_(norm == 0, 0); values agree"
+    ),
+    "functional_ops/linalg.vector_norm": (
+        "norm's backward (p=2, all dims) records where() over an expanded grad; PyTorch's"
+        " records grad * (self / norm).masked_fill_(norm == 0, 0); values agree"
+    ),
+}
 
 
 def _direction(x):
@@ -231,7 +252,19 @@ def replay_second_order(golden) -> dict:
     return rec
 
 
-@pytest.mark.parametrize("golden", SECOND_ORDER, ids=[r["id"] for r in SECOND_ORDER])
+@pytest.mark.parametrize(
+    "golden",
+    [
+        pytest.param(
+            r,
+            marks=[pytest.mark.xfail(strict=True, reason=SECOND_ORDER_KNOWN_FAILURES[r["id"]])]
+            if r["id"] in SECOND_ORDER_KNOWN_FAILURES
+            else [],
+        )
+        for r in SECOND_ORDER
+    ],
+    ids=[r["id"] for r in SECOND_ORDER],
+)
 def test_second_order_matches_pytorch(golden):
     """Under create_graph each gradient is PyTorch's (value, grad_fn, the graph its formula
     recorded), and differentiating it again gives PyTorch's Hessian-vector product."""

@@ -22,6 +22,7 @@ remainder.Scalar remainder.Tensor div.Tensor_mode atan2 hypot
 frac sgn fmod.Scalar fmod.Tensor
 masked_fill.Scalar masked_fill.Tensor masked_select masked_scatter
 sort sort.stable topk median median.dim kthvalue mode cummax cummin
+hardtanh threshold hardsigmoid hardswish hardshrink softshrink
 """.split()
 )
 
@@ -42,6 +43,16 @@ POINTS = [
     ("relu", dict(self=np.array([0.0])), dict(self=np.array([1.5, -1.5]))),
     ("leaky_relu", dict(self=np.array([0.0])), dict(self=np.array([0.1, -0.1]))),
     ("elu", dict(self=np.array([0.0]), alpha=2.0), dict(self=np.array([0.0]), alpha=1.0)),
+    (
+        "hardtanh",
+        dict(self=np.array([-1.0, 1.0]), min_val=-1.0, max_val=1.0),
+        dict(self=np.array([0.5, -2.0]), min_val=-1.0, max_val=1.0),
+    ),
+    ("threshold", dict(self=np.array([0.5]), threshold=0.5), dict(self=np.array([0.4, 0.6]), threshold=0.5)),
+    ("hardsigmoid", dict(self=np.array([-3.0, 3.0])), dict(self=np.array([0.0, 2.9]))),
+    ("hardswish", dict(self=np.array([-3.0, 3.0])), dict(self=np.array([0.0, -2.9]))),
+    ("hardshrink", dict(self=np.array([-0.5, 0.5]), lambd=0.5), dict(self=np.array([0.4, 0.6]), lambd=0.5)),
+    ("softshrink", dict(self=np.array([-0.5, 0.5]), lambd=0.5), dict(self=np.array([0.4, 0.6]), lambd=0.5)),
     ("sign", dict(self=np.array([0.0])), dict(self=np.array([3.0, -3.0]))),
     ("floor", dict(self=np.array([2.0, -1.0, 0.0])), dict(self=np.array([2.5, -0.5]))),
     ("ceil", dict(self=np.array([2.0])), dict(self=np.array([2.25]))),
@@ -167,6 +178,12 @@ AT_KINK = [
     ("fmod.Scalar", lambda x: F["fmod"](x + 2.0, 1.0), 1.0),
     ("atan2", lambda x: F["atan2"](x, Tensor(np.array(0.0))), 0.0),
     ("hypot", lambda x: F["hypot"](x, Tensor(np.array(0.0))), math.nan),
+    ("hardtanh", lambda x: F["hardtanh"](x - 1.0), 0.0),
+    ("hardtanh", lambda x: F["relu6"](x + 6.0), 0.0),
+    ("threshold", lambda x: F["threshold"](x, 0.0, 5.0), 0.0),
+    ("hardsigmoid", lambda x: F["hardsigmoid"](x + 3.0), 0.0),
+    ("hardshrink", lambda x: F["hardshrink"](x + 0.5), 0.0),
+    ("softshrink", lambda x: F["softshrink"](x - 0.5), 0.0),
 ]
 
 

@@ -147,6 +147,23 @@ UNARY_ROWS = [
     ("square", np.square, DEFAULT),
     ("erf", _erf, DEFAULT),
     ("sinc", np.sinc, DEFAULT),
+    # the activations of engine/ops/activations.py
+    ("hardtanh", lambda x: np.clip(x, -1.0, 1.0), DEFAULT),
+    ("relu6", lambda x: np.clip(x, 0.0, 6.0), uniform(-3.0, 8.0)),
+    (
+        "selu",
+        lambda x: 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * np.expm1(x)),
+        away_from_zero(),
+    ),
+    ("celu", lambda x: np.where(x > 0, x, np.expm1(x)), DEFAULT),
+    ("hardswish", lambda x: x * np.clip(x + 3.0, 0.0, 6.0) / 6.0, uniform(-4.0, 4.0)),
+    ("mish", lambda x: x * np.tanh(np.log1p(np.exp(x))), DEFAULT),
+    ("hardshrink", lambda x: np.where(np.abs(x) > 0.5, x, 0.0), DEFAULT),
+    ("softshrink", lambda x: np.where(x > 0.5, x - 0.5, np.where(x < -0.5, x + 0.5, 0.0)), DEFAULT),
+    ("logsigmoid", lambda x: -np.log1p(np.exp(-x)), DEFAULT),
+    ("softsign", lambda x: x / (1 + np.abs(x)), away_from_zero()),
+    ("tanhshrink", lambda x: x - np.tanh(x), DEFAULT),
+    ("erfc", lambda x: 1.0 - _erf(x), DEFAULT),
 ]
 for _name, _ref, _dom in UNARY_ROWS:
     row(_name, F[_name], _ref, UNARY_SHAPES, domain=_dom)
@@ -186,6 +203,38 @@ row(
     UNARY_SHAPES,
     domain=away_from_zero(),
     covers=["elu"],
+)
+row(
+    "celu(alpha=0.7)",
+    lambda x: F["celu"](x, 0.7),
+    lambda x: np.where(x > 0, x, 0.7 * np.expm1(x / 0.7)),
+    UNARY_SHAPES,
+    covers=["celu"],
+    rtol=1e-5,  # (PyTorch's input_scale is 1 / float32(alpha): 1e-8 off 1 / alpha)
+)
+row(
+    "hardsigmoid",
+    F["hardsigmoid"],
+    lambda x: np.clip(x + 3.0, 0.0, 6.0) / 6.0,
+    UNARY_SHAPES,
+    domain=uniform(-4.0, 4.0),
+    order=1,  # (PyTorch's hardsigmoid_backward has no derivative: NotImplemented)
+    rtol=1e-5,  # (its slope is PyTorch's float 1.0f / 6.0f)
+)
+row(
+    "threshold(0.4, 20)",
+    lambda x: F["threshold"](x, 0.4, 20.0),
+    lambda x: np.where(x > 0.4, x, 20.0),
+    UNARY_SHAPES,
+    covers=["threshold"],
+)
+row(
+    "hardtanh(-0.5, 2)",
+    lambda x: F["hardtanh"](x, -0.5, 2.0),
+    lambda x: np.clip(x, -0.5, 2.0),
+    UNARY_SHAPES,
+    domain=uniform(-1.5, 3.0),
+    covers=["hardtanh"],
 )
 row(
     "leaky_relu(0.2)",
@@ -1023,6 +1072,44 @@ for _red, _agg in [("mean", np.mean), ("sum", np.sum), ("none", lambda x: x)]:
         MAT,
         covers=["nll_loss"],
     )
+for _red, _agg in [("mean", np.mean), ("sum", np.sum), ("none", lambda x: x)]:
+    row(
+        f"l1_loss({_red})",
+        lambda a, r=_red: F["l1_loss"](a, Tensor(_target), reduction=r),
+        lambda a, f=_agg: f(np.abs(a - _target)),
+        MAT,
+        covers=["l1_loss"],
+    )
+row(
+    "normalize",
+    lambda a: F["normalize"](a),
+    lambda a: a / np.sqrt((a * a).sum(1, keepdims=True)),
+    MAT,
+    covers=["normalize"],
+)
+row(
+    "normalize(p=1, dim=0)",
+    lambda a: F["normalize"](a, p=1, dim=0),
+    lambda a: a / np.abs(a).sum(0, keepdims=True),
+    MAT,
+    domain=away_from_zero(),
+    covers=["normalize"],
+)
+
+
+def _cosine(a, b):
+    return (a * b).sum(1) / np.sqrt((a * a).sum(1) * (b * b).sum(1))
+
+
+row(
+    "cosine_similarity",
+    lambda a, b: F["cosine_similarity"](a, b),
+    lambda a, b: _cosine(*np.broadcast_arrays(a, b)),
+    [((2, 3), (2, 3)), ((2, 3), (3,))],
+    covers=["cosine_similarity"],
+)
+row("ravel", lambda a: F["ravel"](a), lambda a: a.ravel(), MAT, covers=["ravel"])
+row("ravel of a transpose", lambda a: F["ravel"](F["t"](a)), lambda a: a.T.ravel(), MAT, covers=["ravel"])
 row(
     "mse_loss(a, b) both differentiable",
     lambda a, b: F["mse_loss"](a, b),

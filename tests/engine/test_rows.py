@@ -208,6 +208,13 @@ CHECKED_ELSEWHERE = {
     "native_layer_norm": "tests/lang/test_nn_conv.py::test_close_cases_match_to_a_tolerance",
     "backward_hook_function": "tests/lang/test_nn_conv.py::test_script_prints_what_pytorch_printed",
     "native_batch_norm": "tests/lang/test_nn_conv.py::test_close_cases_match_to_a_tolerance",
+    # the activations' backward ops: their nodes and gradients are in the second-order
+    # records of tests/goldens/activation_cases.py (the gradient's graph and an HVP)
+    "hardtanh_backward": "test_grad_fn_names.py::test_second_order_matches_pytorch[activations/F.hardtanh]",
+    "hardshrink_backward": "test_grad_fn_names.py::test_second_order_matches_pytorch[activations/F.hardshrink]",
+    "softshrink_backward": "test_grad_fn_names.py::test_second_order_matches_pytorch[activations/F.softshrink]",
+    "hardswish_backward": "test_grad_fn_names.py::test_second_order_matches_pytorch[activations/F.hardswish]",
+    "log_sigmoid_backward": "test_grad_fn_names.py::test_second_order_matches_pytorch[activations/F.logsigmoid]",
 }
 
 

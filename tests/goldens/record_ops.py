@@ -1971,6 +1971,10 @@ import method_cases  # noqa: E402
 
 SNIPPETS += method_cases.SNIPPETS
 SECOND_ORDER |= method_cases.SECOND_ORDER
+import activation_cases  # noqa: E402
+
+SNIPPETS += activation_cases.SNIPPETS
+SECOND_ORDER |= activation_cases.SECOND_ORDER
 
 from diffcli.render.jsonout import json_number as _fnum  # noqa: E402
 

@@ -76,6 +76,11 @@ ALIASES = {
     "mul": ["multiply"],
     "neg": ["negative"],
     "sub": ["subtract"],
+    "gt": ["greater"],
+    "ge": ["greater_equal"],
+    "lt": ["less"],
+    "le": ["less_equal"],
+    "ne": ["not_equal"],
 }
 CANONICAL = {a: fn for fn, names in ALIASES.items() for a in names}
 CONSTRUCTORS = {
@@ -105,12 +110,12 @@ TORCH_FNS = (
 atan2 sinh cosh tanh asinh acosh atanh exp expm1 log log2 log10 log1p sqrt rsqrt abs sign
 sigmoid relu floor ceil round trunc reciprocal square clamp clamp_min clamp_max maximum
 minimum where sum mean prod max min amax var std norm logsumexp softmax log_softmax cumsum
-erf sinc hypot logaddexp
+erf sinc hypot logaddexp erfc selu celu hardshrink positive
 reshape flatten squeeze unsqueeze transpose permute t cat stack clone detach flip select rsub
 eq ne gt ge lt le logical_and logical_or logical_not floor_divide remainder any all argmax argmin
 equal allclose""".split()
     )
-    | set(METHOD_OPS)
+    | (set(METHOD_OPS) - {"l1_loss", "normalize", "one_hot"})  # (F.X only)
     | set(CANONICAL)
     | CONSTRUCTORS
 )
@@ -131,9 +136,23 @@ F_FNS = {
     "cross_entropy",
     "nll_loss",
     "binary_cross_entropy_with_logits",
+    "hardtanh",
+    "relu6",
+    "selu",
+    "celu",
+    "hardsigmoid",
+    "hardswish",
+    "mish",
+    "hardshrink",
+    "softshrink",
+    "logsigmoid",
+    "softsign",
+    "tanhshrink",
 }
 # x.X() exists on torch.Tensor and in diffcli's method table
-METHOD_FNS = (TORCH_FNS - CONSTRUCTORS - {"cat", "concat", "concatenate", "stack", "rsub"}) | {
+METHOD_FNS = (
+    TORCH_FNS - CONSTRUCTORS - {"cat", "concat", "concatenate", "stack", "rsub", "selu", "celu"}
+) | {
     "view",
     "expand",
 }
@@ -493,6 +512,24 @@ UNARY = {
     "clone": (("any",), lambda lo, hi: (lo, hi)),
     "erf": (("any",), _mono(math.erf)),
     "sinc": (("any",), lambda lo, hi: (-0.22, 1.0)),
+    # the activations of engine/ops/activations.py (kinks as relu's: off the drawn values)
+    "hardtanh": (("any",), lambda lo, hi: (min(max(lo, -1.0), 1.0), min(max(hi, -1.0), 1.0))),
+    "relu6": (("bound", 5.0), lambda lo, hi: (max(lo, 0.0), max(hi, 0.0))),
+    "selu": (
+        ("any",),
+        _mono(lambda v: 1.0507009873554805 * (v if v > 0 else 1.6732632423543772 * math.expm1(v))),
+    ),
+    "celu": (("any",), _mono(lambda v: v if v > 0 else math.expm1(v))),
+    "hardsigmoid": (("bound", 2.5), _mono(lambda v: min(max(v + 3.0, 0.0), 6.0) / 6.0)),
+    "hardswish": (("bound", 2.5), lambda lo, hi: (-0.375, max(hi, 0.0))),
+    "mish": (("any",), lambda lo, hi: (-0.31, max(hi, 0.0))),
+    "hardshrink": (("pos", 1.0), lambda lo, hi: (lo, hi)),
+    "softshrink": (("pos", 1.0), lambda lo, hi: (lo - 0.5, hi - 0.5)),
+    "logsigmoid": (("any",), _mono(lambda v: min(v, 0.0) - math.log1p(math.exp(-abs(v))))),
+    "softsign": (("any",), _mono(lambda v: v / (1 + abs(v)))),
+    "tanhshrink": (("any",), _mono(lambda v: v - math.tanh(v))),
+    "erfc": (("any",), lambda lo, hi: (math.erfc(hi), math.erfc(lo))),
+    "positive": (("any",), lambda lo, hi: (lo, hi)),
 }
 
 

@@ -35,7 +35,11 @@ NEEDS = {
         "tril triu diagonal trace diag rot90 fliplr movedim moveaxis swapaxes swapdims".split(), 2
     ),
 }
+NEEDS.update(dict.fromkeys("threshold l1_loss one_hot ravel".split(), 0))
+NEEDS.update(dict.fromkeys("cosine_similarity normalize".split(), 1))
 OPS = sorted(NEEDS)
+# torch.nn.functional's (written F.name in the PyTorch flavours)
+F_FORM = {"threshold", "cosine_similarity", "normalize", "l1_loss", "one_hot"}
 # the functions torch has only as tensor methods in this list: none; the ones torch has
 # only as functions (no Tensor method)
 FUNCTION_ONLY = {"atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "column_stack", "einsum",
@@ -48,6 +52,8 @@ def _lit(g, shape, values, ints=False):
 
 def _fn_form(g, fn):
     """How to write fn: the flavour's forms, limited to what torch has for it."""
+    if fn in F_FORM:
+        return "bare" if g.flavour == "math" else "F"
     if fn in FUNCTION_ONLY:
         return "bare" if g.flavour == "math" else "torch"
     if g.flavour == "math":
@@ -156,6 +162,31 @@ def gen(g, depth, pool):
         else:
             e = _call(g, fn, [x, g.mul(x, 2), G.Num(g.choice([0.25, 0.75]))])
         return out(e, s, min(lo, 2 * lo), max(hi, 2 * hi))
+    # --- torch.nn.functional's compositions (engine/ops/functional.py) ---
+    if fn == "threshold":  # x > 1 > the threshold: x itself (the kink stays away)
+        p = g.prep(x, ("pos", 1.0))
+        e = _call(g, fn, [p, G.Num(0.5), G.Num(20.0)])
+        return out(e, s, p.lo, p.hi, g.deps_of(p), g.rg_of(p))
+    if fn in ("cosine_similarity", "normalize"):  # positive inputs: norms away from 0
+        p = g.prep(x, ("pos", 0.5))
+        d, r = g.deps_of(p), g.rg_of(p)
+        if fn == "normalize":
+            return out(_call(g, fn, [p], [("dim", L("-1"))]), s, 0.0, 1.0, d, r)
+        q = g.prep(g.mul(x, 2), ("pos", 1.0))
+        e = _call(g, fn, [p, q], [("dim", L("-1"))])
+        return out(e, s[:-1], 0.0, 1.0, g.deps_of(p, q), g.rg_of(p, q))
+    if fn == "l1_loss":  # |x - 20| with |x| < 10: no kink
+        b = g.prep(x, ("bound", 10))
+        c = _lit(g, s, [20.0] * n)
+        red = g.choice(["mean", "sum"])
+        e = _call(g, fn, [b, c], [("reduction", L(repr(red)))])
+        top = 30.0 * (n if red == "sum" else 1)
+        return out(e, (), 0.0, top, g.deps_of(b), g.rg_of(b))
+    if fn == "one_hot":  # (int results: on constants)
+        c = _call(g, fn, [_lit(g, (n,), [g.d(G.st.integers(0, 2)) for _ in range(n)], True), L("3")])
+        return out(G.Bin("+", x, G.Call("sum", [c], [], "method")), s, lo + n, hi + n)
+    if fn == "ravel":
+        return out(_call(g, fn, [x]), (n,), lo, hi)
     # --- value tests and int results: on constants ---
     if fn in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "isclose", "logical_xor"):
         c = _lit(g, s, [g.choice([-1.5, 0.5, 2.0]) for _ in range(n)])

@@ -97,7 +97,7 @@ div_ = _arith(
     "DivBackward0",
     np.true_divide,
     (lambda grad, self, other, result: grad / other, "1 / other"),
-    (lambda grad, self, other, result: -grad * self / (other * other), "-self / other**2"),
+    (lambda grad, self, other, result: -grad * ((self / other) / other), "-self / other**2"),
     saves=("self", "other"),
     lane=operator.truediv,
     keeps_dtype=False,

@@ -65,7 +65,7 @@ SYM = {
     "0.5 * self * (1 + tanh(sqrt(2 / pi) * (self + 0.044715 * self ^ 3))), "
     "0.5 * self * (1 + erf(self / sqrt(2))))",
     "softplus": "where(self * beta > threshold, self, log(1 + exp(self * beta)) / beta)",
-    "elu": "where(self > 0, self, alpha * (exp(self) - 1))",
+    "elu": "where(self > 0, scale * self, alpha * scale * (exp(self * input_scale) - 1))",
     "leaky_relu": "where(self > 0, self, negative_slope * self)",
     # non-smooth
     "abs": "abs(self)",
@@ -81,6 +81,17 @@ SYM = {
     "clamp_min": "clamp(self, min, None)",
     "clamp_max": "clamp(self, None, max)",
     "where": "where(condition, self, other)",
+    # the activations (activations.py), PyTorch's derivative at their kinks
+    "hardtanh": "where(self <= min_val, min_val, where(self >= max_val, max_val, self))",
+    "threshold": "where(self > threshold, self, value)",
+    "hardsigmoid": "where(self <= -3, 0, where(self >= 3, 1, self / 6 + 1 / 2))",
+    "hardswish": "where(self <= -3, 0, where(self >= 3, self, self * (self + 3) / 6))",
+    "hardshrink": "where(self > lambd, self, where(self < -lambd, self, 0))",
+    "softshrink": "where(self > lambd, self - lambd, where(self < -lambd, self + lambd, 0))",
+    "celu": "where(self > 0, self, alpha * (exp(self / alpha) - 1))",
+    "mish": "self * tanh(log(1 + exp(self)))",
+    "log_sigmoid": "-log(1 + exp(-self))",
+    "erfc": "1 - erf(self)",
     # one element: the reductions and copies are the element itself
     "sum": "self",
     "mean": "self",

@@ -10,14 +10,13 @@ its module (and one test row); this file lists only the ops without a gradient
 from __future__ import annotations
 
 from ..tensor import Tensor
-from . import arithmetic as A
-from . import assignment as AS
-from . import composites as CO
 from . import (  # noqa: F401 (their ops' rows)
+    activations,
     conversion,
     diagonals,
     einsum,
     extremes,
+    functional,
     index_ops,
     index_put,
     losses,
@@ -38,6 +37,9 @@ from . import (  # noqa: F401 (their ops' rows)
     unary_more,
     unfold,
 )
+from . import arithmetic as A
+from . import assignment as AS
+from . import composites as CO
 from . import counting as CT
 from . import creation as K
 from . import discrete as D
@@ -115,6 +117,7 @@ _NOT_METHODS = {
     "bucketize",
 }
 _OTHERS.update(PR.PREDICATES)
+_OTHERS.update(functional.ALIASES)
 _OTHERS.update(CO.CONSTRUCTORS)
 _OTHERS.update(CT.COUNTING)
 FUNCTIONS.update(_OTHERS)

@@ -1,5 +1,6 @@
 """Elementwise unary ops with arguments, one row each (rows.py says what a row holds):
-F.gelu(x, approximate=...), F.softplus(x, beta, threshold), F.elu(x, alpha),
+F.gelu(x, approximate=...), F.softplus(x, beta, threshold), torch.elu(x, alpha, scale,
+input_scale) (F.elu; selu is elu with SELU's alpha and scale),
 F.leaky_relu(x, negative_slope), and round(x) / round(x, decimals=...). The plain unary
 ops are in unary.py."""
 
@@ -16,7 +17,11 @@ from .unary import _row, _zero
 from .unary_backward import elu_backward, gelu_backward, leaky_relu_backward, softplus_backward
 
 AT_ZERO_SLOPE = Kink("self == 0", lambda self, **_: self == 0, "negative_slope")
-AT_ZERO_ELU = Kink("self == 0 and alpha != 1", lambda self, alpha, **_: (self == 0) & (alpha != 1), "alpha")
+AT_ZERO_ELU = Kink(
+    "self == 0 and alpha * input_scale != 1",
+    lambda self, alpha, input_scale=1.0, **_: (self == 0) & (alpha * input_scale != 1),
+    "alpha * scale * input_scale",
+)
 JUMP_HALVES = Kink(
     "self - floor(self) == 0.5 (a jump: round half to even)",
     lambda self, **_: self - np.floor(self) == 0.5,
@@ -49,8 +54,10 @@ def _softplus_kernel(a, beta, threshold):
     return out.astype(x.dtype)
 
 
-def _elu_kernel(a, alpha):
+def _elu_kernel(a, alpha, scale=1.0, input_scale=1.0):
     x = a.array
+    if scale != 1.0 or input_scale != 1.0:  # (torch.elu's scales; selu's)
+        return np.where(x > 0, x * scale, np.expm1(x * input_scale) * (alpha * scale)).astype(x.dtype)
     if not x.ndim and x.dtype in (Z.F32, Z.F64):
         return (Z.elu_f32 if x.dtype == Z.F32 else Z.elu_f64)(x[()], alpha)
     return np.where(x > 0, x, alpha * np.expm1(x)).astype(x.dtype)
@@ -96,10 +103,10 @@ elu = _row(
     "elu",
     "EluBackward0",
     None,
-    lambda grad, self, result, alpha: elu_backward(grad, self, alpha),
-    "where(self > 0, 1.0, alpha * exp(self))",
+    lambda grad, self, result, alpha, scale, input_scale: elu_backward(grad, self, alpha, scale, input_scale),
+    "where(self > 0, scale, alpha * scale * input_scale * exp(self * input_scale))",
     ("self",),
-    args=(("alpha", 1.0),),
+    args=(("alpha", 1.0), ("scale", 1.0), ("input_scale", 1.0)),
     kink=AT_ZERO_ELU,
     kernel=_elu_kernel,
     no_kernel=("elu_cpu", "biu"),

@@ -113,19 +113,25 @@ def softplus_double_backward(gg: Tensor, go: Tensor, s: Tensor, beta: float, thr
     return mul_scalar(sigmoid_backward(gg * go, _ops["sigmoid"](bx)) * below, beta)
 
 
-def elu_backward(g: Tensor, x: Tensor, alpha: float) -> Tensor:
-    """PyTorch's elu_backward for an input (EluBackwardBackward0, saving g and x): g where
-    x > 0, else g alpha exp(x). Its derivative in x is PyTorch's elu_double_backward,
-    which is zero from x = 0 on (0 included)."""
-    gd = g.array
-    out = np.where(x.array > 0, gd, gd * alpha * np.exp(x.array)).astype(gd.dtype)
-    return _ELU_BW.record(out, (g, x), fargs=(alpha,))
+def elu_backward(g: Tensor, x: Tensor, alpha: float, scale: float = 1.0, input_scale: float = 1.0) -> Tensor:
+    """PyTorch's elu_backward for an input (EluBackwardBackward0, saving g and x): g scale
+    where x > 0, else g input_scale alpha scale exp(x input_scale) (elu: scales 1; selu
+    and celu pass theirs). Its derivative in x is PyTorch's elu_double_backward, which is
+    zero from x = 0 on (0 included)."""
+    gd, xd = g.array, x.array
+    if scale == 1.0 and input_scale == 1.0:
+        out = np.where(xd > 0, gd, gd * alpha * np.exp(xd))
+    else:
+        out = np.where(xd > 0, gd * scale, gd * input_scale * (alpha * scale) * np.exp(xd * input_scale))
+    return _ELU_BW.record(out.astype(gd.dtype), (g, x), fargs=(alpha, scale, input_scale))
 
 
-def elu_double_backward(gg: Tensor, go: Tensor, s: Tensor, alpha: float) -> Tensor:
+def elu_double_backward(
+    gg: Tensor, go: Tensor, s: Tensor, alpha: float, scale=1.0, input_scale=1.0
+) -> Tensor:
     """PyTorch's elu_double_backward: elu_backward(gg * go * input_scale, x) * (x < 0)."""
     negative = Tensor((s.array < 0).astype(gg.array.dtype))
-    return elu_backward(mul_scalar(gg * go, 1.0), s, alpha) * negative
+    return elu_backward(mul_scalar(gg * go, input_scale), s, alpha, scale, input_scale) * negative
 
 
 def leaky_relu_backward(g: Tensor, x: Tensor, negative_slope: float) -> Tensor:
@@ -258,15 +264,17 @@ _ELU_BW = _backward_row(
     "elu_backward",
     "EluBackwardBackward0",
     (
-        "where(self_or_result > 0, grad, grad * alpha * exp(self_or_result))",
-        "where(self_or_result < 0, grad * grad_output * alpha * exp(self_or_result), 0.0)",
+        "where(self_or_result > 0, grad * scale,"
+        " grad * input_scale * alpha * scale * exp(self_or_result * input_scale))",
+        "where(self_or_result < 0, grad * grad_output * input_scale * input_scale * alpha * scale"
+        " * exp(self_or_result * input_scale), 0.0)",
     ),
-    lambda grad, grad_output, self_or_result, result, alpha, needs: (
-        elu_backward(grad, self_or_result, alpha),
-        elu_double_backward(grad, grad_output, self_or_result, alpha),
+    lambda grad, grad_output, self_or_result, result, alpha, scale, input_scale, needs: (
+        elu_backward(grad, self_or_result, alpha, scale, input_scale),
+        elu_double_backward(grad, grad_output, self_or_result, alpha, scale, input_scale),
     ),
     ("grad_output", "self_or_result"),
-    args=(("alpha", 1.0),),
+    args=(("alpha", 1.0), ("scale", 1.0), ("input_scale", 1.0)),
 )
 _LEAKY_RELU_BW = _backward_row(
     "leaky_relu_backward",

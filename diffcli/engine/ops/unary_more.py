@@ -1,9 +1,11 @@
-"""More elementwise ops, one row each: exp2 (Exp2Backward0), frac (FracBackward0), sgn
-(SgnBackward0; on real tensors sign), nan_to_num (NanToNumBackward0: no gradient at
+"""More elementwise ops, one row each: exp2 (Exp2Backward0), erfc (ErfcBackward0), frac
+(FracBackward0), sgn (SgnBackward0; on real tensors sign), nan_to_num (NanToNumBackward0: no gradient at
 the replaced values), fmod (FmodBackward0 for a number divisor, FmodBackward1 for a
 tensor), and heaviside (no derivative: PyTorch's NotImplemented node)."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -29,6 +31,24 @@ exp2 = _row(
     lambda grad, self, result: mul_scalar(grad * result, LN2),
     "exp2(self) * log(2)",
     ("result",),
+    inplace=True,
+)
+_erfc_vec = np.vectorize(math.erfc, otypes=[np.float64])
+
+
+def _erfc(x):
+    """The C library's erfc (PyTorch's CPU kernel), rounded to x's dtype."""
+    return _erfc_vec(x).astype(x.dtype, copy=False)
+
+
+erfc = _row(
+    "erfc",
+    "ErfcBackward0",
+    _erfc,
+    lambda grad, self, result: mul_scalar(exp(-pow(self, 2)), -TWO_OVER_SQRT_PI) * grad,
+    "-2 / sqrt(pi) * exp(-self**2)",
+    ("self",),
+    lane=math.erfc,
     inplace=True,
 )
 frac = _row(
