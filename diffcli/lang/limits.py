@@ -63,6 +63,11 @@ class Limits:
         later run and backward pass of the command shares."""
         if self.memory_base is None:
             self.memory_base = resident_memory()
+        self.start_clock()
+
+    def start_clock(self):
+        """The clock of --timeout starts (once): when the script's parse begins, as a long
+        script must not parse for longer than the cap either, or else when the first run does."""
         if self.deadline is None and self.timeout:
             self.deadline = time.monotonic() + self.timeout
 
