@@ -637,3 +637,16 @@ def test_sigint_mid_run_keeps_the_output_printed_before_it():
     assert proc.returncode == 130
     assert out == b""  # nothing after the line already read
     assert err == b"error: interrupted\n"
+
+
+@pytest.mark.parametrize(
+    "script",
+    ["x = " + "9" * 400, "x = -" + "9" * 400, "x = [1.0, " + "9" * 400 + "]"],
+    ids=["int", "negative", "in a list"],
+)
+def test_an_int_literal_past_floats_range_as_a_variable_is_pythons_overflow_error(script):
+    # the math flavour makes `x = LITERAL` a float leaf: float(10**400) is Python's
+    # OverflowError (it was an internal error, exit 3)
+    r = clean(["run", "-e", script])
+    assert r.exit_code == 1, r.stderr
+    assert r.stderr.splitlines()[0] == "error: <expr>:1:5: OverflowError: int too large to convert to float"
