@@ -8,10 +8,12 @@ contract: no traceback, no internal error, exit 0, 1 or 2, and on a non-zero exi
 `error:` line on stderr that ends the message (after it come only the offending source line
 and its caret, or note/hint lines). Reproducible (`derandomize=True`) and bounded by
 example counts and small caps (`CAPS`); the alarm only turns a hang into a failure.
+`DIFFCLI_FUZZ_SCALE=20` multiplies the examples for a longer hunt.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -69,7 +71,7 @@ CAPS = [
     "120",
 ]
 FUZZ = settings(
-    max_examples=60,
+    max_examples=60 * int(os.environ.get("DIFFCLI_FUZZ_SCALE", "1")),  # e.g. 20 for a longer hunt
     derandomize=True,
     deadline=None,
     database=None,
@@ -136,7 +138,8 @@ def test_mutated_samples_keep_the_contract(case):
 def test_a_hostile_value_for_each_number_keeps_the_contract(sample, value, command):
     # every number literal of the script replaced by one hostile value
     text, extra = sample
-    data = re.sub(rb"(?<![\w.])\d+(\.\d+)?", value.encode("utf-8", "surrogatepass"), text)
+    new = value.encode("utf-8", "surrogatepass")
+    data = re.sub(rb"(?<![\w.])\d+(\.\d+)?", lambda m: new, text)
     contract(command, data)
 
 
