@@ -650,3 +650,32 @@ def test_an_int_literal_past_floats_range_as_a_variable_is_pythons_overflow_erro
     r = clean(["run", "-e", script])
     assert r.exit_code == 1, r.stderr
     assert r.stderr.splitlines()[0] == "error: <expr>:1:5: OverflowError: int too large to convert to float"
+
+
+EMPTY_LEAF = (
+    T
+    + "x = torch.ones(0, requires_grad=True)\nw = torch.ones(2, requires_grad=True)\ny = (x * x).sum() + (w * w).sum()"
+)
+
+
+@pytest.mark.parametrize(
+    "fmt, row",
+    [
+        (
+            "table",
+            "x      1       x       -          -         -           -           -           -           ok",
+        ),
+        ("github", "| `<expr>` | `x` | 1 | `x` | - | - | ok |"),
+    ],
+)
+def test_check_of_a_leaf_without_elements_shows_nothing_compared(fmt, row):
+    # an empty leaf has no worst element (gradcheck passes on it, as torch's does): the
+    # table and the step summary indexed it anyway (an internal error, exit 3)
+    r = clean(["check", "-f", fmt, "-e", EMPTY_LEAF])
+    assert r.exit_code == 0, r.stderr
+    assert row in r.stdout.splitlines()
+    assert (
+        "`w` | 1 | `w[0]`" in r.stdout
+        if fmt == "github"
+        else "w      1       w[0]    2          2" in r.stdout
+    )
