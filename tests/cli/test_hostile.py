@@ -679,3 +679,24 @@ def test_check_of_a_leaf_without_elements_shows_nothing_compared(fmt, row):
         if fmt == "github"
         else "w      1       w[0]    2          2" in r.stdout
     )
+
+
+def test_printing_a_lone_surrogate_is_pythons_unicode_error_in_the_real_process(tmp_path):
+    # the real process guards standard output; a text that cannot be encoded is the
+    # script's error (Python's UnicodeEncodeError at the print), not a closed stream (it was
+    # "OutputError: cannot write to standard output: Bad file descriptor (it is closed)")
+    out = tmp_path / "out.txt"
+    with out.open("wb") as stdout:
+        proc = subprocess.run(
+            [sys.executable, "-m", "diffcli", "run", "-e", "print('a')\nprint('\\ud800')\nprint('b')"],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            timeout=HANG_GUARD,
+        )
+    assert proc.returncode == 1
+    assert out.read_bytes() == b"a\n"
+    assert proc.stderr.decode() == (
+        "error: <expr>:2:1: UnicodeEncodeError: 'utf-8' codec can't encode character '\\ud800' in "
+        "position 0: surrogates not allowed\n    print('\\ud800')\n    ^\n"
+    )
