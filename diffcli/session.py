@@ -44,12 +44,11 @@ def parse_source(source, limits=None):
     from .lang.parse import ParseLimits, ScriptSyntaxError, parse
 
     limits = limits or Limits()
-    limits.start_clock()  # --timeout counts the parse too
     caps = ParseLimits(
         limits.max_script_size * (1 << 20),
         limits.max_statements,
         limits.max_memory,
-        expired=limits.time_exceeded,
+        expired=limits.parse_clock(),  # --timeout bounds the parse too
     )
     try:
         return parse(source.text, source.filename, caps)

@@ -12,9 +12,9 @@ parser goes further, each a `ParseLimitError` (a LimitError, exit 1) at a positi
   (`--max-memory`), and the depth of its stack (the constructs still open: ``-`` signs,
   ``**`` chains, blocks) with `MAX_NESTING`. So a long line of tokens stops near the
   cap too, not only a long script;
-- its time: at the same checks, `expired()` (the command's --timeout clock, which
-  starts before the parse) may end it, so a script near the size cap cannot parse for
-  longer than --timeout either.
+- its time: at the same checks, `expired()` (--timeout, on a clock started when the
+  parse begins) may end it, so a script near the size cap cannot parse for longer than
+  --timeout either.
 
 The lexer takes constant memory per token whatever the token's length (see the
 terminals in grammar/diffscript.lark), so what is left grows with the tokens and the
