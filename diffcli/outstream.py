@@ -54,7 +54,7 @@ class _GuardedStdout:
     def _guard(self, method, *args):
         try:
             return method(*args)
-        except StdoutError:
+        except (StdoutError, UnicodeError):  # UnicodeError: the text's (a lone surrogate), not the stream's
             raise
         except (OSError, ValueError) as e:  # ValueError: "I/O operation on closed file"
             code = getattr(e, "errno", None) or errno.EBADF

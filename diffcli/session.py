@@ -44,7 +44,12 @@ def parse_source(source, limits=None):
     from .lang.parse import ParseLimits, ScriptSyntaxError, parse
 
     limits = limits or Limits()
-    caps = ParseLimits(limits.max_script_size * (1 << 20), limits.max_statements, limits.max_memory)
+    caps = ParseLimits(
+        limits.max_script_size * (1 << 20),
+        limits.max_statements,
+        limits.max_memory,
+        expired=limits.parse_clock(),  # --timeout bounds the parse too
+    )
     try:
         return parse(source.text, source.filename, caps)
     except ScriptSyntaxError as e:

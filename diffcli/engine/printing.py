@@ -41,7 +41,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, errors
 
 PRECISION = 4
 THRESHOLD = 1000
@@ -51,6 +51,7 @@ SCI_MODE = None  # torch.set_printoptions(sci_mode=...): None decides per tensor
 # are set by diffcli/engine/printoptions.py)
 
 _PREFIX = "tensor("
+POLL_EVERY = 1 << 14  # elements formatted between two polls of the run's limits (--timeout)
 _ALWAYS_DEFAULT = (np.dtype(np.int64), np.dtype(np.bool_))  # besides the default float
 
 __all__ = ["format_tensor", "format_scalar_item", "format_size", "dtype_name"]
@@ -90,7 +91,7 @@ class _Formatter:
         if SCI_MODE is not None:
             self.sci_mode = SCI_MODE
 
-        for value in nonzero_finite.tolist():
+        for value in _polled(nonzero_finite.tolist()):
             if self.sci_mode:
                 width = len(f"{value:.{PRECISION}e}")
             elif self.int_mode:
@@ -111,6 +112,22 @@ class _Formatter:
         else:
             text = f"{value:.{PRECISION}f}"
         return text.rjust(self.max_width)
+
+
+def _polled(items: list) -> Iterable:
+    """`items`, polling the run's limits (the engine's `poll` setting) every POLL_EVERY of
+    them: printing a huge tensor with the threshold raised (set_printoptions(threshold=...))
+    takes a Python step per element, and must stop at --timeout like any long loop."""
+    poll = errors.POLL[0]
+    if poll is None or len(items) < POLL_EVERY:
+        return items
+    return _polling(items, poll)
+
+
+def _polling(items, poll):
+    for start in range(0, len(items), POLL_EVERY):
+        poll()
+        yield from items[start : start + POLL_EVERY]
 
 
 def _scalar_float(value: float) -> str:
@@ -147,7 +164,9 @@ def _summarized_values(data: np.ndarray) -> np.ndarray:
 def _vector_str(data: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) -> str:
     elements_per_line = max(1, math.floor((LINEWIDTH - indent) / (fmt.max_width + 2)))
     values = data.tolist()
-    items = [" ..." if i is None else fmt.format(values[i]) for i in _edge_indices(len(values), summarize)]
+    items = [
+        " ..." if i is None else fmt.format(values[i]) for i in _polled(_edge_indices(len(values), summarize))
+    ]
     lines = [", ".join(items[i : i + elements_per_line]) for i in range(0, len(items), elements_per_line)]
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 

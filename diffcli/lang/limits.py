@@ -54,15 +54,31 @@ class Limits:
         if self.deadline is None and self.timeout:
             self.deadline = time.monotonic() + self.timeout
 
+    def parse_clock(self):
+        """--timeout for the script's parse, which comes before the runs' clock starts: a
+        clock of its own, started now; () -> the message once the time is up, else None
+        (None: no time cap)."""
+        if not self.timeout:
+            return None
+        deadline = time.monotonic() + self.timeout
+
+        def expired():
+            return self._time_message() if time.monotonic() > deadline else None
+
+        return expired
+
     # --- the checks, as messages (None: within the caps) -------------------------------
     def time_exceeded(self):
         if self.deadline is not None and time.monotonic() > self.deadline:
-            s = "" if self.timeout == 1 else "s"
-            return (
-                f"the run took more than {self.timeout} second{s} (raise the cap with --timeout, "
-                "or give --timeout 0 for none)"
-            )
+            return self._time_message()
         return None
+
+    def _time_message(self):
+        s = "" if self.timeout == 1 else "s"
+        return (
+            f"the run took more than {self.timeout} second{s} (raise the cap with --timeout, "
+            "or give --timeout 0 for none)"
+        )
 
     def memory_exceeded(self):
         used = self._memory_used()

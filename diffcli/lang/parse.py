@@ -145,6 +145,9 @@ def _run_parser(text: str, limits: ParseLimits | None) -> ast.Script:
                 pass
         # Lark parses the same text as far as the lean driver did before it gave up, so
         # the caps it checked hold here too (without a lean driver only the size cap does)
+        expired = None if limits is None or limits.expired is None else limits.expired()
+        if expired:  # the lean driver used the time up: Lark would take longer still
+            raise ParseLimitError(expired, 1, 1)
         from diffcli.lang import larkparse  # (imported on the first script the driver gives up on)
 
         return larkparse.parse(text)

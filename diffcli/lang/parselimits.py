@@ -11,7 +11,10 @@ parser goes further, each a `ParseLimitError` (a LimitError, exit 1) at a positi
   the process's resident memory since the parse began with `max_memory` MB
   (`--max-memory`), and the depth of its stack (the constructs still open: ``-`` signs,
   ``**`` chains, blocks) with `MAX_NESTING`. So a long line of tokens stops near the
-  cap too, not only a long script.
+  cap too, not only a long script;
+- its time: at the same checks, `expired()` (--timeout, on a clock started when the
+  parse begins) may end it, so a script near the size cap cannot parse for longer than
+  --timeout either.
 
 The lexer takes constant memory per token whatever the token's length (see the
 terminals in grammar/diffscript.lark), so what is left grows with the tokens and the
@@ -48,12 +51,14 @@ class ParseLimits:
         max_memory: int | None = None,
         max_nesting: int | None = MAX_NESTING,
         memory=None,
+        expired=None,
     ):
         self.max_bytes = max_bytes
         self.max_statements = max_statements
         self.max_memory = max_memory
         self.max_nesting = max_nesting
         self.memory = memory
+        self.expired = expired  # () -> the --timeout message once the time is up, else None
 
     def check_size(self, text) -> None:
         """Refuse a text longer than `max_bytes`, pointing at its first character past the cap."""
@@ -115,6 +120,10 @@ class _Budget:
         return counted
 
     def check(self, depth: int, token) -> None:
+        expired = self.limits.expired
+        message = expired() if expired is not None else None
+        if message:
+            raise ParseLimitError(message, token.line, token.column)
         nesting = self.limits.max_nesting
         if nesting is not None and depth > nesting:
             raise ParseLimitError("expression nested too deeply", token.line, token.column)

@@ -140,6 +140,8 @@ class Statements:
                     self.bind(name, variable(value), scope)
                 except engine_errors.EngineError as e:
                     raise ScriptError(e.type_name, e.message, s.value.line, s.value.column) from None
+                except OverflowError as e:  # an int literal past float's range: float(10**400)
+                    raise ScriptError("OverflowError", str(e), s.value.line, s.value.column) from None
                 return
             else:
                 result = self.eval(value, scope)

@@ -67,20 +67,18 @@ def check_table(report, file=None):
     rows = []
     for r in report.rows:
         e = r.worst
-        rows.append(
-            [
-                r.name,
-                str(r.order),
-                where(report, r),
+        if e is None:  # a leaf without elements (torch.ones(0)): nothing was compared
+            numbers = ["-"] * 6
+        else:
+            numbers = [
                 _num(e.analytic),
                 _num(e.numeric),
                 f"{e.abs_error:.3e}",
                 f"{e.rel_error:.3e}",
                 f"{e.tolerance:.3e}",
                 f"{e.estimate:.3e}",
-                r.verdict,
             ]
-        )
+        rows.append([r.name, str(r.order), where(report, r), *numbers, r.verdict])
     used = dict.fromkeys(f"order {r.order}: {settings_text(r)}" for r in report.rows)
     _print(
         [
@@ -264,10 +262,10 @@ def github_summary(results, subgraph) -> str:
             out.append(f"| `{filename}` | | | | | | error: {error} |")
             continue
         for r in report.rows:
-            e = r.worst
+            e = r.worst  # None: a leaf without elements, nothing compared
+            numbers = "- | -" if e is None else f"{e.abs_error:.3e} | {e.tolerance:.3e}"
             out.append(
-                f"| `{filename}` | `{r.name}` | {r.order} | `{where(report, r)}` | {e.abs_error:.3e} "
-                f"| {e.tolerance:.3e} | {r.verdict} |"
+                f"| `{filename}` | `{r.name}` | {r.order} | `{where(report, r)}` | {numbers} | {r.verdict} |"
             )
     for filename, report, _ in results:
         if report is None or report.ok:
