@@ -245,8 +245,8 @@ def binary(row: Row, number="edge"):
             check_kernel(row.no_kernel, rd)
         if not keep and rd.kind != "f":
             rd = dtypes.default_float()
-        if check is not None:
-            check(x, y, rd)
+        if check is not None:  # (on the operands as given: a Python bool is still a bool)
+            check(a, b, rd)
         out = kernel(x, y, rd, *args) if kernel is not None else broadcast_check(forward, x, y, rd, *args)
         if not isinstance(b, Tensor):  # a Python number: an input without an edge (a Parameter is a Tensor)
             bw = back.get("n") or prepare("n")

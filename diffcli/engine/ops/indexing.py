@@ -209,11 +209,48 @@ def getitem(a, key):
     return out
 
 
+def _check_mask(mask, shape, d):
+    """PyTorch's check of a boolean mask against the dims it indexes, from dim d."""
+    for j, m in enumerate(mask.shape):
+        if d + j < len(shape) and m != shape[d + j]:
+            raise errors.TorchIndexError(
+                f"The shape of the mask {list(mask.shape)} at index {j} does not match the shape "
+                f"of the indexed tensor {list(shape)} at index {d + j}"
+            )
+
+
+def check_masks(shape, key) -> None:
+    """The boolean masks of a (normalized) key against the dims they index, as PyTorch
+    checks them (for x[key] = v; x[key] checks in _advanced)."""
+    key = key if isinstance(key, tuple) else (key,)
+    if not any(isinstance(k, np.ndarray) and k.dtype == np.bool_ for k in key):
+        return
+    key, _ = _expand_ellipsis(key, len(shape))
+    shape, d = list(shape), 0
+    for k in key:
+        if k is None or isinstance(k, bool):
+            shape.insert(d, 1)
+            d += 1
+        elif isinstance(k, (int, np.integer)):
+            del shape[d : d + 1]
+        elif isinstance(k, slice):
+            if d < len(shape):
+                shape[d] = len(range(*k.indices(shape[d])))
+            d += 1
+        elif isinstance(k, np.ndarray) and k.dtype == np.bool_:
+            _check_mask(k, shape, d)
+            d += k.ndim
+        else:
+            d += 1
+
+
 def _advanced(a, indices):
     """One IndexBackward0 for the list/tensor/mask indices, at their dims."""
     x = a.array
     key, dim = [], 0
     for d, k in indices:
+        if k.dtype == np.bool_:
+            _check_mask(k, x.shape, d)
         key += [slice(None)] * (d - dim) + [k]
         dim = d + (k.ndim if k.dtype == np.bool_ else 1)
     key = tuple(key)

@@ -10,7 +10,7 @@ from .. import errors, promotion
 from ..function import as_tensor
 from ..tensor import Tensor
 from . import rows
-from .elementwise import broadcast_check, data, operands
+from .elementwise import broadcast_check, data, operands, tensor_args
 from .rows import D, Kink, Row, expose
 
 
@@ -35,11 +35,13 @@ ne = _compare(np.not_equal)
 
 
 def logical_and(a, b):
+    tensor_args("logical_and", a, b, False)  # (PyTorch has no Scalar overload)
     x, y, _ = operands(a, b)
     return Tensor(broadcast_check(np.logical_and, x, y, None))
 
 
 def logical_or(a, b):
+    tensor_args("logical_or", a, b, False)
     x, y, _ = operands(a, b)
     return Tensor(broadcast_check(np.logical_or, x, y, None))
 

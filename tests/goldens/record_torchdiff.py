@@ -1,0 +1,139 @@
+"""Record what PyTorch prints for the torchdiff cases into torchdiff.json, for
+tests/engine/test_torchdiff.py.
+
+Run by hand, with PyTorch installed, from the repository root:
+
+    python3 tests/goldens/record_torchdiff.py        # rewrites tests/goldens/torchdiff.json
+
+Two kinds of case, each a PyTorch-flavour script (`import torch` first):
+
+- CASES: the differences the differential run (tests/engine/torch_script_gen.py against
+  live torch) found, written by hand, one behaviour each: the bool operands of `-`, pow's
+  missing Bool kernel, the Tensor-only binary ops, the boolean masks' shape check, ...;
+- SEEDS: programs of the generator (`torch_script_gen.program(seed)`), stored as text so
+  that a change of the generator does not change the goldens; the seeds are ones whose
+  output diffcli matches to the last digit (no float32 transcendental kernels whose last
+  bit differs: see test_torchdiff.py).
+
+Each script is run in this process by `exec` (PyTorch's float32 default dtype, print
+options reset before each); recorded: stdout with object addresses removed (diffcli prints
+`<MulBackward0 object>`, by the spec) and the error as [type, message], or null.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import pathlib
+import re
+import sys
+import warnings
+
+HERE = pathlib.Path(__file__).resolve().parent
+OUT = HERE / "torchdiff.json"
+ADDRESS = re.compile(r" at 0x[0-9a-f]+>")
+
+T = "import torch\n"
+CASES = [
+    # sub_check: a bool operand of `-` (a Python bool too), in every spelling
+    ("sub_float_minus_python_bool", T + "x = torch.tensor([1.5, 2.0])\nprint(x - False)\n"),
+    ("sub_bool_tensor_minus_int", T + "x = torch.tensor([True, False])\nprint(x - 1)\n"),
+    ("sub_two_bool_tensors", T + "x = torch.tensor([True, False])\nprint(x - x)\n"),
+    ("sub_int_minus_bool_tensor", T + "x = torch.tensor([1, 2])\nprint(x - torch.tensor([True, False]))\n"),
+    ("sub_function_python_bool", T + "x = torch.tensor([1, 2])\nprint(torch.sub(x, True))\n"),
+    ("sub_inplace_python_bool", T + "x = torch.tensor([1, 2])\nx.sub_(True)\n"),
+    ("sub_augmented_bool_tensor", T + "x = torch.tensor([True, False])\nx -= 1\n"),
+    ("rsub_int_minus_bool_tensor", T + "print(1 - torch.tensor([True]))\n"),
+    ("rsub_python_bool_minus_tensor", T + "x = torch.tensor([1, 2])\nprint(True - x)\n"),
+    ("rsub_python_bool_minus_0d_float64", T + "x = torch.tensor(1.5, dtype=torch.float64)\nprint(True - x)\n"),
+    ("rsub_function_bool_tensor", T + "print(torch.rsub(torch.tensor([True]), 1))\n"),
+    ("sub_0d_float64_minus_python_bool", T + "x = torch.tensor(1.5, dtype=torch.float64)\nprint(x - True)\n"),
+    ("sub_requires_grad_minus_false", T + "x = torch.tensor([1.5], requires_grad=True)\nprint(x - False)\n"),
+    ("sub_ok_int_and_float", T + "x = torch.tensor([1, 2])\nprint(x - 1, 1 - x, x - 2.5, x.sub(1))\n"),
+    # pow: no Bool kernel; a bool exponent keeps a bool tensor bool
+    ("pow_bool_tensors", T + "x = torch.tensor([True, False])\nprint(x ** x)\n"),
+    ("pow_python_bool_base", T + "x = torch.tensor([True, False])\nprint(True ** x)\n"),
+    ("pow_false_base_function", T + "x = torch.tensor([True, False])\nprint(torch.pow(False, x))\n"),
+    (
+        "pow_bool_exponent",
+        T
+        + "x = torch.tensor([True, False])\n"
+        + "print(x ** True, x ** False, torch.pow(x, True), torch.tensor([1, 2]) ** True, torch.tensor([1.5]) ** False)\n",
+    ),
+    (
+        "pow_bool_base_ok",
+        T
+        + "x = torch.tensor([True, False])\n"
+        + "print(x ** 0, x ** 1.0, x ** 2, 2 ** x, 2.5 ** x, x ** 1.5, x ** torch.tensor(2), torch.tensor(2) ** x)\n",
+    ),
+    ("pow_bool_tensor_0d_bool_exponent", T + "x = torch.tensor([True, False])\nprint(x ** torch.tensor(True))\n"),
+    # binary ops with no Scalar overload: a Python number is a TypeError
+    ("atan2_python_float_other", T + "x = torch.tensor([1., 2.])\nprint(torch.atan2(x, 2.5))\n"),
+    ("atan2_python_float_input", T + "x = torch.tensor([1., 2.])\nprint(torch.atan2(2.5, x))\n"),
+    ("atan2_method_python_float", T + "x = torch.tensor([1., 2.])\nprint(x.atan2(2.5))\n"),
+    ("atan2_tensors", T + "print(torch.atan2(torch.tensor([1., -2.]), torch.tensor([3., 4.])))\n"),
+    ("logical_and_python_float", T + "x = torch.tensor([1., 2.])\nprint(torch.logical_and(x, 2.5))\n"),
+    ("logical_or_python_float_input", T + "x = torch.tensor([1., 0.])\nprint(torch.logical_or(2.5, x))\n"),
+    ("logical_xor_python_int", T + "x = torch.tensor([1., 0.])\nprint(torch.logical_xor(x, 1))\n"),
+    (
+        "logical_tensors",
+        T + "x = torch.tensor([1., 0.])\ny = torch.tensor([True, True])\n"
+        "print(torch.logical_and(x, y), torch.logical_or(x, y), torch.logical_xor(x, y))\n",
+    ),
+    # boolean masks: PyTorch's shape check, for x[mask] and x[mask] = v
+    ("mask_too_short", T + "x = torch.tensor([1., 2., 3.])\nprint(x[torch.tensor([True, False])])\n"),
+    ("mask_2d_wrong", T + "x = torch.zeros(2, 3)\nprint(x[torch.ones(2, 2, dtype=torch.bool)])\n"),
+    ("mask_first_dim_wrong", T + "x = torch.zeros(2, 3)\nprint(x[torch.ones(3, dtype=torch.bool)])\n"),
+    ("mask_after_slice", T + "x = torch.zeros(2, 3)\nprint(x[:, torch.ones(2, dtype=torch.bool)])\n"),
+    ("mask_after_none", T + "x = torch.zeros(2, 3)\nprint(x[None, torch.ones(3, dtype=torch.bool)])\n"),
+    ("mask_after_int", T + "x = torch.zeros(2, 3)\nprint(x[0, torch.ones(4, dtype=torch.bool)])\n"),
+    ("mask_too_many_dims", T + "x = torch.zeros(2, 3)\nprint(x[torch.ones(2, 3, 1, dtype=torch.bool)])\n"),
+    ("setitem_mask_wrong", T + "x = torch.zeros(2, 3)\nx[torch.tensor([True, False, True])] = 1\n"),
+    ("setitem_mask_after_slice", T + "x = torch.zeros(2, 3)\nx[:, torch.tensor([True, False])] = 1\n"),
+    ("setitem_mask_after_int", T + "x = torch.zeros(2, 3)\nx[0, torch.tensor([True, False])] = 1\n"),
+    ("setitem_mask_after_ellipsis", T + "x = torch.zeros(2, 3)\nx[..., torch.tensor([True, False])] = 1\n"),
+    (
+        "masks_that_fit",
+        T + "x = torch.zeros(2, 3)\nx[torch.ones(2, 3, dtype=torch.bool)] = 2\nx[x > 1] = 3.5\n"
+        "x[torch.tensor([True, False])] = -1\nx[1:, torch.tensor([True, False, True])] = 7\n"
+        "print(x, x[torch.tensor([False, True])], x[:, torch.tensor([True, False, True])])\n",
+    ),
+]
+
+# generator programs (tests/engine/torch_script_gen.py) whose output diffcli matches
+SEEDS: list[int] = []
+
+
+def run(text: str, torch) -> tuple[str, list | None]:
+    torch.set_default_dtype(torch.float32)
+    torch.set_printoptions(profile="default", sci_mode=None)
+    buf, error = io.StringIO(), None
+    with contextlib.redirect_stdout(buf), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            exec(compile(text, "<script>", "exec"), {})
+        except Exception as e:  # noqa: BLE001 - torch's error is the record
+            error = [type(e).__name__, str(e)]
+    torch.set_printoptions(profile="default", sci_mode=None)
+    return ADDRESS.sub(">", buf.getvalue()), error
+
+
+def main() -> int:
+    import torch
+
+    sys.path.insert(0, str(HERE.parent / "engine"))
+    from torch_script_gen import program
+
+    cases = CASES + [(f"generated_{seed}", program(seed)) for seed in SEEDS]
+    records = []
+    for name, script in cases:
+        stdout, error = run(script, torch)
+        records.append({"name": name, "script": script, "stdout": stdout, "error": error})
+    OUT.write_text(json.dumps({"torch": torch.__version__, "cases": records}, indent=1) + "\n")
+    print(f"wrote {len(records)} cases to {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
