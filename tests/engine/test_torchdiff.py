@@ -116,5 +116,7 @@ def test_generated_programs_print_what_pytorch_prints():
         want, got = want_out.splitlines(), got_out.splitlines()
         same = got_err == want_err and len(got) == len(want) and all(map(_same_line, got, want))
         if not same:
-            failures.append(f"seed {seed}:\n{text}\n-- torch:\n{want_out}{want_err}\n-- diffcli:\n{got_out}{got_err}")
+            failures.append(
+                f"seed {seed}:\n{text}\n-- torch:\n{want_out}{want_err}\n-- diffcli:\n{got_out}{got_err}"
+            )
     assert not failures, f"{len(failures)} of {n} programs differ; the first:\n" + failures[0]

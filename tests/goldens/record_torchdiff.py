@@ -46,7 +46,10 @@ CASES = [
     ("sub_augmented_bool_tensor", T + "x = torch.tensor([True, False])\nx -= 1\n"),
     ("rsub_int_minus_bool_tensor", T + "print(1 - torch.tensor([True]))\n"),
     ("rsub_python_bool_minus_tensor", T + "x = torch.tensor([1, 2])\nprint(True - x)\n"),
-    ("rsub_python_bool_minus_0d_float64", T + "x = torch.tensor(1.5, dtype=torch.float64)\nprint(True - x)\n"),
+    (
+        "rsub_python_bool_minus_0d_float64",
+        T + "x = torch.tensor(1.5, dtype=torch.float64)\nprint(True - x)\n",
+    ),
     ("rsub_function_bool_tensor", T + "print(torch.rsub(torch.tensor([True]), 1))\n"),
     ("sub_0d_float64_minus_python_bool", T + "x = torch.tensor(1.5, dtype=torch.float64)\nprint(x - True)\n"),
     ("sub_requires_grad_minus_false", T + "x = torch.tensor([1.5], requires_grad=True)\nprint(x - False)\n"),
@@ -67,7 +70,10 @@ CASES = [
         + "x = torch.tensor([True, False])\n"
         + "print(x ** 0, x ** 1.0, x ** 2, 2 ** x, 2.5 ** x, x ** 1.5, x ** torch.tensor(2), torch.tensor(2) ** x)\n",
     ),
-    ("pow_bool_tensor_0d_bool_exponent", T + "x = torch.tensor([True, False])\nprint(x ** torch.tensor(True))\n"),
+    (
+        "pow_bool_tensor_0d_bool_exponent",
+        T + "x = torch.tensor([True, False])\nprint(x ** torch.tensor(True))\n",
+    ),
     # binary ops with no Scalar overload: a Python number is a TypeError
     ("atan2_python_float_other", T + "x = torch.tensor([1., 2.])\nprint(torch.atan2(x, 2.5))\n"),
     ("atan2_python_float_input", T + "x = torch.tensor([1., 2.])\nprint(torch.atan2(2.5, x))\n"),
