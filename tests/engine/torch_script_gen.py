@@ -507,7 +507,74 @@ class _Gen:
         a.requires_grad = a.leaf_grad = True
         self.show(a)
 
+    def misc(self):
+        """Conversions, joins, products, scans, logic and the like, over one or two tensors."""
+        a = self.var()
+        b = self.var()
+        n, sh, rg = a.name, a.shape, a.requires_grad
+        nd = len(sh)
+        d = self.r.randrange(-nd, nd) if nd else 0
+        flat = (_numel(sh),)
+        options = [
+            (f"{n}.float()", "float32", sh, rg),
+            (f"{n}.double()", "float64", sh, rg),
+            (f"{n}.long()", "int64", sh, False),
+            (f"{n}.int()", "int32", sh, False),
+            (f"{n}.bool()", "bool", sh, False),
+            (f"{n}.to(torch.float64)", "float64", sh, rg),
+            (f"{n}.clone()", a.dtype, sh, rg),
+            (f"{n}.flatten()", a.dtype, flat, rg),
+            (f"{n}.squeeze()", a.dtype, tuple(x for x in sh if x != 1), rg),
+            (f"torch.zeros_like({n})", a.dtype, sh, False),
+            (f"torch.ones_like({n}, dtype=torch.float64)", "float64", sh, False),
+            (f"torch.full_like({n}, 7)", a.dtype, sh, False),
+            (f"torch.where({n} > 0, {n}, {b.name})", _promote(a.dtype, b.dtype), sh, rg or b.requires_grad),
+            (f"torch.where({n} > 1, {n}, 0.5)", a.dtype if a.dtype in FLOATS else "float32", sh, rg),
+            (f"torch.cat([{n}.flatten(), {b.name}.flatten()])", _promote(a.dtype, b.dtype), (0,), rg),
+            (f"torch.stack([{n}, {n}], dim=0)", a.dtype, (2,) + sh, rg),
+            (f"{n}.cumsum(0)" if nd else f"{n} + 0", a.dtype if a.dtype in FLOATS else "int64", sh, rg),
+            (f"{n}.sum(dtype=torch.float64)", "float64", (), rg),
+            (f"({n} > 0) & ({b.name} < 1)", "bool", sh, False),
+            (f"({n} == {n}) | ({n} != 0)", "bool", sh, False),
+            (f"~({n} > 0)", "bool", sh, False),
+            (f"{n}.any()", "bool", (), False),
+            (f"{n}.all()", "bool", (), False),
+            (f"torch.isnan({n})", "bool", sh, False),
+            (f"{n}.abs().max()", a.dtype, (), rg),
+            (f"{n}.expand(2, *{n}.shape)", a.dtype, (2,) + sh, rg),
+            (f"{n}.softmax(dim={d})" if nd else f"{n}.exp()", "float32", sh, rg),
+            (f"{n}.log_softmax({d})" if nd else f"{n}.exp()", "float32", sh, rg),
+            (f"{n}.flatten() @ {n}.flatten()", a.dtype, (), rg),
+            (
+                f"torch.matmul({n}, {n}.t())" if nd == 2 else f"{n} * 1",
+                a.dtype,
+                sh[:1] * 2 if nd == 2 else sh,
+                rg,
+            ),
+            (f"{n}.mean(dim={d}, keepdim=True)" if nd else f"{n}.mean()", a.dtype, sh, rg),
+            (f"{n}.data", a.dtype, sh, False),
+            (f"{n}.unsqueeze(-1).squeeze(-1)", a.dtype, sh, rg),
+            (f"torch.tensor({n}.tolist())", a.dtype, sh, False),
+            (f"{n}.sort(descending=True).values" if nd else f"{n} * 1", a.dtype, sh, rg),
+            ("torch.tensor([1, 2.5, True])", "float32", (3,), False),
+            ("torch.tensor([[1, 2], [3, 4]]) / torch.tensor([2, 0])", "float32", (2, 2), False),
+            ("torch.tensor([-7, 7]) // torch.tensor([2, -2])", "int64", (2,), False),
+            ("torch.tensor([-7.5, 7.5]) % torch.tensor([2., -2.])", "float32", (2,), False),
+            ("torch.tensor([2, 3]) ** torch.tensor([-1, 2])", "int64", (2,), False),
+            ("torch.tensor([1.0, float('nan')]) > 0", "bool", (2,), False),
+            ("torch.tensor([1.0, float('nan')]).max()", "float32", (), False),
+            ("torch.tensor([3, 1, 2]).max(0)[1]", "int64", (), False),
+        ]
+        expr, dtype, shape, grad = self.pick(options)
+        if dtype == "int32":
+            dtype = "int64"  # (the generator's dtypes; int32 promotes like int64 here)
+        if expr.startswith("torch.cat"):
+            shape = (_numel(a.shape) + _numel(b.shape),)
+        self.add(dtype, shape, expr, grad)
+
     def build(self, n_statements: int) -> str:
+        if self.r.random() < 0.1:  # now and then float64 by default (the generator's dtypes stay float32's)
+            self.emit("torch.set_default_dtype(torch.float64)")
         for _ in range(self.r.randint(1, 3)):
             self.create()
         kinds = [
@@ -521,6 +588,7 @@ class _Gen:
             (self.autograd, 2),
             (self.options, 1),
             (self.requires_grad, 1),
+            (self.misc, 5),
         ]
         fns, weights = zip(*kinds)
         for _ in range(n_statements):

@@ -107,6 +107,74 @@ CASES = [
     ),
 ]
 
+# more of the differential run's finds
+CASES += [
+    ("sign_of_nan_is_zero", T + "print(torch.sign(torch.tensor([float('nan'), -0.0, 0.0, -2.0, 3.0])))\n"),
+    (
+        "sign_of_nan_float64_sgn_int",
+        T
+        + "print(torch.sgn(torch.tensor([float('nan')], dtype=torch.float64)), torch.sign(torch.tensor([1, -2, 0])))\n",
+    ),
+    (
+        "sign_of_nan_backward",
+        T + "x = torch.tensor([float('nan'), -1.0], requires_grad=True)\ny = x.sign()\nprint(y)\n"
+        "y.sum().backward()\nprint(x.grad)\n",
+    ),
+    (
+        "inplace_on_a_view_of_a_leaf_that_does_not_require_grad",
+        T + "v1 = torch.linspace(0.5, 10, 3)\nv3 = v1[..., -1]\nv3.requires_grad_()\nv3.add_(1)\n",
+    ),
+    (
+        "inplace_on_a_sliced_view_made_to_require_grad",
+        T + "v1 = torch.linspace(0.5, 10, 3)\nv3 = v1[1:]\nv3.requires_grad_()\nv3.mul_(2)\n",
+    ),
+    (
+        "clamp_tensor_bounds_promote_as_tensors",
+        T + "x = torch.tensor([1, 2])\nprint(x.clamp(min=torch.tensor(0.5)), "
+        "x.clamp(min=torch.tensor(0.5, dtype=torch.float64)), x.clamp(max=torch.tensor(True)), "
+        "torch.tensor([1., 2.]).clamp(min=torch.tensor([0.5], dtype=torch.float64)))\n",
+    ),
+    (
+        "clamp_tensor_bounds_backward",
+        T + "x = torch.tensor([1., 2.], requires_grad=True)\n"
+        "y = x.clamp(min=torch.tensor(1.5), max=torch.tensor([3., 1.8]))\nprint(y)\ny.sum().backward()\nprint(x.grad)\n",
+    ),
+    (
+        "fmod_broadcast_error_before_bool_kernel",
+        T + "print(torch.fmod(torch.tensor([True, False, True]), torch.tensor([True, False])))\n",
+    ),
+    (
+        "remainder_broadcast_error_before_bool_kernel",
+        T + "print(torch.tensor([True, False, True]) % torch.tensor([True, False]))\n",
+    ),
+    (
+        "floor_divide_broadcast_error_before_bool_kernel",
+        T + "print(torch.tensor([True, False, True]) // torch.tensor([True, False]))\n",
+    ),
+    (
+        "pow_broadcast_error_before_bool_kernel",
+        T + "print(torch.tensor([True, False, True]) ** torch.tensor([True, False]))\n",
+    ),
+    (
+        "cat_promotes_like_dimensioned_tensors",
+        T
+        + "x = torch.tensor([[1., 2.], [3., 4.]])\nprint(torch.cat([x, x.long()]), torch.cat([x.int(), x.long()]).dtype, "
+        "torch.stack([x, x.double()]).dtype, torch.cat([x, torch.tensor([[True, False]])]))\n",
+    ),
+    (
+        "stack_promotes_0d_tensors",
+        T
+        + "print(torch.stack([torch.tensor(1), torch.tensor(1.5)]), torch.stack([torch.tensor(True), torch.tensor(2)]), "
+        "torch.cat([torch.tensor([1, 2]), torch.tensor([True])]).dtype)\n",
+    ),
+    (
+        "cat_of_mixed_float_dtypes_backward",
+        T
+        + "x = torch.tensor([1., 2.], requires_grad=True)\nz = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)\n"
+        "y = torch.stack([x, z, torch.tensor([1, 2])])\nprint(y, y.grad_fn)\n(y * y).sum().backward()\nprint(x.grad, z.grad)\n",
+    ),
+]
+
 # generator programs (tests/engine/torch_script_gen.py) whose output diffcli matches
 SEEDS: list[int] = []
 

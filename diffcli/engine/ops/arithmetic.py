@@ -384,9 +384,9 @@ def _divide_like(a, b, kernel, fn):
     """What floor_divide and remainder share: the promoted operands, PyTorch's refusals
     (bool inputs, unbroadcastable shapes, an integer zero divisor) and fn's result."""
     x, y, rd = operands(a, b)
+    errors.broadcast_shapes(x.array.shape, y.array.shape)  # (before the kernel, as TensorIterator)
     if rd.kind == "b":
         raise errors.not_implemented(kernel, rd)
-    errors.broadcast_shapes(x.array.shape, y.array.shape)
     _int_zero_check(rd, y)
     out = np.asarray(fn(data(x, rd), data(y, rd)), dtype=rd)
     return x, y, out

@@ -241,7 +241,8 @@ def binary(row: Row, number="edge"):
         if tensor_only:
             tensor_args(fname, a, b, _method)
         x, y, rd = operands(a, b)
-        if no_kernel:
+        if no_kernel:  # (PyTorch's TensorIterator broadcasts before it picks the kernel)
+            errors.broadcast_shapes(x.array.shape, y.array.shape)
             check_kernel(row.no_kernel, rd)
         if not keep and rd.kind != "f":
             rd = dtypes.default_float()

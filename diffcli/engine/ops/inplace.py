@@ -25,7 +25,8 @@ def check_inplace(a: Tensor, view: bool = False) -> None:
     if a._no_grad_view:
         raise errors.TorchRuntimeError(errors.NO_GRAD_VIEW_INPLACE)
     base = a._base
-    if base is not None and base.needs_grad and base.grad_fn is None:
+    # (PyTorch: a view that requires grad whose base is a leaf, needing grad or not)
+    if base is not None and (base.needs_grad or a.needs_grad) and base.grad_fn is None:
         raise errors.TorchRuntimeError(errors.VIEW_LEAF_INPLACE)
     if a.grad_fn is None and a.needs_grad:
         raise errors.TorchRuntimeError(errors.VIEW_LEAF_INPLACE if view else errors.LEAF_INPLACE)

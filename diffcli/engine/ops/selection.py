@@ -78,11 +78,12 @@ def clamp(a, min=None, max=None):
         lo = as_tensor(min) if min is not None else None
         hi = as_tensor(max) if max is not None else None
         errors.broadcast_shapes(*(t.array.shape for t in (a, lo, hi) if t is not None))
-        out = a.array
+        rd = promotion.result_type(*(t for t in (a, lo, hi) if t is not None))  # (0-d bounds too)
+        out = a.array.astype(rd, copy=False)
         if lo is not None:
-            out = np.maximum(out, lo.array)
+            out = np.maximum(out, lo.array.astype(rd, copy=False))
         if hi is not None:
-            out = np.minimum(out, hi.array)
+            out = np.minimum(out, hi.array.astype(rd, copy=False))
 
         def backward(g, p, *bounds):
             # PyTorch's clamp_backward_min_max: the input where it lies within the bounds,
