@@ -175,6 +175,50 @@ CASES += [
     ),
 ]
 
+# third round
+CASES += [
+    ("index_0d_with_a_nonzero_int", T + "print(torch.tensor(1.)[-2])\n"),
+    ("index_0d_with_minus_one", T + "print(torch.tensor(1., requires_grad=True)[-1])\n"),
+    ("index_0d_with_zero", T + "print(torch.tensor(1.)[0])\n"),
+    ("index_0d_with_a_0d_long_tensor", T + "print(torch.tensor(1.)[torch.tensor(0)])\n"),
+    ("setitem_0d_with_a_nonzero_int", T + "x = torch.tensor(1.)\nx[1] = 2\n"),
+    (
+        "index_with_0d_bool_tensors",
+        T + "print(torch.tensor(2.)[torch.tensor(True)], torch.tensor(2.)[torch.tensor(False)], "
+        "torch.tensor([2., 3.])[torch.tensor(True)], torch.tensor([2., 3.])[torch.tensor(1)])\n",
+    ),
+    (
+        "index_with_a_0d_bool_tensor_backward_and_setitem",
+        T + "x = torch.tensor([2., 3.], requires_grad=True)\ny = x[torch.tensor(True)]\nprint(y)\n"
+        "y.sum().backward()\nprint(x.grad)\nz = torch.tensor([2., 3.])\nz[torch.tensor(True)] = 5\n"
+        "z[torch.tensor(0)] = 1\nprint(z)\n",
+    ),
+    ("dot_of_bools", T + "v = torch.ones(1, dtype=torch.bool)\nprint(v @ v)\n"),
+    ("mm_of_bools", T + "m = torch.ones(1, 1, dtype=torch.bool)\nprint(torch.mm(m, m))\n"),
+    (
+        "mv_of_bools",
+        T + "m = torch.ones(1, 1, dtype=torch.bool)\nprint(m @ torch.ones(1, dtype=torch.bool))\n",
+    ),
+    ("bmm_of_bools", T + "b = torch.ones(1, 1, 1, dtype=torch.bool)\nprint(b @ b)\n"),
+    (
+        "vector_matrix_of_bools",
+        T + "m = torch.ones(1, 1, dtype=torch.bool)\nprint(torch.ones(1, dtype=torch.bool) @ m)\n",
+    ),
+    (
+        "outer_of_bools",
+        T
+        + "v = torch.ones(2, dtype=torch.bool)\nprint(torch.outer(v, v), torch.tensor([1, 2]) @ torch.tensor([3, 4]))\n",
+    ),
+    (
+        "norm2_float64_with_inf_and_overflow",
+        T + "print(torch.tensor([[float('inf'), 1.]], dtype=torch.float64).norm(dim=1), "
+        "torch.tensor([float('inf'), 1.], dtype=torch.float64).norm(), "
+        "torch.tensor([[1e200, 1e200]], dtype=torch.float64).norm(dim=1), "
+        "torch.tensor([[1e-200, 1e-200]], dtype=torch.float64).norm(dim=1), "
+        "torch.tensor([[float('nan'), float('inf')]], dtype=torch.float64).norm(dim=1))\n",
+    ),
+]
+
 # generator programs (tests/engine/torch_script_gen.py) whose output diffcli matches
 SEEDS: list[int] = []
 

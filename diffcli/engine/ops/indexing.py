@@ -99,7 +99,10 @@ def _normalize_key(key):
                 raise errors.TorchIndexError(
                     "tensors used as indices must be long, int, byte or bool tensors"
                 )
-            out.append(k.array if k.array.ndim else int(k.array))
+            if k.array.ndim:
+                out.append(k.array)
+            else:  # a 0-d bool tensor is a bool index (a mask of one), a 0-d int one an int
+                out.append(bool(k.array) if k.array.dtype == np.bool_ else int(k.array))
         elif isinstance(k, list):
             arr = np.asarray(k)
             if arr.dtype.kind == "f":
@@ -121,15 +124,15 @@ def _normalize_key(key):
 
 def _check_zero_dim(key):
     """A lone int or slice on a 0-d tensor: PyTorch's select/slice errors."""
-    if (
-        isinstance(key, (int, Tensor))
-        and not isinstance(key, bool)
-        and (not isinstance(key, Tensor) or key.array.ndim == 0)
-    ):
+    if isinstance(key, int) and not isinstance(key, bool):
+        if key != 0:  # (PyTorch's select on the 0-d tensor's one element: only 0 is "invalid")
+            raise errors.TorchIndexError(f"index {key} is out of bounds for dimension 0 with size 0")
         raise errors.TorchIndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
         )
+    if isinstance(key, Tensor) and key.array.dtype.kind in "iu":
+        raise errors.TorchIndexError("too many indices for tensor of dimension 0")
     if isinstance(key, slice):
         raise errors.TorchIndexError("slice() cannot be applied to a 0-dim tensor.")
 
