@@ -219,6 +219,54 @@ CASES += [
     ),
 ]
 
+# clamp_'s Scalar overloads name the output type as C does (`bool`, `long int`)
+CASES += [
+    ("clamp_inplace_bool_int_bound", T + "x = torch.tensor([True, False])\nx.clamp_(min=0)\n"),
+    ("clamp_inplace_bool_both_bounds", T + "x = torch.tensor([True, False])\nx.clamp_(0, 1)\n"),
+    ("clamp_min_inplace_bool", T + "x = torch.tensor([True, False])\nx.clamp_min_(0)\n"),
+    ("clamp_max_inplace_long_float_bound", T + "x = torch.tensor([1, 2])\nx.clamp_max_(0.5)\n"),
+    ("clamp_inplace_long_float_bound", T + "x = torch.tensor([1, 2])\nx.clamp_(min=0.5)\n"),
+    (
+        "clamp_inplace_int32_float_bound",
+        T + "x = torch.tensor([1, 2], dtype=torch.int32)\nx.clamp_(min=0.5)\n",
+    ),
+    ("clamp_inplace_long_tensor_bound", T + "x = torch.tensor([1, 2])\nx.clamp_(min=torch.tensor(0.5))\n"),
+    ("add_inplace_bool_keeps_scalar_type_name", T + "x = torch.tensor([True, False])\nx.add_(1)\n"),
+    (
+        "clamp_inplace_that_fits",
+        T + "x = torch.tensor([1, 5])\nx.clamp_(min=2, max=4)\nprint(x, x.clamp_(max=3))\n",
+    ),
+]
+
+# clamp_min / clamp_max: Python-number bounds promote as PyTorch's (int64 with 0.5 is
+# float32), a Tensor bound is an input (ClampMinBackward1 / ClampMaxBackward1)
+CASES += [
+    (
+        "clamp_min_max_promotion",
+        T + "print(torch.tensor([1, 2]).clamp_min(0.5), torch.tensor([1, 2]).clamp_max(1.5), "
+        "torch.tensor([1., 2.]).clamp_min(torch.tensor(1.5, dtype=torch.float64)), torch.clamp_max(torch.tensor([True]), 0), "
+        "torch.tensor([1, 5]).clamp_max(torch.tensor([2, 2])), torch.tensor([1, 5]).clamp_min(torch.tensor(2.5)))\n",
+    ),
+    (
+        "clamp_min_max_tensor_bounds_backward",
+        T + "x = torch.tensor([1., 3.], requires_grad=True)\nm = torch.tensor([2., 2.], requires_grad=True)\n"
+        "y = x.clamp_min(m) * 2 + torch.clamp_max(x, m)\nprint(y, y.grad_fn.next_functions)\n"
+        "y.sum().backward()\nprint(x.grad, m.grad)\n",
+    ),
+    (
+        "clamp_max_broadcast_0d_bound_backward",
+        T
+        + "x = torch.tensor([[1., 3.], [0., 5.]], requires_grad=True)\nm = torch.tensor(2., requires_grad=True)\n"
+        "y = x.clamp_max(m)\nprint(y)\ny.sum().backward()\nprint(x.grad, m.grad)\n",
+    ),
+    (
+        "clamp_min_tensor_bound_create_graph",
+        T
+        + "x = torch.tensor([1., 3.], requires_grad=True)\nm = torch.tensor([2.], dtype=torch.float64, requires_grad=True)\n"
+        "y = x.clamp_min(m)\nprint(y)\ng = torch.autograd.grad(y.sum(), [x, m], create_graph=True)\nprint(g)\n",
+    ),
+]
+
 # generator programs (tests/engine/torch_script_gen.py) whose output diffcli matches
 SEEDS: list[int] = []
 

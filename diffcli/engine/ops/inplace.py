@@ -32,14 +32,16 @@ def check_inplace(a: Tensor, view: bool = False) -> None:
         raise errors.TorchRuntimeError(errors.VIEW_LEAF_INPLACE if view else errors.LEAF_INPLACE)
 
 
-def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
-    """Write `res` into `a`'s storage and take over its history."""
+def commit_inplace(a: Tensor, res: Tensor, c_names: bool = False) -> Tensor:
+    """Write `res` into `a`'s storage and take over its history. (`c_names`: the cast
+    error names the output type as its C type, `long int`, as clamp_'s Scalar overloads do.)"""
     data = res.array
     if data.dtype != a.array.dtype:
         if dtypes.category(data.dtype) > dtypes.category(a.array.dtype):
+            out = (dtypes.c_name if c_names else errors.dtype_scalar_name)(a.array.dtype)
             raise errors.TorchRuntimeError(
                 f"result type {errors.dtype_scalar_name(data.dtype)} can't be cast to the desired "
-                f"output type {errors.dtype_scalar_name(a.array.dtype)}"
+                f"output type {out}"
             )
         data = data.astype(a.array.dtype)
     if data.shape != a.array.shape:
@@ -237,7 +239,10 @@ def apply(a: Tensor, fn, *args, **kwargs) -> Tensor:
     res = fn(a, *args, **kwargs)
     if not isinstance(res, Tensor):
         res = Tensor(np.asarray(res))
-    return commit_inplace(a, res)
+    c_names = getattr(fn, "scalar_cast_c_names", False) and not any(
+        isinstance(v, Tensor) for v in (*args, *kwargs.values())
+    )
+    return commit_inplace(a, res, c_names)
 
 
 def zero_(a: Tensor) -> Tensor:
