@@ -268,7 +268,9 @@ CASES += [
 ]
 
 # generator programs (tests/engine/torch_script_gen.py) whose output diffcli matches
-SEEDS: list[int] = []
+# (seeds 0-59 but those whose float32 exp/sin/cos/tanh/sqrt differ from numpy's in a last bit;
+# the differential run of 2026-12-02 matched the rest exactly)
+SEEDS = [seed for seed in range(60) if seed not in (16, 53)]
 
 
 def run(text: str, torch) -> tuple[str, list | None]:
