@@ -267,6 +267,26 @@ CASES += [
     ),
 ]
 
+# a full sum of a permuted view adds in memory order (TensorIterator sorts dims by stride)
+CASES += [
+    (
+        "sum_of_a_transposed_view",
+        T + "v3 = torch.linspace(-3, 3, 1000).view(2, 500).t()\n"
+        "print(v3.sum(), v3.mean(), v3.sum(dim=(0, 1)), v3.sum(0)[:3], v3.sum(1)[:3])\n",
+    ),
+    (
+        "sum_of_a_permuted_3d_view",
+        T + "x = torch.linspace(-3, 3, 1000).view(10, 10, 10).permute(2, 0, 1)\n"
+        "print(x.sum(), x.mean(), x.sum(dim=(0, 1, 2), keepdim=True))\n",
+    ),
+    (
+        "sum_of_transposed_randn",
+        T + "torch.manual_seed(0)\nx = torch.randn(40, 50).t()\nprint(x.sum().item(), x.mean().item())\n"
+        "torch.manual_seed(1)\ny = torch.randn(4, 50, dtype=torch.float64).t()\nprint(y.sum().item())\n"
+        "torch.manual_seed(3)\nz = torch.randn(7, 3, 5).permute(1, 2, 0)\nprint(z.sum().item())\n",
+    ),
+]
+
 # generator programs (tests/engine/torch_script_gen.py) whose output diffcli matches
 # (seeds 0-59 but those whose float32 exp/sin/cos/tanh/sqrt differ from numpy's in a last bit;
 # the differential run of 2026-12-02 matched the rest exactly)
