@@ -47,11 +47,21 @@ def _arith(name, grad_fn, forward, self_grad, other_grad, saves=(), **kw):
     )
 
 
-def _no_bool_sub(x, y, rd):
-    if rd == np.bool_:
+def _is_bool(v):
+    return v.array.dtype == np.bool_ if isinstance(v, Tensor) else type(v) is bool
+
+
+def _no_bool_sub(a, b, rd):
+    """PyTorch's sub_check, on the operands as given (a Python bool is a bool operand)."""
+    if _is_bool(a) and _is_bool(b):
         raise errors.TorchRuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead."
+        )
+    if _is_bool(a) or _is_bool(b):
+        raise errors.TorchRuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
         )
 
 
@@ -180,6 +190,7 @@ _rsub_scalar = unary(
 def rsub(a, c, alpha=1):
     """`torch.rsub(a, c)` = c - alpha*a: RsubBackward1 with a single input for a Python
     number c, RsubBackward0 over (a, c) for a tensor c."""
+    _no_bool_sub(c, a, None)
     if isinstance(c, Tensor):
         return _rsub_tensor(a, c, alpha)
     return _rsub_scalar(a, c, alpha)
@@ -237,10 +248,12 @@ def _pow_float(x, e):
 
 
 def _pow_scalar_kernel(a, e):
-    if isinstance(e, bool):
-        e = int(e)
     da = a.array.dtype
     rd = da if da.kind == "f" and e.__class__ in (float, int) else promotion.result_type(a, e)
+    if isinstance(e, bool):
+        if rd == np.bool_:  # bool ** True is the tensor, bool ** False ones (PyTorch's pow_out)
+            return a.array.copy() if e else np.ones_like(a.array)
+        e = int(e)
     if da.kind in "iub" and isinstance(e, int) and e < 0:
         raise errors.TorchRuntimeError("Integers to negative integer powers are not allowed.")
     return np.power(a.array.astype(rd, copy=False), np.asarray(e, dtype=rd))
@@ -285,6 +298,7 @@ _pow_tensor = _arith(
     saves=("self", "other", "result"),
     number=None,
     names=(),
+    no_kernel=("pow", "b"),  # bool ** bool: PyTorch's pow has no Bool kernel
 )
 
 
@@ -294,6 +308,8 @@ def _log_number(c):
 
 def _pow_base_kernel(a, c):
     rd = promotion.result_type(c, a)
+    if rd == np.bool_:
+        raise errors.not_implemented("pow", rd)
     return power(np.asarray(c, dtype=rd), a.array.astype(rd, copy=False))
 
 
@@ -368,9 +384,9 @@ def _divide_like(a, b, kernel, fn):
     """What floor_divide and remainder share: the promoted operands, PyTorch's refusals
     (bool inputs, unbroadcastable shapes, an integer zero divisor) and fn's result."""
     x, y, rd = operands(a, b)
+    errors.broadcast_shapes(x.array.shape, y.array.shape)  # (before the kernel, as TensorIterator)
     if rd.kind == "b":
         raise errors.not_implemented(kernel, rd)
-    errors.broadcast_shapes(x.array.shape, y.array.shape)
     _int_zero_check(rd, y)
     out = np.asarray(fn(data(x, rd), data(y, rd)), dtype=rd)
     return x, y, out

@@ -18,6 +18,7 @@ from .indexing import (
     _expand_ellipsis,
     _normalize_key,
     _whole_slice,
+    check_masks,
     region_backward,
 )
 from .inplace import check_inplace, commit_inplace
@@ -127,6 +128,7 @@ def setitem(a, key, value):
         return a
     nkey = _normalize_key(key)
     advanced, view = _setitem_kind(a.array.shape, key, nkey)
+    check_masks(a.array.shape, nkey)
     try:
         region = a.array[nkey]
     except IndexError as e:

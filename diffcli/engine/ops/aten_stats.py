@@ -166,7 +166,10 @@ def fma_square(a: np.ndarray, c: np.ndarray) -> np.ndarray:
     s = p + c
     z = s - p
     err = (p - (s - z)) + (c - z)
-    return s + (err + e)
+    r = s + (err + e)
+    # (the split overflows for |a| > ~1e300 and an infinite term makes the error terms nan:
+    # there the plain sum is the rounded one, inf or nan as IEEE gives it)
+    return np.where(np.isfinite(r), r, s)
 
 
 def _keep(out, shape, axes, keepdims):

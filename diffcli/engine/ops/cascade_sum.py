@@ -131,6 +131,12 @@ def aten_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
     axes are all, a suffix or a prefix of its axes; numpy's sum otherwise."""
     nd = x.ndim
     dims = tuple(range(nd)) if axes is None else tuple(sorted(a % nd for a in axes)) if nd else ()
+    if nd > 1 and dims == tuple(range(nd)) and not x.flags.c_contiguous:
+        # a full reduction of a permuted view (x.t()): TensorIterator sorts the dims by
+        # stride, so ATen adds in memory order
+        y = x.transpose(sorted(range(nd), key=lambda i: -x.strides[i]))
+        if y.flags.c_contiguous:
+            x = y
     if x.dtype not in (np.float32, np.float64) or not x.flags.c_contiguous or not x.size or not dims:
         return np.asarray(x.sum(axis=None if axes is None else dims, keepdims=keepdims), dtype=x.dtype)
     kept = tuple(s for i, s in enumerate(x.shape) if i not in dims)

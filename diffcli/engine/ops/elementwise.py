@@ -241,12 +241,13 @@ def binary(row: Row, number="edge"):
         if tensor_only:
             tensor_args(fname, a, b, _method)
         x, y, rd = operands(a, b)
-        if no_kernel:
+        if no_kernel:  # (PyTorch's TensorIterator broadcasts before it picks the kernel)
+            errors.broadcast_shapes(x.array.shape, y.array.shape)
             check_kernel(row.no_kernel, rd)
         if not keep and rd.kind != "f":
             rd = dtypes.default_float()
-        if check is not None:
-            check(x, y, rd)
+        if check is not None:  # (on the operands as given: a Python bool is still a bool)
+            check(a, b, rd)
         out = kernel(x, y, rd, *args) if kernel is not None else broadcast_check(forward, x, y, rd, *args)
         if not isinstance(b, Tensor):  # a Python number: an input without an edge (a Parameter is a Tensor)
             bw = back.get("n") or prepare("n")

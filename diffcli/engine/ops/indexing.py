@@ -99,7 +99,10 @@ def _normalize_key(key):
                 raise errors.TorchIndexError(
                     "tensors used as indices must be long, int, byte or bool tensors"
                 )
-            out.append(k.array if k.array.ndim else int(k.array))
+            if k.array.ndim:
+                out.append(k.array)
+            else:  # a 0-d bool tensor is a bool index (a mask of one), a 0-d int one an int
+                out.append(bool(k.array) if k.array.dtype == np.bool_ else int(k.array))
         elif isinstance(k, list):
             arr = np.asarray(k)
             if arr.dtype.kind == "f":
@@ -121,15 +124,15 @@ def _normalize_key(key):
 
 def _check_zero_dim(key):
     """A lone int or slice on a 0-d tensor: PyTorch's select/slice errors."""
-    if (
-        isinstance(key, (int, Tensor))
-        and not isinstance(key, bool)
-        and (not isinstance(key, Tensor) or key.array.ndim == 0)
-    ):
+    if isinstance(key, int) and not isinstance(key, bool):
+        if key != 0:  # (PyTorch's select on the 0-d tensor's one element: only 0 is "invalid")
+            raise errors.TorchIndexError(f"index {key} is out of bounds for dimension 0 with size 0")
         raise errors.TorchIndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
         )
+    if isinstance(key, Tensor) and key.array.dtype.kind in "iu":
+        raise errors.TorchIndexError("too many indices for tensor of dimension 0")
     if isinstance(key, slice):
         raise errors.TorchIndexError("slice() cannot be applied to a 0-dim tensor.")
 
@@ -209,11 +212,48 @@ def getitem(a, key):
     return out
 
 
+def _check_mask(mask, shape, d):
+    """PyTorch's check of a boolean mask against the dims it indexes, from dim d."""
+    for j, m in enumerate(mask.shape):
+        if d + j < len(shape) and m != shape[d + j]:
+            raise errors.TorchIndexError(
+                f"The shape of the mask {list(mask.shape)} at index {j} does not match the shape "
+                f"of the indexed tensor {list(shape)} at index {d + j}"
+            )
+
+
+def check_masks(shape, key) -> None:
+    """The boolean masks of a (normalized) key against the dims they index, as PyTorch
+    checks them (for x[key] = v; x[key] checks in _advanced)."""
+    key = key if isinstance(key, tuple) else (key,)
+    if not any(isinstance(k, np.ndarray) and k.dtype == np.bool_ for k in key):
+        return
+    key, _ = _expand_ellipsis(key, len(shape))
+    shape, d = list(shape), 0
+    for k in key:
+        if k is None or isinstance(k, bool):
+            shape.insert(d, 1)
+            d += 1
+        elif isinstance(k, (int, np.integer)):
+            del shape[d : d + 1]
+        elif isinstance(k, slice):
+            if d < len(shape):
+                shape[d] = len(range(*k.indices(shape[d])))
+            d += 1
+        elif isinstance(k, np.ndarray) and k.dtype == np.bool_:
+            _check_mask(k, shape, d)
+            d += k.ndim
+        else:
+            d += 1
+
+
 def _advanced(a, indices):
     """One IndexBackward0 for the list/tensor/mask indices, at their dims."""
     x = a.array
     key, dim = [], 0
     for d, k in indices:
+        if k.dtype == np.bool_:
+            _check_mask(k, x.shape, d)
         key += [slice(None)] * (d - dim) + [k]
         dim = d + (k.ndim if k.dtype == np.bool_ else 1)
     key = tuple(key)

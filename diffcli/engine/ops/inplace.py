@@ -25,20 +25,23 @@ def check_inplace(a: Tensor, view: bool = False) -> None:
     if a._no_grad_view:
         raise errors.TorchRuntimeError(errors.NO_GRAD_VIEW_INPLACE)
     base = a._base
-    if base is not None and base.needs_grad and base.grad_fn is None:
+    # (PyTorch: a view that requires grad whose base is a leaf, needing grad or not)
+    if base is not None and (base.needs_grad or a.needs_grad) and base.grad_fn is None:
         raise errors.TorchRuntimeError(errors.VIEW_LEAF_INPLACE)
     if a.grad_fn is None and a.needs_grad:
         raise errors.TorchRuntimeError(errors.VIEW_LEAF_INPLACE if view else errors.LEAF_INPLACE)
 
 
-def commit_inplace(a: Tensor, res: Tensor) -> Tensor:
-    """Write `res` into `a`'s storage and take over its history."""
+def commit_inplace(a: Tensor, res: Tensor, c_names: bool = False) -> Tensor:
+    """Write `res` into `a`'s storage and take over its history. (`c_names`: the cast
+    error names the output type as its C type, `long int`, as clamp_'s Scalar overloads do.)"""
     data = res.array
     if data.dtype != a.array.dtype:
         if dtypes.category(data.dtype) > dtypes.category(a.array.dtype):
+            out = (dtypes.c_name if c_names else errors.dtype_scalar_name)(a.array.dtype)
             raise errors.TorchRuntimeError(
                 f"result type {errors.dtype_scalar_name(data.dtype)} can't be cast to the desired "
-                f"output type {errors.dtype_scalar_name(a.array.dtype)}"
+                f"output type {out}"
             )
         data = data.astype(a.array.dtype)
     if data.shape != a.array.shape:
@@ -236,7 +239,10 @@ def apply(a: Tensor, fn, *args, **kwargs) -> Tensor:
     res = fn(a, *args, **kwargs)
     if not isinstance(res, Tensor):
         res = Tensor(np.asarray(res))
-    return commit_inplace(a, res)
+    c_names = getattr(fn, "scalar_cast_c_names", False) and not any(
+        isinstance(v, Tensor) for v in (*args, *kwargs.values())
+    )
+    return commit_inplace(a, res, c_names)
 
 
 def zero_(a: Tensor) -> Tensor:

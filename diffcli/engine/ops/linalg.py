@@ -21,6 +21,12 @@ def _dtype_check(a, b, what="expected m1 and m2 to have the same dtype"):
         )
 
 
+def _no_bool_kernel(kernel, a):
+    """The BLAS-backed products have no Bool kernel (the dtypes already agree)."""
+    if a.array.dtype == np.bool_:
+        raise errors.not_implemented(kernel, a.array.dtype)
+
+
 def mm(a, b):
     a, b = as_tensor(a), as_tensor(b)
     if a.array.ndim != 2:
@@ -33,6 +39,7 @@ def mm(a, b):
             f"and {b.array.shape[0]}x{b.array.shape[1]})"
         )
     _dtype_check(a, b)
+    _no_bool_kernel("addmm_impl_cpu_", a)
     out = a.array @ b.array
     return _MM.record(out, (a, b))
 
@@ -53,6 +60,7 @@ def mv(a, v):
         raise errors.TorchRuntimeError(
             f"addmv input tensors must have the same dtype, but got {r}, {m}, and {r}"
         )
+    _no_bool_kernel("addmv_impl_cpu", a)
     out = a.array @ v.array
     return _MV.record(out, (a, v))
 
@@ -74,6 +82,7 @@ def dot(a, b):
             "dot : expected both vectors to have same dtype, but found "
             f"{errors.dtype_scalar_name(a.array.dtype)} and {errors.dtype_scalar_name(b.array.dtype)}"
         )
+    _no_bool_kernel("dot", a)
     out = np.asarray(a.array @ b.array)
     return _DOT.record(out, (a, b))
 
@@ -100,6 +109,7 @@ def bmm(a, b):
             f"expected scalar type {errors.dtype_scalar_name(a.array.dtype)} but found "
             f"{errors.dtype_scalar_name(b.array.dtype)}"
         )
+    _no_bool_kernel("bmm", a)
     out = a.array @ b.array
     return _BMM.record(out, (a, b))
 

@@ -74,6 +74,8 @@ atan2 = _arith(
     eager=True,
     kink=Kink("self == 0 and other == 0", lambda self, other, **_: (self == 0) & (other == 0), "0"),
     names=("atan2", "arctan2"),
+    tensor_only=True,  # atan2(Tensor, Tensor) is its only overload
+    number=None,
 )
 KINK_TIES = Kink(
     "self == other (a tie: the gradient is split)", lambda self, other, **_: self == other, "0.5"

@@ -59,6 +59,11 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def logical_xor(a, b):
+    for v, arg, pos in ((a, "input", 1), (b, "other", 2)):  # (PyTorch has no Scalar overload)
+        if not isinstance(v, Tensor):
+            raise errors.TorchTypeError(
+                f"logical_xor(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}"
+            )
     x, y = as_tensor(a).array, as_tensor(b).array
     errors.broadcast_shapes(x.shape, y.shape)
     return Tensor(np.asarray(np.logical_xor(x != 0, y != 0)))

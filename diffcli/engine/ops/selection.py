@@ -10,7 +10,7 @@ from .. import errors, promotion
 from ..function import as_tensor
 from ..tensor import Tensor
 from . import rows
-from .elementwise import broadcast_check, data, operands
+from .elementwise import broadcast_check, data, operands, tensor_args
 from .rows import D, Kink, Row, expose
 
 
@@ -35,11 +35,13 @@ ne = _compare(np.not_equal)
 
 
 def logical_and(a, b):
+    tensor_args("logical_and", a, b, False)  # (PyTorch has no Scalar overload)
     x, y, _ = operands(a, b)
     return Tensor(broadcast_check(np.logical_and, x, y, None))
 
 
 def logical_or(a, b):
+    tensor_args("logical_or", a, b, False)
     x, y, _ = operands(a, b)
     return Tensor(broadcast_check(np.logical_or, x, y, None))
 
@@ -76,11 +78,12 @@ def clamp(a, min=None, max=None):
         lo = as_tensor(min) if min is not None else None
         hi = as_tensor(max) if max is not None else None
         errors.broadcast_shapes(*(t.array.shape for t in (a, lo, hi) if t is not None))
-        out = a.array
+        rd = promotion.result_type(*(t for t in (a, lo, hi) if t is not None))  # (0-d bounds too)
+        out = a.array.astype(rd, copy=False)
         if lo is not None:
-            out = np.maximum(out, lo.array)
+            out = np.maximum(out, lo.array.astype(rd, copy=False))
         if hi is not None:
-            out = np.minimum(out, hi.array)
+            out = np.minimum(out, hi.array.astype(rd, copy=False))
 
         def backward(g, p, *bounds):
             # PyTorch's clamp_backward_min_max: the input where it lies within the bounds,
@@ -135,17 +138,29 @@ def clamp_max_backward(g: Tensor, p: Tensor, m) -> Tensor:
 
 def clamp_min(a, m):
     a = as_tensor(a)
-    if isinstance(m, Tensor):
+    if isinstance(m, Tensor):  # clamp_min.Tensor: the bound is an input too
         errors.broadcast_shapes(a.array.shape, m.array.shape)
-    out = np.maximum(a.array, m)
+        rd = promotion.result_type(a, m)
+        out = np.maximum(a.array.astype(rd, copy=False), m.array.astype(rd, copy=False))
+        return _CLAMP_MIN_T.record(out, (a, m))
+    rd = promotion.result_type(a, m)  # (int64 with a Python float is float32, as PyTorch's)
+    out = np.maximum(
+        a.array.astype(rd, copy=False), (m.array if isinstance(m, Tensor) else np.asarray(m)).astype(rd)
+    )
     return _CLAMP_MIN.record(out, (a,), fargs=(m,))
 
 
 def clamp_max(a, m):
     a = as_tensor(a)
-    if isinstance(m, Tensor):
+    if isinstance(m, Tensor):  # clamp_max.Tensor: the bound is an input too
         errors.broadcast_shapes(a.array.shape, m.array.shape)
-    out = np.minimum(a.array, m)
+        rd = promotion.result_type(a, m)
+        out = np.minimum(a.array.astype(rd, copy=False), m.array.astype(rd, copy=False))
+        return _CLAMP_MAX_T.record(out, (a, m))
+    rd = promotion.result_type(a, m)  # (int64 with a Python float is float32, as PyTorch's)
+    out = np.minimum(
+        a.array.astype(rd, copy=False), (m.array if isinstance(m, Tensor) else np.asarray(m)).astype(rd)
+    )
     return _CLAMP_MAX.record(out, (a,), fargs=(m,))
 
 
@@ -239,6 +254,30 @@ _CLAMP_MAX = _text_row(
 )
 
 
+_CLAMP_MIN_T = _text_row(
+    "clamp_min.Tensor",
+    "ClampMinBackward1",
+    ("self", "min"),
+    ("where(self >= min, 1.0, 0.0)", "where(self < min, 1.0, 0.0)"),
+    ("self", "min"),
+    formulas=(
+        lambda grad, self, min, result: where(self >= min, grad, 0.0),
+        lambda grad, self, min, result: where(self < min, grad, 0.0),
+    ),
+)
+_CLAMP_MAX_T = _text_row(
+    "clamp_max.Tensor",
+    "ClampMaxBackward1",
+    ("self", "max"),
+    ("where(self <= max, 1.0, 0.0)", "where(self > max, 1.0, 0.0)"),
+    ("self", "max"),
+    formulas=(
+        lambda grad, self, max, result: where(self <= max, grad, 0.0),
+        lambda grad, self, max, result: where(self > max, grad, 0.0),
+    ),
+)
+
+
 def where_method(a, condition, other):
     """x.where(condition, y): torch.where(condition, x, y)."""
     return where(condition, a, other)
@@ -246,9 +285,11 @@ def where_method(a, condition, other):
 
 expose(where, _WHERE, names=("where",), method=where_method)
 where_method.rows = (_WHERE,)
+# clamp_(min=0) on a bool tensor: PyTorch's Scalar overloads name the output type as C does
+clamp.scalar_cast_c_names = clamp_min.scalar_cast_c_names = clamp_max.scalar_cast_c_names = True
 expose(clamp, _CLAMP, _CLAMP_SCALAR, names=("clamp", "clip"), inplace=True)
-expose(clamp_min, _CLAMP_MIN, names=("clamp_min",), inplace=True)
-expose(clamp_max, _CLAMP_MAX, names=("clamp_max",), inplace=True)
+expose(clamp_min, _CLAMP_MIN, _CLAMP_MIN_T, names=("clamp_min",), inplace=True)
+expose(clamp_max, _CLAMP_MAX, _CLAMP_MAX_T, names=("clamp_max",), inplace=True)
 rows.helpers(
     tensor={
         f.__name__: f for f in (where, where_backward, clamp_backward, clamp_min_backward, clamp_max_backward)

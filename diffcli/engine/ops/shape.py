@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors, multiview
+from .. import dtypes, errors, multiview
 from ..function import as_tensor
 from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor, _wrap_dim
@@ -263,6 +263,15 @@ def _seq(tensors):
     return [as_tensor(t) for t in tensors]
 
 
+def _promoted(ts):
+    """cat's and stack's dtype: the promotion of all the dtypes (each operand counts as a
+    dimensioned tensor: float32 with int64 is float32, where numpy gives float64)."""
+    d = ts[0].array.dtype
+    for t in ts[1:]:
+        d = dtypes.promote(d, t.array.dtype)
+    return d
+
+
 def cat(tensors, dim=0):
     ts = _seq(tensors)
     if not ts:
@@ -286,7 +295,7 @@ def cat(tensors, dim=0):
                     f"Sizes of tensors must match except in dimension {d}. Expected size "
                     f"{ref.array.shape[k]} but got size {t.array.shape[k]} for tensor number {i} in the list."
                 )
-    out = np.concatenate([t.array for t in ts], axis=d)
+    out = np.concatenate([t.array for t in ts], axis=d, dtype=_promoted(ts))
     return _CAT.record(out, tuple(ts), fargs=(d, tuple(t.array.shape for t in ts)))
 
 
@@ -302,7 +311,7 @@ def stack(tensors, dim=0):
                 f"[{', '.join(map(str, t.array.shape))}] at entry {i}"
             )
     d = _wrap_dim(dim, ts[0].array.ndim + 1)
-    out = np.stack([t.array for t in ts], axis=d)
+    out = np.stack([t.array for t in ts], axis=d, dtype=_promoted(ts))
     return _STACK.record(out, tuple(ts), fargs=(d,))
 
 

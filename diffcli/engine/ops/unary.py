@@ -52,7 +52,11 @@ def _sigmoid_float(x):
 
 
 def _sign(a):
-    return a.copy() if a.dtype == np.bool_ else np.sign(a)
+    """PyTorch's (0 < a) - (a < 0): 0 for nan (numpy's sign gives nan), -0.0 gives 0."""
+    if a.dtype == np.bool_:
+        return a.copy()
+    s = np.sign(a)
+    return np.where(np.isnan(s), 0, s).astype(a.dtype) if a.dtype.kind == "f" else s
 
 
 def _sinc(x):
