@@ -58,6 +58,9 @@ REDUCTIONS_FULL = ("sum", "mean", "prod", "amax", "amin", "var", "std", "norm", 
 REDUCTIONS_DIM = REDUCTIONS_FULL + ("softmax", "log_softmax", "cumsum")
 
 
+_TENTHS = np.array([1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6])  # 10**-k as literals (exact decimal parsing)
+
+
 def seed_of(*parts) -> int:
     return zlib.crc32("/".join(map(str, parts)).encode())
 
@@ -76,7 +79,10 @@ def unary_inputs(name: str, dtype: str, n: int = N_UNARY) -> np.ndarray:
     }[domain]
     x = rng.uniform(lo, hi, n)
     small = rng.random(n) < 1 / 3
-    mag = 10.0 ** rng.uniform(-6, 0, n)
+    # (a mantissa in [1, 10) times a power of ten from a table: two exact draws and one
+    # rounded product, the same bits on every machine; `10.0 ** uniform` was numpy's SIMD
+    # pow, whose last bits differ between CPUs, and so did the inputs)
+    mag = rng.uniform(1.0, 10.0, n) * _TENTHS[rng.integers(0, 6, n)]
     if domain == "ge1":
         x = np.where(small, 1.0 + mag, x)
     elif domain == "pos":

@@ -38,7 +38,8 @@ def torch_reduce(op, t, dim):
     return getattr(torch, op)(t) if dim is None else getattr(torch, op)(t, dim)
 
 
-def main():
+def main(unary_only=False):
+    """`--unary-only`: record the 0-d functions again and keep the reductions' records."""
     unary = {}
     for name in C.UNARY:
         fn = torch_unary(name)
@@ -48,8 +49,11 @@ def main():
             unary[f"{name}/{dtype}"] = base64.b64encode(
                 out.astype("<" + out.dtype.str[1:]).tobytes()
             ).decode()
-    reduce = {}
-    for dtype in C.DTYPES:
+    reduce, threads = {}, torch.get_num_threads()
+    if unary_only:
+        old = json.loads(OUT.read_text())
+        reduce, threads = old["reduce"], old["threads"]
+    for dtype in () if unary_only else C.DTYPES:
         for i in range(C.N_REDUCE):
             x, dim = C.reduce_case(i, dtype)
             ops = C.REDUCTIONS_FULL if dim is None else C.REDUCTIONS_DIM
@@ -59,7 +63,7 @@ def main():
                 reduce.setdefault(f"{op}/{dtype}", []).append(C.digest(r))
     data = {
         "torch": torch.__version__,
-        "threads": torch.get_num_threads(),
+        "threads": threads,
         "n_unary": C.N_UNARY,
         "n_reduce": C.N_REDUCE,
         "unary": unary,
@@ -70,4 +74,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(unary_only="--unary-only" in sys.argv[1:])
