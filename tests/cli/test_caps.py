@@ -42,34 +42,54 @@ class Child:
         return self.stderr.splitlines()[0] if self.stderr else ""
 
 
+# The child is started by a small launcher of its own: a process forked from this one (a
+# pytest process that may hold hundreds of MB) counts this process's pages in its
+# ru_maxrss until it execs (Linux keeps the peak across exec), so the child measured here
+# is forked from the launcher, a fresh interpreter of a few MB, which reports the child's
+# exit status and ru_maxrss (from wait4) on a pipe.
+_LAUNCHER = """
+import os, resource, subprocess, sys
+fd, limit = int(sys.argv[1]), int(sys.argv[2]) << 20
+def cap():
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+p = subprocess.Popen(sys.argv[3:], preexec_fn=cap, pass_fds=())
+_, status, usage = os.wait4(p.pid, 0)
+os.write(fd, f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}".encode())
+"""
+
+
 def measured(*args) -> Child:
     """`python -m diffcli ARGS` in a fresh process (the memory cap measures growth from the
     process's start) under `ulimit -v AS_LIMIT_MB`; its exit code, output and peak resident
-    memory (ru_maxrss of that child alone, from wait4)."""
-    import resource
+    memory (ru_maxrss of that child alone, from wait4 in the launcher)."""
+    import signal
 
-    def cap():
-        resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT_MB << 20, AS_LIMIT_MB << 20))
-
+    read_end, write_end = os.pipe()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        launcher = [sys.executable, "-c", _LAUNCHER, str(write_end), str(AS_LIMIT_MB)]
         p = subprocess.Popen(
-            [sys.executable, "-m", "diffcli", *args],
+            [*launcher, sys.executable, "-m", "diffcli", *args],
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
-            preexec_fn=cap,
+            pass_fds=(write_end,),
+            start_new_session=True,  # the hang guard kills the launcher and the child
             cwd=ROOT,
         )
-        guard = threading.Timer(HANG_GUARD, p.kill)
+        os.close(write_end)
+        guard = threading.Timer(HANG_GUARD, lambda: os.killpg(p.pid, signal.SIGKILL))
         guard.start()
         try:
-            _, status, usage = os.wait4(p.pid, 0)
+            p.wait()
+            report = os.read(read_end, 100).decode()
         finally:
             guard.cancel()
-        p.returncode = code = os.waitstatus_to_exitcode(status)
+            os.close(read_end)
+        assert report, f"killed by the hang guard (launcher exit {p.returncode})"
+        code, peak_kb = map(int, report.split())
         out.seek(0)
         err.seek(0)
-        child = Child(code, out.read().decode(), err.read().decode(), usage.ru_maxrss / 1024)
+        child = Child(code, out.read().decode(), err.read().decode(), peak_kb / 1024)
     assert code != -9, "killed by the hang guard"
     assert "Traceback" not in child.stderr, child.stderr
     return child

@@ -326,7 +326,7 @@ EXPECTED = {
     ),
     "ljust": (
         1,
-        "error: <expr>:1:11: AttributeError: 'str' object has no attribute 'ljust' (or diffcli does not support it)",
+        "error: <expr>:1:7: LimitError: string of 10000000000 elements exceeds the limit of 10000000 elements (raise it with --max-elements)",
     ),
     "factorial": (
         1,
@@ -338,11 +338,11 @@ EXPECTED = {
     ),
     "join huge": (
         1,
-        "error: <expr>:1:11: AttributeError: 'str' object has no attribute 'join' (or diffcli does not support it)",
+        "error: <expr>:1:32: LimitError: a loop of 1000000000 iterations exceeds the limit of 10000000 loop iterations (raise the cap with --max-iterations)",
     ),
     "replace growth": (
         1,
-        "error: <expr>:2:13: AttributeError: 'str' object has no attribute 'replace' (or diffcli does not support it)",
+        "error: <expr>:2:11: LimitError: string of 2000001000000 elements exceeds the limit of 10000000 elements (raise it with --max-elements)",
     ),
     "bytearray": (
         1,
@@ -464,7 +464,7 @@ EXPECTED = {
     ),
     "import os as torch": (
         1,
-        "error: <expr>:1:8: ModuleNotFoundError: No module named 'os' (diffcli scripts can import only functools, math, numpy, numpy.random, torch, torch.autograd, torch.autograd.function, torch.autograd.functional, torch.autograd.graph, torch.func, torch.nn, torch.nn.functional, torch.nn.init, torch.optim, torch.optim.lr_scheduler, torch.utils, torch.utils.data and typing)",
+        "error: <expr>:1:8: ModuleNotFoundError: No module named 'os' (diffcli scripts can import only collections, functools, math, numpy, numpy.random, torch, torch.autograd, torch.autograd.function, torch.autograd.functional, torch.autograd.graph, torch.func, torch.linalg, torch.nn, torch.nn.functional, torch.nn.init, torch.nn.utils, torch.nn.utils.clip_grad, torch.optim, torch.optim.lr_scheduler, torch.special, torch.utils, torch.utils.data and typing)",
     ),
     "generator frame": (2, "error: <expr>:2:5: SyntaxError: 'yield' is not supported in diffcli scripts"),
     "exception traceback": (
