@@ -1,8 +1,12 @@
-"""The benchmark runner runs end to end on tiny sizes, so it cannot rot."""
+"""The benchmark runner runs end to end on tiny sizes, so it cannot rot. (The whole run takes
+about a minute on a 2-core machine: it is a slow test, which .ci/run runs on its own.)"""
+
+import pytest
 
 from benchmarks.__main__ import main
 
 
+@pytest.mark.slow
 def test_runner_prints_a_table_with_every_workload(capsys):
     main(["--quick", "--repeats", "1"])
     out = capsys.readouterr().out.splitlines()
