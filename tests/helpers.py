@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -271,3 +273,24 @@ NOT_DIFFERENTIABLE = {
     "equal",
     "allclose",  # bool/int64/Python bool out
 }
+
+
+class Hang(BaseException):
+    """Raised by `hang_guard`'s alarm; a BaseException so that no `except Exception` in
+    diffcli eats it."""
+
+
+@contextmanager
+def hang_guard(seconds):
+    """A block that must end within `seconds` (a hang detector, never a speed margin)."""
+
+    def on_alarm(signum, frame):
+        raise Hang(f"no result after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -32,6 +30,7 @@ from typer.testing import CliRunner  # noqa: E402
 from diffcli import engine  # noqa: E402
 from diffcli.cli import app  # noqa: E402
 from diffcli.lang import values  # noqa: E402
+from tests.helpers import hang_guard  # noqa: E402
 
 from .samples import SAMPLES, sample_args  # noqa: E402
 
@@ -53,28 +52,10 @@ FUZZ = settings(
 )
 
 
-class _Hang(BaseException):
-    """Raised by the alarm; a BaseException so that no `except Exception` in diffcli eats it."""
-
-
-@contextmanager
-def time_bound(seconds):
-    def on_alarm(signum, frame):
-        raise _Hang(f"no result after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def outcome_is_clean(args, input=None, seconds=HANG_GUARD):
     """Run `diffcli ARGS` in process and check the contract; returns the result."""
     COUNT["runs"] += 1
-    with time_bound(seconds):
+    with hang_guard(seconds):
         result = CliRunner().invoke(app, args, input=input)
     shown = f"args={[a[:200] for a in args]!r} input={input[:200] if input else input!r}"
     assert result.exception is None or isinstance(result.exception, SystemExit), (

@@ -16,10 +16,11 @@ import signal
 import subprocess
 import sys
 import types
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from tests import helpers
 
 from .samples import cli
 
@@ -27,22 +28,8 @@ T = "import torch\n"
 HANG_GUARD = 120  # seconds: only a hang reaches it
 
 
-class _Hang(BaseException):
-    """Raised by the alarm; a BaseException so that no `except Exception` in diffcli eats it."""
-
-
-@contextmanager
 def hang_guard(seconds=HANG_GUARD):
-    def on_alarm(signum, frame):
-        raise _Hang(f"no result after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    return helpers.hang_guard(seconds)
 
 
 def clean(args, input=None):

@@ -136,32 +136,25 @@ def clamp_max_backward(g: Tensor, p: Tensor, m) -> Tensor:
     return where(Tensor(p.array <= m), g, 0.0)
 
 
-def clamp_min(a, m):
+def _clamp_bound(a, m, pick, bound_row, tensor_row):
+    """clamp_min / clamp_max (`pick`: np.maximum / np.minimum): a Tensor bound is an input
+    too (the .Tensor overload's row); a Python number is an argument, promoted as PyTorch
+    promotes it (int64 with a Python float is float32)."""
     a = as_tensor(a)
-    if isinstance(m, Tensor):  # clamp_min.Tensor: the bound is an input too
+    if isinstance(m, Tensor):
         errors.broadcast_shapes(a.array.shape, m.array.shape)
         rd = promotion.result_type(a, m)
-        out = np.maximum(a.array.astype(rd, copy=False), m.array.astype(rd, copy=False))
-        return _CLAMP_MIN_T.record(out, (a, m))
-    rd = promotion.result_type(a, m)  # (int64 with a Python float is float32, as PyTorch's)
-    out = np.maximum(
-        a.array.astype(rd, copy=False), (m.array if isinstance(m, Tensor) else np.asarray(m)).astype(rd)
-    )
-    return _CLAMP_MIN.record(out, (a,), fargs=(m,))
+        return tensor_row.record(pick(a.array.astype(rd, copy=False), m.array.astype(rd, copy=False)), (a, m))
+    rd = promotion.result_type(a, m)
+    return bound_row.record(pick(a.array.astype(rd, copy=False), np.asarray(m).astype(rd)), (a,), fargs=(m,))
+
+
+def clamp_min(a, m):
+    return _clamp_bound(a, m, np.maximum, _CLAMP_MIN, _CLAMP_MIN_T)
 
 
 def clamp_max(a, m):
-    a = as_tensor(a)
-    if isinstance(m, Tensor):  # clamp_max.Tensor: the bound is an input too
-        errors.broadcast_shapes(a.array.shape, m.array.shape)
-        rd = promotion.result_type(a, m)
-        out = np.minimum(a.array.astype(rd, copy=False), m.array.astype(rd, copy=False))
-        return _CLAMP_MAX_T.record(out, (a, m))
-    rd = promotion.result_type(a, m)  # (int64 with a Python float is float32, as PyTorch's)
-    out = np.minimum(
-        a.array.astype(rd, copy=False), (m.array if isinstance(m, Tensor) else np.asarray(m)).astype(rd)
-    )
-    return _CLAMP_MAX.record(out, (a,), fargs=(m,))
+    return _clamp_bound(a, m, np.minimum, _CLAMP_MAX, _CLAMP_MAX_T)
 
 
 def _text_row(name, grad_fn, inputs, texts, saves=(), args=(), kink=None, formulas=(), joint=None):
