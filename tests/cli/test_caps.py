@@ -459,7 +459,9 @@ def test_timeout_covers_checks_many_runs_and_grads_repeats():
     r = measured("check", "-e", "x = ones(10000, requires_grad=True)\ny = (x * x).sum()", "--timeout", "1")
     assert r.code == 1 and r.first.endswith(TIMEOUT_1), r.stderr
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
-        f.write("x = ones(3, requires_grad=True)\ny = x\n" + "y = y * 1.0001\n" * 20000 + "z = y.sum()\n")
+        # (a forward of 2,000 statements, well inside the second on a busy machine; then
+        # 1,000 backward passes of 2,000 nodes: several seconds on the fastest machine)
+        f.write("x = ones(3, requires_grad=True)\ny = x\n" + "y = y * 1.0001\n" * 2000 + "z = y.sum()\n")
         f.flush()
         r = measured("grad", f.name, "--repeat", "1000", "--retain-graph", *NO_OTHER_CAP, "--timeout", "1")
     assert r.code == 1 and r.stderr.splitlines()[-1].endswith(TIMEOUT_1), r.stderr
