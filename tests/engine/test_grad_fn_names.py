@@ -192,6 +192,16 @@ SECOND_ORDER = [r for r in RECORDS if "second_order" in r]
 # second-order graphs that differ from PyTorch's in an op this suite's owner did not write
 # (strict: a marker must go once its op is fixed)
 SECOND_ORDER_KNOWN_FAILURES = {
+    "functional_ops/F.l1_loss": (
+        "abs's backward records grad * sign(self); PyTorch's records grad * self.sgn()"
+        " (SgnBackward0); values agree (see activations/F.softsign)"
+    ),
+    "activations/F.softsign": (
+        "abs's backward records grad * sign(self); PyTorch's records grad * self.sgn()"
+        " (SgnBackward0); values agree. Recording sgn made a retained grad None in the"
+        " differential run against torch (test_differential, a view written in place after"
+        " abs), so abs keeps sign until that is understood"
+    ),
     "functional_ops/F.normalize": (
         "norm's backward (statistics.py norm_backward, p=2) records where() over an explicitly"
         " expanded grad; PyTorch's records grad * (self / norm).masked_fill_(norm == 0, 0)"

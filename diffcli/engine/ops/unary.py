@@ -326,7 +326,7 @@ abs = _row(
     "abs",
     "AbsBackward0",
     np.abs,
-    lambda grad, self, result: grad * sgn(self),  # noqa: F821 (PyTorch: grad * self.sgn(); sgn is in rows.TENSOR_NS)
+    lambda grad, self, result: grad * sign(self),
     "sign(self)",
     ("self",),
     kink=AT_ZERO_SIGN,
