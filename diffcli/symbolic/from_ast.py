@@ -21,6 +21,7 @@ engine's value at the run's values: report.py.)
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import sympy as S
@@ -430,6 +431,9 @@ class SymbolicRun:
     def by_rows(self, name, args, kwargs, e):
         """The first row of the op with a symbolic form that takes these arguments."""
         fn = engine.FUNCTIONS.get(name)
+        composite = getattr(fn, "sym", None)
+        if composite is not None:
+            return self.by_composite(name, fn, composite, args, kwargs, e)
         rows_ = getattr(fn, "rows", ()) if fn is not None else ()
         kwargs = {("self" if k == "input" else k): v for k, v in kwargs.items()}
         for row in rows_:
@@ -455,3 +459,17 @@ class SymbolicRun:
         raise _unsupported(
             f"{name}() (its op has no symbolic form{' for these arguments' if rows_ else ''})", e
         )
+
+    def by_composite(self, name, fn, text, args, kwargs, e):
+        """A composite op's own form (expose's `sym`), over its Python parameters."""
+        if text is False:
+            raise _unsupported(f"{name}() (a composite op with no symbolic form)", e)
+        try:
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as err:
+            raise _unsupported(f"{name}() with these arguments ({err})", e) from None
+        bound.apply_defaults()
+        try:
+            return forms.evaluate(forms.form(text), dict(bound.arguments))
+        except (TypeError, ZeroDivisionError) as err:
+            raise _unsupported(f"{name}() with these arguments ({err})", e) from None

@@ -105,6 +105,9 @@ class DiffcliPrinter(StrPrinter):
         return " | ".join(f"({self._print(a)})" for a in expr.args)
 
     def _print_ITE(self, expr):
+        c, a, b = expr.args
+        if a in (S.true, S.false) or b in (S.true, S.false):  # (no bare True/False beside a tensor)
+            return self._print(S.Or(S.And(c, a), S.And(S.Not(c), b)))
         c, a, b = (self._print(x) for x in expr.args)
         return f"(({c}) & ({a})) | (~({c}) & ({b}))"
 

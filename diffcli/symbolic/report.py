@@ -137,6 +137,8 @@ def build(script, run, report, stand_in_names=()) -> SymbolicReport:
         bound = srun.env.get(leaf_name)
         if isinstance(bound, S.Symbol) and bound in srun.variables.values():
             sym = bound  # (`out = a`: another name of the same leaf)
+        if sym is None:  # (`n = positive(a)` under no_grad: PyTorch's positive returns a itself)
+            sym = next((s for v, s in srun.variables.items() if run.env.get(v) is t), None)
         if sym is None:
             raise ScriptError(
                 "NotImplementedError", f"--symbolic does not follow how the leaf '{leaf_name}' is made"

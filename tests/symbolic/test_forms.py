@@ -85,3 +85,37 @@ def test_every_smooth_op_of_the_generator_has_a_form():
         "sign",
     ):
         assert rows.ROWS[fn].sym is not None, fn
+
+
+from diffcli import engine  # noqa: E402
+
+COMPOSITES = sorted(n for n, fn in engine.FUNCTIONS.items() if isinstance(getattr(fn, "sym", None), str))
+COMPOSITE_POINTS = [-6.5, -0.45, 0.0, 0.37, 6.0, 7.2]  # (relu6's kinks at 0 and 6)
+
+
+def test_the_composites_with_forms():
+    assert COMPOSITES == ["l1_loss", "positive", "relu6", "selu", "softsign", "tanhshrink"]
+
+
+@pytest.mark.parametrize("name", COMPOSITES)
+@pytest.mark.parametrize("x", COMPOSITE_POINTS)
+def test_composite_form_is_its_forward_and_gradient(name, x):
+    """expose's `sym` of a composite (its rows are its parts, not alternatives) gives the
+    op's forward, and its SymPy derivative the engine's gradient, kinks included."""
+    import sympy as S
+
+    from diffcli.symbolic.derive import derivative
+
+    fn = engine.FUNCTIONS[name]
+    a = S.Symbol("a", real=True)
+    args = (a, 0.25) if name == "l1_loss" else (a,)
+    e = forms.as_expr(
+        forms.evaluate(
+            forms.form(fn.sym), dict(zip(("a",) if name == "positive" else ("input", "target"), args))
+        )
+    )
+    t = Tensor(np.array(x), requires_grad=True)
+    out = fn(t, 0.25) if name == "l1_loss" else fn(t)
+    out.backward()
+    assert float(e.subs(a, x)) == pytest.approx(float(out.array), rel=1e-12, abs=1e-15)
+    assert float(derivative(e, a).subs(a, x)) == pytest.approx(float(t.grad.array), rel=1e-12, abs=1e-15)

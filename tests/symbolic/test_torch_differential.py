@@ -45,13 +45,16 @@ def check_against_pytorch(prog):
     finally:
         torch.set_default_dtype(torch.float32)
     sym, _ = formulas(prog.forward_script, of=prog.target)
+    # PyTorch's hardsigmoid_backward multiplies by 1.0f / 6.0f, a float32 constant, in
+    # float64 too (diffcli's engine does the same; the formula is the exact 1/6).
+    rel = 1e-7 if "hardsigmoid" in prog.forward_script else 1e-9
     for name, _, f in sym.leaves:
         if f is None or name not in expected:
             continue
         mine = R.evaluate(f.text, sym.values)
         theirs = expected[name]
         if math.isfinite(mine) and math.isfinite(theirs):
-            assert abs(mine - theirs) <= 1e-9 * max(abs(mine), abs(theirs)) + 1e-12, (
+            assert abs(mine - theirs) <= rel * max(abs(mine), abs(theirs)) + 1e-12, (
                 name,
                 f.text,
                 mine,

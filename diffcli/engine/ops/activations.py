@@ -275,8 +275,20 @@ def tanhshrink(input):
 
 
 expose(hardtanh, hardtanh_row.row, names=("hardtanh",), method=False)
-expose(relu6, hardtanh_row.row, names=("relu6",), method=False)
-expose(selu, elu.row, names=("selu",), method=False)
+expose(
+    relu6,
+    hardtanh_row.row,
+    names=("relu6",),
+    method=False,
+    sym="where(input <= 0, 0, where(input >= 6, 6, input))",
+)
+expose(
+    selu,
+    elu.row,
+    names=("selu",),
+    method=False,
+    sym=f"where(input > 0, {SELU_SCALE!r} * input, {SELU_ALPHA * SELU_SCALE!r} * (exp(input) - 1))",
+)
 expose(celu, celu_row.row, names=("celu",), method=False)
 expose(threshold, threshold_row.row, names=("threshold",), method=False)
 expose(hardsigmoid, hardsigmoid_row.row, names=("hardsigmoid",), method=False)
@@ -284,6 +296,19 @@ expose(hardswish, hardswish_row.row, names=("hardswish",), method=False)
 expose(mish, mish_row.row, names=("mish",), method=False)
 expose(logsigmoid, log_sigmoid_row.row, names=("logsigmoid",), method=False)
 expose(
-    softsign, rows.ROWS["abs"], rows.ROWS["add"], rows.ROWS["div.Tensor"], names=("softsign",), method=False
+    softsign,
+    rows.ROWS["abs"],
+    rows.ROWS["add"],
+    rows.ROWS["div.Tensor"],
+    names=("softsign",),
+    method=False,
+    sym="input / (abs(input) + 1)",
 )
-expose(tanhshrink, rows.ROWS["tanh"], rows.ROWS["sub"], names=("tanhshrink",), method=False)
+expose(
+    tanhshrink,
+    rows.ROWS["tanh"],
+    rows.ROWS["sub"],
+    names=("tanhshrink",),
+    method=False,
+    sym="input - tanh(input)",
+)

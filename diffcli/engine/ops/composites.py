@@ -190,7 +190,7 @@ def logspace(start, end, steps, base=10.0, dtype=None, requires_grad=False):
     return K._leaf(out.astype(d), requires_grad)
 
 
-expose(diff, rows.ROWS["slice.Tensor"], rows.ROWS["sub"], names=("diff",))
+expose(diff, rows.ROWS["slice.Tensor"], rows.ROWS["sub"], names=("diff",), sym=False)
 expose(
     sum_to_size, rows.ROWS["sum.dim_IntList"], rows.ROWS["view"], names=("sum_to_size",), function_too=False
 )

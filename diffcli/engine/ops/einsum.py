@@ -301,4 +301,5 @@ expose(
     *(rows.ROWS[n] for n in ("permute", "unsqueeze", "view", "bmm", "mul", "sum.dim_IntList", "diagonal")),
     names=("einsum",),
     method=False,
+    sym=False,
 )

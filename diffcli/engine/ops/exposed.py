@@ -26,12 +26,18 @@ class Exposed:
 TABLE: list = []  # in registration order
 
 
-def expose(fn, *rows_, names=(), method=True, inplace=False, function_too=True):
+def expose(fn, *rows_, names=(), method=True, inplace=False, function_too=True, sym=None):
     """Put `fn` (an op, or a dispatcher or composite over several rows) in the op table
     under `names`: a script function (unless `function_too` is False: a Tensor method
     only, as `view`), and `method`: a Tensor method (True: `fn` itself; or the method's
-    own function; False: not one)."""
+    own function; False: not one).
+
+    `sym` is for a composite, whose rows are its parts and not alternatives taking its
+    arguments: the symbolic form of its forward over `fn`'s parameter names (a text, as a
+    row's), or False when it has none. Left None, `--symbolic` binds the arguments to each
+    row's parameters in turn."""
     fn.rows = tuple(rows_)
+    fn.sym = sym
     meth = fn if method is True else (method or None)
     TABLE.append(Exposed(fn if function_too else None, meth, tuple(names), inplace, tuple(rows_)))
     return fn

@@ -123,7 +123,7 @@ def ravel(a):
     return S.view(S.contiguous(as_tensor(a)), -1)
 
 
-expose(normalize, rows.ROWS["norm"], rows.ROWS["div.Tensor"], names=("normalize",), method=False)
+expose(normalize, rows.ROWS["norm"], rows.ROWS["div.Tensor"], names=("normalize",), method=False, sym=False)
 expose(
     cosine_similarity,
     rows.ROWS["norm"],
@@ -132,10 +132,13 @@ expose(
     rows.ROWS["mul"],
     names=("cosine_similarity",),
     method=False,
+    sym=False,
 )
-expose(l1_loss, rows.ROWS["abs"], rows.ROWS["sub"], names=("l1_loss",), method=False)
+expose(
+    l1_loss, rows.ROWS["abs"], rows.ROWS["sub"], names=("l1_loss",), method=False, sym="abs(input - target)"
+)
 expose(one_hot, names=("one_hot",), method=False)
-expose(positive, names=("positive",))
+expose(positive, names=("positive",), sym="a")
 expose(ravel, rows.ROWS["view"], rows.ROWS["clone"], names=("ravel",))
 
 # aliases PyTorch keeps (torch.greater is torch.gt...)

@@ -439,4 +439,5 @@ expose(
     rows.ROWS["add"],
     names=("cross_entropy",),
     method=False,
+    sym=False,
 )
