@@ -39,6 +39,7 @@ from . import (  # noqa: F401 (their ops' rows)
 )
 from . import arithmetic as A
 from . import assignment as AS
+from . import bitwise as BW
 from . import composites as CO
 from . import counting as CT
 from . import creation as K
@@ -117,6 +118,7 @@ _NOT_METHODS = {
     "bucketize",
 }
 _OTHERS.update(PR.PREDICATES)
+_OTHERS.update(BW.BITWISE)
 _OTHERS.update(functional.ALIASES)
 _OTHERS.update(CO.CONSTRUCTORS)
 _OTHERS.update(CT.COUNTING)
@@ -132,6 +134,7 @@ METHODS.update(CO.LAYOUT_METHODS)
 # In-place variants `x.name_(...)` (of an op's first name); `zero_`/`fill_` are their own ops.
 INPLACE = {e.names[0] + "_": METHODS[e.names[0]] for e in rows.TABLE if e.inplace}
 INPLACE["copy_"] = NT.copy  # (in place only: x.copy_(src))
+INPLACE.update({n + "_": fn for n, fn in BW.BITWISE.items()})
 
 
 def _inplace_method(fn):
@@ -179,9 +182,11 @@ def _bind():
     Tensor.__ge__ = lambda s, o: SE.ge(s, o)
     Tensor.__eq__ = lambda s, o: SE.eq(s, o)
     Tensor.__ne__ = lambda s, o: SE.ne(s, o)
-    Tensor.__and__ = lambda s, o: SE.logical_and(s, o)
-    Tensor.__or__ = lambda s, o: SE.logical_or(s, o)
-    Tensor.__invert__ = lambda s: SE.logical_not(s)
+    Tensor.__and__ = lambda s, o: BW.bitwise_and(s, o)
+    Tensor.__rand__ = lambda s, o: BW.bitwise_and(o, s)
+    Tensor.__or__ = lambda s, o: BW.bitwise_or(s, o)
+    Tensor.__ror__ = lambda s, o: BW.bitwise_or(o, s)
+    Tensor.__invert__ = BW.invert
     Tensor.__getitem__ = lambda s, k: I.getitem(s, k)
     Tensor.__setitem__ = lambda s, k, v: AS.setitem(s, k, v)
     Tensor.__iadd__ = lambda s, o: IP.apply(s, A.add, o)
