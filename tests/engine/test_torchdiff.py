@@ -21,22 +21,19 @@ values, dtypes and type promotion, printing, views, in-place ops and autograd.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import re
-import warnings
 from pathlib import Path
 
 import pytest
 
 from tests.engine.torch_script_gen import program
+from tests.goldens import record_torchdiff
 from tests.helpers import run_script
 
 GOLDENS = json.loads((Path(__file__).resolve().parents[1] / "goldens" / "torchdiff.json").read_text())
 CASES = GOLDENS["cases"]
-ADDRESS = re.compile(r" at 0x[0-9a-f]+>")
 NUMBER = re.compile(r"-?\d+\.?\d*(?:e[+-]?\d+)?")
 
 try:
@@ -90,20 +87,6 @@ def _same_line(got: str, want: str) -> bool:
     return len(a) == len(b) and all(_same_number(x, y) for x, y in zip(a, b))
 
 
-def _run_torch(text):
-    torch.set_default_dtype(torch.float32)
-    torch.set_printoptions(profile="default", sci_mode=None)
-    buf, error = io.StringIO(), None
-    with contextlib.redirect_stdout(buf), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            exec(compile(text, "<torch>", "exec"), {})
-        except Exception as e:  # noqa: BLE001 - torch's error is the outcome to compare
-            error = [type(e).__name__, str(e)]
-    torch.set_printoptions(profile="default", sci_mode=None)
-    return ADDRESS.sub(">", buf.getvalue()), error
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(torch is None, reason="PyTorch is not installed (the goldens check the same behaviours)")
 def test_generated_programs_print_what_pytorch_prints():
@@ -112,7 +95,7 @@ def test_generated_programs_print_what_pytorch_prints():
     failures = []
     for seed in range(start, start + n):
         text = program(seed)
-        want_out, want_err = _run_torch(text)
+        want_out, want_err = record_torchdiff.run(text, torch)
         got_out, _, got_err = run_script(text)
         want, got = want_out.splitlines(), got_out.splitlines()
         same = got_err == want_err and len(got) == len(want) and all(map(_same_line, got, want))
