@@ -264,6 +264,14 @@ NOT_DIFFERENTIABLE = {
     "logical_and",
     "logical_or",
     "logical_not",  # bool out
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_not",
+    "bitwise_and_",
+    "bitwise_or_",
+    "bitwise_xor_",
+    "bitwise_not_",  # integer and bool results
     "detach",  # cuts the graph (goldens check grad_fn None)
     "floor_divide",  # no derivative (NotImplemented: test_regressions)
     "any",

